@@ -1,0 +1,133 @@
+# softscope — one Makefile for the C library, the wasm builds, the JS package,
+# the playground, the tests and the benchmarks.
+#
+#   make play    install what is missing, build, serve the playground
+#   make test    install what is missing, build, run every suite
+#   make bench   benchmarks (native, wasm scalar, wasm SIMD, plain JS)
+#   make native  C library + native test and bench binaries
+#   make wasm    wasm/dist/softscope-{simd,scalar}.wasm and the wasm tests
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+B ?= build
+CORE_SRC := $(sort $(wildcard core/src/*/*.c))
+TEST_SRC := $(sort $(wildcard tests/c/*.c))
+BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
+HDRS := $(wildcard core/include/*.h core/src/*/*.h tests/c/*.h)
+
+CSTD := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN := -Wall -Wextra -Wshadow -Wno-unused-function
+INC := -Icore/include -Icore/src -Itests/c
+
+# Native: the same SIMD code through SIMDe. Auto-vectorization is off so the
+# scalar reference stays scalar and "simd" means our intrinsics.
+NATIVE_CC := gcc
+NATIVE_TEST_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
+  -fsanitize=address,undefined -fno-sanitize-recover=all -fno-tree-vectorize
+NATIVE_FAST_FLAGS := $(CSTD) $(WARN) $(INC) -O3 -march=native -fno-tree-vectorize
+
+# Wasm: emcc 3.1.6; its JS step needs Debian's node modules.
+EMCC := NODE_PATH=/usr/share/nodejs emcc
+WASM_COMMON := $(CSTD) $(WARN) $(INC) -O3 -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
+  -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB
+WASM_SIMD := -msimd128
+WASM_SCALAR := -fno-vectorize -fno-slp-vectorize
+# Exported C API (the JS loader calls these).
+WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
+  ss_kernel_count ss_kernel_at ss_kernel_find ss_params_bad_index ss_registry_json \
+  ss_normalize ss_normalize_vjp ss_measure ss_measure_vjp \
+  ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
+  ss_softmax_state_apply ss_softmax_topk
+WASM_LIB_FLAGS := --no-entry $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
+
+NODE := node --no-warnings
+DIST ?= wasm/dist
+
+.PHONY: all deps native wasm test test-c-native test-c-wasm test-js test-browser \
+        play bench web clean
+
+all: native wasm
+
+# ---- dependencies (fresh Debian machine) ---------------------------------
+deps: $(B)/.apt-ok node_modules/.npm-ok
+
+$(B)/.apt-ok:
+	@bash tests/install-deps.sh
+	@mkdir -p $(B) && touch $@
+
+node_modules/.npm-ok: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# ---- native --------------------------------------------------------------
+native: $(B)/native/tests $(B)/native/bench
+
+$(B)/native/tests: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_TEST_FLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
+
+$(B)/native/bench: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $(CORE_SRC) $(BENCH_SRC) -lm -o $@
+
+# ---- wasm ----------------------------------------------------------------
+wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
+      $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
+
+$(DIST)/softscope-simd.wasm: $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
+
+$(DIST)/softscope-scalar.wasm: $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
+
+$(B)/wasm/tests-simd.wasm: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(CORE_SRC) $(TEST_SRC) -o $@
+
+$(B)/wasm/tests-scalar.wasm: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(CORE_SRC) $(TEST_SRC) -o $@
+
+$(B)/wasm/bench-simd.wasm: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(CORE_SRC) $(BENCH_SRC) -o $@
+
+$(B)/wasm/bench-scalar.wasm: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(CORE_SRC) $(BENCH_SRC) -o $@
+
+# ---- tests ---------------------------------------------------------------
+# Each suite prints "suite NAME: P passed, F failed, S skipped"; the summary
+# script adds them up and prints the closing "N passed, N failed" line.
+test: deps native wasm web
+	@bash tests/run-all.sh
+
+test-c-native: $(B)/native/tests
+	$(B)/native/tests native-asan
+
+test-c-wasm: $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
+	$(NODE) wasm/run-wasi.js $(B)/wasm/tests-scalar.wasm wasm-scalar
+	$(NODE) wasm/run-wasi.js $(B)/wasm/tests-simd.wasm wasm-simd
+
+test-js: deps wasm
+	npx vitest run --config tests/js/vitest.config.js
+
+test-browser: deps wasm web
+	npx vitest run --config tests/browser/vitest.config.js
+
+# ---- playground ------------------------------------------------------------
+web: deps wasm
+	npx vite build web --logLevel warn
+
+play: deps wasm
+	npx vite web --host 127.0.0.1 --port $${PORT:-5173} --strictPort
+
+# ---- benchmarks ----------------------------------------------------------
+bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
+       $(B)/wasm/bench-simd.wasm $(B)/wasm/bench-scalar.wasm
+	$(NODE) tests/bench/run.js
+
+clean:
+	rm -rf $(B) $(DIST) web/dist

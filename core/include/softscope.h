@@ -1,0 +1,221 @@
+/*
+ * softscope — numeric kernels around softmax (normalizers, samplers,
+ * optimizers, quantizers, measures), each as a scalar reference and a
+ * SIMD128 version.
+ *
+ * Conventions
+ *   - Plain C11, float32 data, caller-owned buffers, no global mutable state:
+ *     every function is reentrant and thread-safe.
+ *   - Every entry point returns an ss_status; ss_status_str() explains it.
+ *     On error nothing is written to the outputs unless stated otherwise.
+ *   - Logits may be -INFINITY (a masked entry, which gets probability 0);
+ *     NaN and +INFINITY are rejected, and so is a row that is all -INFINITY.
+ *   - n must satisfy 1 <= n <= SS_MAX_N.
+ *   - A kernel is described by an ss_kernel_info in the registry
+ *     (ss_kernel_count / ss_kernel_at / ss_kernel_find); the generic entry
+ *     points ss_normalize, ss_normalize_vjp and ss_measure run any kernel of
+ *     their family with its parameters given as doubles in registry order.
+ */
+#ifndef SOFTSCOPE_H
+#define SOFTSCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SS_VERSION "0.1.0"
+
+/* Largest accepted vector length: 2^26 floats (256 MiB). */
+#define SS_MAX_N ((size_t)1 << 26)
+
+typedef enum ss_status {
+  SS_OK = 0,
+  SS_ERR_NULL = 1,          /* a required pointer is NULL */
+  SS_ERR_EMPTY = 2,         /* n == 0 */
+  SS_ERR_TOO_LARGE = 3,     /* n > SS_MAX_N */
+  SS_ERR_NAN = 4,           /* an input holds NaN */
+  SS_ERR_POS_INF = 5,       /* a logit is +Inf */
+  SS_ERR_ALL_MASKED = 6,    /* every logit is -Inf */
+  SS_ERR_NONFINITE = 7,     /* +-Inf where only finite values are allowed */
+  SS_ERR_PARAM_RANGE = 8,   /* a parameter is non-finite or out of its range */
+  SS_ERR_PARAM_COUNT = 9,   /* wrong number of parameters for the kernel */
+  SS_ERR_LENGTH = 10,       /* sizes disagree (e.g. k > n) */
+  SS_ERR_DOMAIN = 11,       /* a value outside the kernel's domain
+                               (e.g. a negative probability) */
+  SS_ERR_UNSUPPORTED = 12,  /* implementation not compiled into this build */
+  SS_ERR_FAMILY = 13,       /* the kernel belongs to another family */
+  SS_ERR_UNKNOWN_KERNEL = 14,
+  SS_ERR_BUFFER = 15,       /* a caller buffer is too small */
+  SS_ERR_NO_BACKWARD = 16   /* the kernel has no backward pass */
+} ss_status;
+
+/* A human-readable sentence for a status (never NULL). */
+const char *ss_status_str(ss_status s);
+
+/* ---------------------------------------------------------------------- */
+/* Implementations                                                          */
+
+typedef enum ss_impl {
+  SS_IMPL_SCALAR = 0, /* the plain-C reference */
+  SS_IMPL_SIMD = 1,   /* wasm_simd128.h intrinsics (SIMDe natively) */
+  SS_IMPL_COUNT = 2
+} ss_impl;
+
+/* The best implementation compiled into this build. */
+ss_impl ss_impl_default(void);
+/* Whether `impl` is compiled into this build (the scalar wasm build has no SIMD). */
+bool ss_impl_available(ss_impl impl);
+const char *ss_impl_name(ss_impl impl);
+
+/* ---------------------------------------------------------------------- */
+/* Registry                                                                 */
+
+typedef enum ss_family {
+  SS_FAMILY_NORMALIZER = 0,
+  SS_FAMILY_SAMPLER = 1,
+  SS_FAMILY_OPTIMIZER = 2,
+  SS_FAMILY_QUANTIZER = 3,
+  SS_FAMILY_MEASURE = 4,
+  SS_FAMILY_LOSS = 5,
+  SS_FAMILY_COUNT = 6
+} ss_family;
+
+const char *ss_family_name(ss_family f); /* "normalizer", "measure", ... */
+
+typedef enum ss_param_type {
+  SS_PARAM_FLOAT = 0,
+  SS_PARAM_INT = 1, /* integral value held in a double */
+  SS_PARAM_BOOL = 2 /* 0 or 1 */
+} ss_param_type;
+
+typedef struct ss_param_info {
+  const char *name; /* snake_case, identical in C, JS, CLI and UI */
+  ss_param_type type;
+  double min, max;  /* valid range; see min_open / max_open */
+  bool min_open;    /* true: value must be > min (else >= min) */
+  bool max_open;    /* true: value must be < max (else <= max) */
+  double def;       /* default */
+  double ui_min, ui_max; /* slider range for the playground */
+  bool log_scale;   /* slider moves on a log scale */
+  const char *help; /* one-line meaning */
+} ss_param_info;
+
+/* What a measure reads. */
+typedef enum ss_input_kind {
+  SS_INPUT_LOGITS = 0,     /* real logits (may hold -Inf masks) */
+  SS_INPUT_PROBS = 1,      /* one non-negative vector p */
+  SS_INPUT_PROBS_PAIR = 2  /* two non-negative vectors p, q of equal length */
+} ss_input_kind;
+
+/* Normalizer: y = f(x; params), y has length n. */
+typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
+                                     const double *params, float *y);
+/* Vector-Jacobian product: dx = J(x)^T g, given x, y = f(x) and g. */
+typedef ss_status (*ss_normalize_vjp_fn)(const float *x, const float *y,
+                                         const float *g, size_t n,
+                                         const double *params, float *dx);
+/* Measure: a scalar of one or two vectors (q is NULL for one-input measures). */
+typedef ss_status (*ss_measure_fn)(const float *p, const float *q, size_t n,
+                                   const double *params, double *out);
+/* Measure gradient: dp = g * d(out)/dp (one-input measures only). */
+typedef ss_status (*ss_measure_vjp_fn)(const float *p, size_t n,
+                                       const double *params, double g,
+                                       float *dp);
+
+typedef struct ss_kernel_info {
+  const char *name;    /* e.g. "softmax" */
+  ss_family family;
+  const char *summary; /* one line */
+  const char *formula; /* the definition, in plain text */
+  const char *paper;   /* where it comes from */
+  size_t nparams;
+  const ss_param_info *params;
+  ss_input_kind input;     /* measures: what they read; normalizers: LOGITS */
+  bool has_backward;
+  /* Indexed by ss_impl; an entry is NULL when that impl is not compiled in.
+     Only the member of the kernel's family is set. */
+  ss_normalize_fn normalize[SS_IMPL_COUNT];
+  ss_normalize_vjp_fn normalize_vjp[SS_IMPL_COUNT];
+  ss_measure_fn measure[SS_IMPL_COUNT];
+  ss_measure_vjp_fn measure_vjp[SS_IMPL_COUNT];
+} ss_kernel_info;
+
+size_t ss_kernel_count(void);
+const ss_kernel_info *ss_kernel_at(size_t i); /* NULL when i >= count */
+/* Find by name within a family (or any family when family == SS_FAMILY_COUNT). */
+const ss_kernel_info *ss_kernel_find(const char *name, ss_family family);
+
+/* Check params (count, finiteness, range, integrality) against the registry. */
+ss_status ss_params_check(const ss_kernel_info *k, const double *params,
+                          size_t nparams);
+/* Index of the offending parameter after a failed ss_params_check, or -1. */
+long ss_params_bad_index(const ss_kernel_info *k, const double *params,
+                         size_t nparams);
+
+/* The whole registry as JSON (UTF-8, NUL-terminated). Writes at most cap
+   bytes; *len receives the length needed without the NUL. buf may be NULL
+   to query the length (returns SS_ERR_BUFFER when cap is too small). */
+ss_status ss_registry_json(char *buf, size_t cap, size_t *len);
+
+/* ---------------------------------------------------------------------- */
+/* Generic entry points                                                     */
+
+ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
+                       size_t n, const double *params, size_t nparams,
+                       float *y);
+ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
+                           const float *x, const float *y, const float *g,
+                           size_t n, const double *params, size_t nparams,
+                           float *dx);
+ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
+                     const float *q, size_t n, const double *params,
+                     size_t nparams, double *out);
+ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
+                         const float *p, size_t n, const double *params,
+                         size_t nparams, double g, float *dp);
+
+/* ---------------------------------------------------------------------- */
+/* Softmax core (direct calls; they use ss_impl_default())                  */
+
+ss_status ss_softmax(const float *x, size_t n, float *y);
+ss_status ss_log_softmax(const float *x, size_t n, float *y);
+ss_status ss_logsumexp(const float *x, size_t n, double *out);
+ss_status ss_softmax_temperature(const float *x, size_t n, double temperature,
+                                 float *y);
+ss_status ss_two_pass_softmax(const float *x, size_t n, float *y);
+
+/* Online softmax (Milakov & Gimelshein 2018). The state of a stream of
+   logits is (max, sum) with sum = sum_i exp(x_i - max); two states merge as
+   m = max(m_a, m_b), d = d_a e^{m_a - m} + d_b e^{m_b - m}, so chunks
+   processed separately (or on different threads) combine exactly. */
+typedef struct ss_softmax_state {
+  float max;  /* running maximum (-Inf for an empty state) */
+  double sum; /* sum of exp(x - max) */
+} ss_softmax_state;
+
+void ss_softmax_state_init(ss_softmax_state *s);
+/* Fold a chunk into the state (one pass over x). Validates the chunk
+   (NaN / +Inf); an all -Inf chunk is fine here. */
+ss_status ss_softmax_state_update(ss_softmax_state *s, ss_impl impl,
+                                  const float *x, size_t n);
+ss_status ss_softmax_state_merge(ss_softmax_state *a,
+                                 const ss_softmax_state *b);
+/* y = exp(x - max) / sum for one chunk, using a finished state. Returns
+   SS_ERR_ALL_MASKED when the state saw only -Inf. */
+ss_status ss_softmax_state_apply(const ss_softmax_state *s, ss_impl impl,
+                                 const float *x, size_t n, float *y);
+
+/* Fused online softmax + top-k: the k largest probabilities of softmax(x)
+   in descending order and their indices, in one pass, without writing the
+   full output. Ties are broken by the lower index. 1 <= k <= n. */
+ss_status ss_softmax_topk(ss_impl impl, const float *x, size_t n, size_t k,
+                          float *probs, uint32_t *indices);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SOFTSCOPE_H */

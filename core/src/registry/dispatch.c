@@ -1,0 +1,64 @@
+/* Generic entry points: shared argument checks, then the kernel's own
+   implementation (which validates the data, fused into its first pass). */
+#include "common/check.h"
+#include "softscope.h"
+
+static ss_status check_common(const ss_kernel_info *k, ss_family family,
+                              ss_impl impl, size_t n, const double *params,
+                              size_t nparams) {
+  if (!k) return SS_ERR_NULL;
+  if (k->family != family) return SS_ERR_FAMILY;
+  if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl))
+    return SS_ERR_UNSUPPORTED;
+  ss_status s = ss_check_n(n);
+  if (s != SS_OK) return s;
+  return ss_params_check(k, params, nparams);
+}
+
+ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
+                       size_t n, const double *params, size_t nparams,
+                       float *y) {
+  if (!x || !y) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->normalize[impl]) return SS_ERR_UNSUPPORTED;
+  return k->normalize[impl](x, n, params, y);
+}
+
+ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
+                           const float *x, const float *y, const float *g,
+                           size_t n, const double *params, size_t nparams,
+                           float *dx) {
+  if (!x || !y || !g || !dx) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->has_backward) return SS_ERR_NO_BACKWARD;
+  if (!k->normalize_vjp[impl]) return SS_ERR_UNSUPPORTED;
+  s = ss_check_finite(g, n);
+  if (s != SS_OK) return s;
+  return k->normalize_vjp[impl](x, y, g, n, params, dx);
+}
+
+ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
+                     const float *q, size_t n, const double *params,
+                     size_t nparams, double *out) {
+  if (!p || !out) return SS_ERR_NULL;
+  if (k && k->input == SS_INPUT_PROBS_PAIR && !q) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
+  return k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n,
+                          params, out);
+}
+
+ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
+                         const float *p, size_t n, const double *params,
+                         size_t nparams, double g, float *dp) {
+  if (!p || !dp) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->has_backward) return SS_ERR_NO_BACKWARD;
+  if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
+  if (!isfinite(g)) return SS_ERR_NONFINITE;
+  return k->measure_vjp[impl](p, n, params, g, dp);
+}

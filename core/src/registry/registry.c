@@ -1,0 +1,205 @@
+/* The kernel registry: the one list that the CLI, the JS API, the playground,
+   the tests and the benchmarks enumerate. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry/kernels.h"
+
+static const ss_kernel_info *const registry[] = {
+    /* normalizers */
+    &ss_kernel_softmax,
+    /* measures */
+};
+
+#define REGISTRY_LEN (sizeof registry / sizeof registry[0])
+
+size_t ss_kernel_count(void) { return REGISTRY_LEN; }
+
+const ss_kernel_info *ss_kernel_at(size_t i) {
+  return i < REGISTRY_LEN ? registry[i] : NULL;
+}
+
+const ss_kernel_info *ss_kernel_find(const char *name, ss_family family) {
+  if (!name) return NULL;
+  for (size_t i = 0; i < REGISTRY_LEN; i++) {
+    const ss_kernel_info *k = registry[i];
+    if ((family == SS_FAMILY_COUNT || k->family == family) &&
+        strcmp(k->name, name) == 0)
+      return k;
+  }
+  return NULL;
+}
+
+const char *ss_family_name(ss_family f) {
+  switch (f) {
+    case SS_FAMILY_NORMALIZER: return "normalizer";
+    case SS_FAMILY_SAMPLER: return "sampler";
+    case SS_FAMILY_OPTIMIZER: return "optimizer";
+    case SS_FAMILY_QUANTIZER: return "quantizer";
+    case SS_FAMILY_MEASURE: return "measure";
+    case SS_FAMILY_LOSS: return "loss";
+    default: return "unknown";
+  }
+}
+
+static bool param_ok(const ss_param_info *p, double v) {
+  if (!isfinite(v)) return false;
+  if (p->min_open ? !(v > p->min) : !(v >= p->min)) return false;
+  if (p->max_open ? !(v < p->max) : !(v <= p->max)) return false;
+  if (p->type == SS_PARAM_INT && v != floor(v)) return false;
+  if (p->type == SS_PARAM_BOOL && v != 0.0 && v != 1.0) return false;
+  return true;
+}
+
+long ss_params_bad_index(const ss_kernel_info *k, const double *params,
+                         size_t nparams) {
+  if (!k || nparams != k->nparams || (nparams && !params)) return -1;
+  for (size_t i = 0; i < nparams; i++)
+    if (!param_ok(&k->params[i], params[i])) return (long)i;
+  return -1;
+}
+
+ss_status ss_params_check(const ss_kernel_info *k, const double *params,
+                          size_t nparams) {
+  if (!k) return SS_ERR_NULL;
+  if (nparams != k->nparams) return SS_ERR_PARAM_COUNT;
+  if (nparams && !params) return SS_ERR_NULL;
+  return ss_params_bad_index(k, params, nparams) >= 0 ? SS_ERR_PARAM_RANGE
+                                                      : SS_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+typedef struct jbuf {
+  char *buf;
+  size_t cap, len;
+} jbuf;
+
+static void jput(jbuf *b, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++, b->len++)
+    if (b->buf && b->len + 1 < b->cap) b->buf[b->len] = s[i];
+}
+static void jraw(jbuf *b, const char *s) { jput(b, s, strlen(s)); }
+
+static void jstr(jbuf *b, const char *s) {
+  jraw(b, "\"");
+  for (; s && *s; s++) {
+    const char c = *s;
+    if (c == '"' || c == '\\') {
+      const char esc[2] = {'\\', c};
+      jput(b, esc, 2);
+    } else if ((unsigned char)c < 0x20) {
+      jraw(b, c == '\n' ? "\\n" : " ");
+    } else {
+      jput(b, &c, 1);
+    }
+  }
+  jraw(b, "\"");
+}
+
+/* Doubles as JSON numbers, in the shortest form that round-trips;
+   infinities (never in ranges here) become null. */
+static void jnum(jbuf *b, double v) {
+  if (!isfinite(v)) {
+    jraw(b, "null");
+    return;
+  }
+  char tmp[40];
+  int n = 0;
+  for (int prec = 1; prec <= 17; prec++) {
+    n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v) break;
+  }
+  jput(b, tmp, (size_t)n);
+}
+
+static const char *param_type_name(ss_param_type t) {
+  switch (t) {
+    case SS_PARAM_INT: return "int";
+    case SS_PARAM_BOOL: return "bool";
+    default: return "float";
+  }
+}
+
+static const char *input_kind_name(ss_input_kind k) {
+  switch (k) {
+    case SS_INPUT_PROBS: return "probs";
+    case SS_INPUT_PROBS_PAIR: return "probs_pair";
+    default: return "logits";
+  }
+}
+
+static void json_kernel(jbuf *b, const ss_kernel_info *k) {
+  jraw(b, "{\"name\":");
+  jstr(b, k->name);
+  jraw(b, ",\"family\":");
+  jstr(b, ss_family_name(k->family));
+  jraw(b, ",\"summary\":");
+  jstr(b, k->summary);
+  jraw(b, ",\"formula\":");
+  jstr(b, k->formula);
+  jraw(b, ",\"paper\":");
+  jstr(b, k->paper);
+  jraw(b, ",\"input\":");
+  jstr(b, input_kind_name(k->input));
+  jraw(b, k->has_backward ? ",\"has_backward\":true" : ",\"has_backward\":false");
+  jraw(b, ",\"impls\":[");
+  bool first = true;
+  for (int i = 0; i < SS_IMPL_COUNT; i++) {
+    const bool have = k->normalize[i] || k->measure[i];
+    if (!have) continue;
+    if (!first) jraw(b, ",");
+    jstr(b, ss_impl_name((ss_impl)i));
+    first = false;
+  }
+  jraw(b, "],\"params\":[");
+  for (size_t i = 0; i < k->nparams; i++) {
+    const ss_param_info *p = &k->params[i];
+    if (i) jraw(b, ",");
+    jraw(b, "{\"name\":");
+    jstr(b, p->name);
+    jraw(b, ",\"type\":");
+    jstr(b, param_type_name(p->type));
+    jraw(b, ",\"min\":");
+    jnum(b, p->min);
+    jraw(b, ",\"max\":");
+    jnum(b, p->max);
+    jraw(b, p->min_open ? ",\"min_open\":true" : ",\"min_open\":false");
+    jraw(b, p->max_open ? ",\"max_open\":true" : ",\"max_open\":false");
+    jraw(b, ",\"default\":");
+    jnum(b, p->def);
+    jraw(b, ",\"ui_min\":");
+    jnum(b, p->ui_min);
+    jraw(b, ",\"ui_max\":");
+    jnum(b, p->ui_max);
+    jraw(b, p->log_scale ? ",\"log_scale\":true" : ",\"log_scale\":false");
+    jraw(b, ",\"help\":");
+    jstr(b, p->help);
+    jraw(b, "}");
+  }
+  jraw(b, "]}");
+}
+
+ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
+  if (!len) return SS_ERR_NULL;
+  jbuf b = {buf, buf ? cap : 0, 0};
+  jraw(&b, "{\"version\":\"" SS_VERSION "\",\"impl_default\":");
+  jstr(&b, ss_impl_name(ss_impl_default()));
+  jraw(&b, ",\"max_n\":");
+  jnum(&b, (double)SS_MAX_N);
+  jraw(&b, ",\"kernels\":[");
+  for (size_t i = 0; i < REGISTRY_LEN; i++) {
+    if (i) jraw(&b, ",");
+    json_kernel(&b, registry[i]);
+  }
+  jraw(&b, "]}");
+  *len = b.len;
+  if (!buf || b.len + 1 > cap) {
+    if (buf && cap) buf[0] = '\0';
+    return SS_ERR_BUFFER;
+  }
+  buf[b.len] = '\0';
+  return SS_OK;
+}

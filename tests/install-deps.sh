@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, if missing.
+# Runs as root (CI and this workplace) or through sudo.
+set -euo pipefail
+need=()
+command -v emcc >/dev/null || need+=(emscripten)
+[ -f /usr/include/simde/wasm/simd128.h ] || need+=(libsimde-dev)
+command -v wasm-objdump >/dev/null || need+=(wabt)
+command -v chromium >/dev/null || need+=(chromium)
+command -v gcc >/dev/null || need+=(gcc)
+command -v make >/dev/null || need+=(make)
+command -v node >/dev/null || need+=(nodejs npm)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every suite (built by `make test` beforehand), prints each suite's
+# counts, and ends with the closing line "N passed, N failed".
+# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD,
+# Vitest (JS API, CLI, UI), and the real-browser test (Chromium).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=${B:-build}
+NODE="node --no-warnings"
+total_pass=0 total_fail=0 total_skip=0
+summary=()
+
+# run_suite LABEL CMD... : the command must print "suite X: P passed, F failed, S skipped"
+run_suite() {
+  local label=$1; shift
+  local log="$B/logs/$label.log"
+  mkdir -p "$B/logs"
+  echo "=== $label: $*"
+  "$@" 2>&1 | tee "$log" | grep -E '^(FAIL|suite |    )' || true
+  local rc=${PIPESTATUS[0]}
+  local line; line=$(grep -E '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  local p=0 f=0 s=0
+  if [[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
+    p=${BASH_REMATCH[1]}; f=${BASH_REMATCH[2]}; s=${BASH_REMATCH[4]:-0}
+  fi
+  # A crash, or a runner that exits non-zero without reporting a failure, counts as one failure.
+  if [[ $rc -ne 0 && $f -eq 0 ]]; then f=1; echo "    $label exited with status $rc (see $log)"; tail -20 "$log"; fi
+  if [[ -z $line ]]; then echo "    $label printed no summary line (see $log)"; [[ $f -eq 0 ]] && f=1; fi
+  total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+  summary+=("$(printf '%-14s %5d passed %4d failed %4d skipped' "$label" "$p" "$f" "$s")")
+}
+
+run_suite c-native "$B/native/tests" native-asan
+run_suite c-wasm-scalar $NODE wasm/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
+run_suite c-wasm-simd $NODE wasm/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
+run_suite js $NODE tests/vitest-suite.js js tests/js/vitest.config.js
+run_suite browser $NODE tests/vitest-suite.js browser tests/browser/vitest.config.js
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[[ $total_fail -eq 0 ]]
