@@ -111,6 +111,13 @@ typedef enum ss_input_kind {
   SS_INPUT_PROBS_PAIR = 2  /* two non-negative vectors p, q of equal length */
 } ss_input_kind;
 
+/* What a normalizer's output is, so a UI or CLI knows how to show it. */
+typedef enum ss_output_kind {
+  SS_OUTPUT_PROBS = 0,     /* a probability vector (sums to 1) */
+  SS_OUTPUT_LOG_PROBS = 1, /* log-probabilities (log_softmax) */
+  SS_OUTPUT_WEIGHTS = 2    /* non-negative weights that need not sum to 1 */
+} ss_output_kind;
+
 /* Normalizer: y = f(x; params), y has length n. */
 typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
                                      const double *params, float *y);
@@ -135,6 +142,7 @@ typedef struct ss_kernel_info {
   size_t nparams;
   const ss_param_info *params;
   ss_input_kind input;     /* measures: what they read; normalizers: LOGITS */
+  ss_output_kind output;   /* normalizers: what y is (PROBS by default) */
   bool has_backward;
   /* Indexed by ss_impl; an entry is NULL when that impl is not compiled in.
      Only the member of the kernel's family is set. */

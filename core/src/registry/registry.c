@@ -131,6 +131,14 @@ static const char *input_kind_name(ss_input_kind k) {
   }
 }
 
+static const char *output_kind_name(ss_output_kind k) {
+  switch (k) {
+    case SS_OUTPUT_LOG_PROBS: return "log_probs";
+    case SS_OUTPUT_WEIGHTS: return "weights";
+    default: return "probs";
+  }
+}
+
 static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jraw(b, "{\"name\":");
   jstr(b, k->name);
@@ -144,6 +152,10 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jstr(b, k->paper);
   jraw(b, ",\"input\":");
   jstr(b, input_kind_name(k->input));
+  if (k->family == SS_FAMILY_NORMALIZER) {
+    jraw(b, ",\"output\":");
+    jstr(b, output_kind_name(k->output));
+  }
   jraw(b, k->has_backward ? ",\"has_backward\":true" : ",\"has_backward\":false");
   jraw(b, ",\"impls\":[");
   bool first = true;
