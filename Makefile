@@ -26,11 +26,12 @@ NATIVE_TEST_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=all -fno-tree-vectorize
 NATIVE_FAST_FLAGS := $(CSTD) $(WARN) $(INC) -O3 -march=native -fno-tree-vectorize
 
-# Wasm: emcc 3.1.6; its JS step needs Debian's node modules.
+# Wasm: emcc 3.1.6; its JS step needs Debian's node modules. Auto-vectorization
+# is off in both builds: "scalar" is the plain reference, "simd" our intrinsics.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
 WASM_COMMON := $(CSTD) $(WARN) $(INC) -O3 -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
   -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB
-WASM_SIMD := -msimd128
+WASM_SIMD := -msimd128 -fno-vectorize -fno-slp-vectorize
 WASM_SCALAR := -fno-vectorize -fno-slp-vectorize
 # Exported C API (the JS loader calls these).
 WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
@@ -38,12 +39,12 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_normalize ss_normalize_vjp ss_measure ss_measure_vjp \
   ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
   ss_softmax_state_apply ss_softmax_topk
-WASM_LIB_FLAGS := --no-entry $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
+WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
 
 NODE := node --no-warnings
 DIST ?= wasm/dist
 
-.PHONY: all deps native wasm test test-c-native test-c-wasm test-js test-browser \
+.PHONY: all deps example native wasm test test-c-native test-c-wasm test-js test-browser \
         play bench web clean
 
 all: native wasm
@@ -60,7 +61,7 @@ node_modules/.npm-ok: package.json package-lock.json
 	@touch $@
 
 # ---- native --------------------------------------------------------------
-native: $(B)/native/tests $(B)/native/bench
+native: $(B)/native/tests $(B)/native/bench $(B)/native/example
 
 $(B)/native/tests: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
 	@mkdir -p $(@D)
@@ -69,6 +70,13 @@ $(B)/native/tests: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
 $(B)/native/bench: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
 	@mkdir -p $(@D)
 	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $(CORE_SRC) $(BENCH_SRC) -lm -o $@
+
+$(B)/native/example: examples/softmax.c $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(CSTD) $(WARN) -Icore/include -Icore/src -O2 $(CORE_SRC) examples/softmax.c -lm -o $@
+
+example: $(B)/native/example
+	$(B)/native/example
 
 # ---- wasm ----------------------------------------------------------------
 wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Properties of the built wasm, read off the disassembly with wasm-objdump:
+#  - the scalar build holds no SIMD instruction at all (it must run on engines
+#    without SIMD128, and it is the "wasm scalar" of the benchmarks);
+#  - in the SIMD build every *_simd function really uses v128 instructions and
+#    every *_scalar reference uses none (auto-vectorization is off, so the
+#    reference stays the reference).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DIST=${DIST:-wasm/dist}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+simd_ops() { # per-function count of SIMD instructions: "count name"
+  wasm-objdump -d "$1" | awk '
+    / func\[[0-9]+\] </ { name = $3; gsub(/[<>:]/, "", name); seen[name] = 1; next }
+    /v128\.|[if](8x16|16x8|32x4|64x2)\./ { c[name]++ }
+    END { for (k in seen) print (c[k] + 0), k }'
+}
+
+scalar_total=$(simd_ops "$DIST/softscope-scalar.wasm" | awk '{ s += $1 } END { print s + 0 }')
+if [ "$scalar_total" -eq 0 ]; then ok "scalar build: no SIMD instruction"; else bad "scalar build has $scalar_total SIMD instructions"; fi
+
+if wasm-objdump -h "$DIST/softscope-scalar.wasm" | grep -q "Export" && wasm-objdump -x -j Export "$DIST/softscope-scalar.wasm" | grep -q "ss_normalize"; then
+  ok "scalar build exports ss_normalize"; else bad "scalar build lacks ss_normalize export"; fi
+
+listing=$(simd_ops "$DIST/softscope-simd.wasm")
+nsimd=0
+while read -r count name; do
+  case $name in
+    *_simd)
+      nsimd=$((nsimd + 1))
+      if [ "$count" -gt 0 ]; then ok "simd build: $name uses $count SIMD instructions"; else bad "simd build: $name has no SIMD instruction"; fi ;;
+    *_scalar)
+      if [ "$count" -eq 0 ]; then ok "simd build: $name is scalar"; else bad "simd build: $name has $count SIMD instructions (auto-vectorized reference)"; fi ;;
+  esac
+done <<< "$listing"
+if [ "$nsimd" -gt 0 ]; then ok "simd build: $nsimd SIMD kernels found"; else bad "simd build: no *_simd function found (names section missing?)"; fi
+echo "suite build-checks: $pass passed, $fail failed, 0 skipped"
+[ $fail -eq 0 ]
