@@ -8,7 +8,10 @@
 
 /* normalizers (core/src/softmax) */
 extern const ss_kernel_info ss_kernel_softmax;
+extern const ss_kernel_info ss_kernel_log_softmax;
+extern const ss_kernel_info ss_kernel_softmax_temperature;
 
 /* measures (core/src/measure) */
+extern const ss_kernel_info ss_kernel_logsumexp; /* core/src/softmax/logsumexp.c */
 
 #endif

@@ -10,7 +10,10 @@
 static const ss_kernel_info *const registry[] = {
     /* normalizers */
     &ss_kernel_softmax,
+    &ss_kernel_log_softmax,
+    &ss_kernel_softmax_temperature,
     /* measures */
+    &ss_kernel_logsumexp,
 };
 
 #define REGISTRY_LEN (sizeof registry / sizeof registry[0])

@@ -1,0 +1,137 @@
+/*
+ * Test helpers for the softmax family: float64 models of double inputs (for
+ * central finite differences, which need perturbations finer than float
+ * logits allow), data fillers, and the bad-input battery every normalizer
+ * must pass. Header-only (static) so each test file stays self-contained.
+ */
+#ifndef SS_TEST_SOFTMAX_TESTING_H
+#define SS_TEST_SOFTMAX_TESTING_H
+
+#include <float.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* Logits uniform in [lo, hi). */
+static inline void st_fill(float *x, size_t n, uint64_t seed, float lo, float hi) {
+  ss_rng r = {seed};
+  for (size_t i = 0; i < n; i++) x[i] = ss_rng_range(&r, lo, hi);
+}
+
+/* out_i = exp(beta (x_i - m)) / sum, in double, of double logits (-Inf -> 0). */
+static inline void st_softmax64(const double *x, size_t n, double beta, double *out) {
+  double m = -INFINITY, s = 0.0;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = x[i] == -INFINITY ? 0.0 : exp(beta * (x[i] - m));
+    s += out[i];
+  }
+  for (size_t i = 0; i < n; i++) out[i] /= s;
+}
+
+static inline double st_logsumexp64(const double *x, size_t n) {
+  double m = -INFINITY, s = 0.0;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  for (size_t i = 0; i < n; i++) s += exp(x[i] - m);
+  return m + log(s);
+}
+
+/* A float64 model of a normalizer: out = f(x; param). */
+typedef void (*st_model64)(const double *x, size_t n, double param, double *out);
+
+static inline void st_model_softmax(const double *x, size_t n, double t, double *out) {
+  st_softmax64(x, n, 1.0 / t, out);
+}
+static inline void st_model_log_softmax(const double *x, size_t n, double unused,
+                                        double *out) {
+  (void)unused;
+  const double c = st_logsumexp64(x, n);
+  for (size_t i = 0; i < n; i++) out[i] = x[i] - c;
+}
+
+/* Central differences of L(x) = sum_i g_i f(x)_i: fd_j = dL/dx_j, step h.
+   In double the truncation error is ~h^2 |f'''| and rounding ~1e-16 |L| / h,
+   both < 1e-9 * sum|g| at h = 1e-5 for logits of size <= 100. */
+static inline void st_fd_vjp(st_model64 f, const float *x, const float *g, size_t n,
+                             double param, double h, double *fd) {
+  double *xp = ss_test_alloc(n * sizeof *xp), *out = ss_test_alloc(n * sizeof *out);
+  for (size_t i = 0; i < n; i++) xp[i] = x[i];
+  for (size_t j = 0; j < n; j++) {
+    double l[2];
+    for (int side = 0; side < 2; side++) {
+      xp[j] = (double)x[j] + (side ? -h : h);
+      f(xp, n, param, out);
+      l[side] = 0.0;
+      for (size_t i = 0; i < n; i++) l[side] += (double)g[i] * out[i];
+    }
+    xp[j] = x[j];
+    fd[j] = (l[0] - l[1]) / (2.0 * h);
+  }
+  ss_test_free(xp);
+  ss_test_free(out);
+}
+
+#define ST_SENTINEL (-1234.5f)
+
+static inline bool st_untouched(const float *y, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (memcmp(&y[i], &(float){ST_SENTINEL}, sizeof(float)) != 0) return false;
+  return true;
+}
+static inline void st_poison(float *y, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] = ST_SENTINEL;
+}
+
+/* Every bad input of a normalizer gets its own status and leaves y as it was.
+   params must hold nparams + 1 valid values (for the wrong-count case).
+   n = 37 reaches the 16-wide body, the 4-wide loop and the partial tail. */
+static inline void st_normalizer_bad_inputs(const ss_kernel_info *k,
+                                            const double *params, size_t np) {
+  enum { N = 37 };
+  float x[N], y[N];
+  CHECK(k != NULL, "kernel not registered");
+  static const size_t where[] = {0, 5, 16, 31, 33, 36};
+  FOR_EACH_IMPL(impl) {
+    const char *in = ss_impl_name(impl);
+    for (size_t w = 0; w < sizeof where / sizeof where[0]; w++) {
+      st_fill(x, N, 7, -5, 5);
+      x[where[w]] = NAN;
+      st_poison(y, N);
+      CHECK_STATUS(ss_normalize(k, impl, x, N, params, np, y), SS_ERR_NAN);
+      CHECK(st_untouched(y, N), "%s NaN at %zu: y written", in, where[w]);
+      x[where[w]] = INFINITY;
+      CHECK_STATUS(ss_normalize(k, impl, x, N, params, np, y), SS_ERR_POS_INF);
+      CHECK(st_untouched(y, N), "%s +Inf at %zu: y written", in, where[w]);
+      x[(where[w] + 9) % N] = NAN; /* NaN wins over +Inf, in either order */
+      CHECK_STATUS(ss_normalize(k, impl, x, N, params, np, y), SS_ERR_NAN);
+      CHECK(st_untouched(y, N), "%s NaN+Inf: y written", in);
+    }
+    for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+    for (size_t n = 1; n <= N; n += 4) {
+      CHECK_STATUS(ss_normalize(k, impl, x, n, params, np, y), SS_ERR_ALL_MASKED);
+      CHECK(st_untouched(y, N), "%s all -Inf n=%zu: y written", in, n);
+    }
+    st_fill(x, N, 8, -5, 5);
+    CHECK_STATUS(ss_normalize(k, impl, NULL, N, params, np, y), SS_ERR_NULL);
+    CHECK_STATUS(ss_normalize(k, impl, x, N, params, np, NULL), SS_ERR_NULL);
+    CHECK_STATUS(ss_normalize(k, impl, x, 0, params, np, y), SS_ERR_EMPTY);
+    /* n is checked before any access, so the small buffers are never read. */
+    CHECK_STATUS(ss_normalize(k, impl, x, SS_MAX_N + 1, params, np, y), SS_ERR_TOO_LARGE);
+    CHECK_STATUS(ss_normalize(k, impl, x, (size_t)-1, params, np, y), SS_ERR_TOO_LARGE);
+    CHECK_STATUS(ss_normalize(k, impl, x, N, params, np + 1, y), SS_ERR_PARAM_COUNT);
+    if (np > 0) {
+      CHECK_STATUS(ss_normalize(k, impl, x, N, params, np - 1, y), SS_ERR_PARAM_COUNT);
+      CHECK_STATUS(ss_normalize(k, impl, x, N, NULL, np, y), SS_ERR_NULL);
+    }
+    CHECK(st_untouched(y, N), "%s: y written on an argument error", in);
+    double out = 0;
+    CHECK_STATUS(ss_measure(k, impl, x, NULL, N, params, np, &out), SS_ERR_FAMILY);
+  }
+  CHECK_STATUS(ss_normalize(k, SS_IMPL_COUNT, x, N, params, np, y), SS_ERR_UNSUPPORTED);
+  CHECK_STATUS(ss_normalize(k, (ss_impl)-1, x, N, params, np, y), SS_ERR_UNSUPPORTED);
+  if (!ss_impl_available(SS_IMPL_SIMD))
+    CHECK_STATUS(ss_normalize(k, SS_IMPL_SIMD, x, N, params, np, y), SS_ERR_UNSUPPORTED);
+  CHECK(st_untouched(y, N), "y written on an unsupported impl");
+}
+
+#endif
