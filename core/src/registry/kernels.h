@@ -12,6 +12,17 @@ extern const ss_kernel_info ss_kernel_log_softmax;
 extern const ss_kernel_info ss_kernel_softmax_temperature;
 
 /* measures (core/src/measure) */
+extern const ss_kernel_info ss_kernel_sum;
+extern const ss_kernel_info ss_kernel_entropy;
+extern const ss_kernel_info ss_kernel_renyi_entropy;
+extern const ss_kernel_info ss_kernel_tsallis_entropy;
+extern const ss_kernel_info ss_kernel_zero_fraction;
+extern const ss_kernel_info ss_kernel_support;
+extern const ss_kernel_info ss_kernel_max_prob;
+extern const ss_kernel_info ss_kernel_effective_count;
+extern const ss_kernel_info ss_kernel_kl_divergence;
+extern const ss_kernel_info ss_kernel_hellinger;
+extern const ss_kernel_info ss_kernel_collapse;
 extern const ss_kernel_info ss_kernel_logsumexp; /* core/src/softmax/logsumexp.c */
 
 #endif

@@ -13,6 +13,17 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_log_softmax,
     &ss_kernel_softmax_temperature,
     /* measures */
+    &ss_kernel_sum,
+    &ss_kernel_entropy,
+    &ss_kernel_renyi_entropy,
+    &ss_kernel_tsallis_entropy,
+    &ss_kernel_zero_fraction,
+    &ss_kernel_support,
+    &ss_kernel_max_prob,
+    &ss_kernel_effective_count,
+    &ss_kernel_kl_divergence,
+    &ss_kernel_hellinger,
+    &ss_kernel_collapse,
     &ss_kernel_logsumexp,
 };
 

@@ -1,0 +1,97 @@
+/*
+ * Pieces shared by the measure kernels of this folder.
+ *
+ * Accumulation: every SIMD measure computes its per-entry terms in float32
+ * (one SIMD log, exp or sqrt each) and adds them in float64 lanes
+ * (f64x2.promote_low_f32x4 + f64x2.add). The sum itself then contributes
+ * ~n * 2^-53 relative to sum |term|, far below the float32 term error, so
+ * the SIMD error bound of a measure is the error of its terms; and no
+ * intermediate sum can overflow (n * FLT_MAX << DBL_MAX).
+ *
+ * Inputs are used as given: probability-type measures accept any
+ * non-negative finite vector (unnormalized weights, e.g. softpick's, are
+ * fine) and apply their formula to it without normalizing.
+ */
+#ifndef SS_MEASURE_INTERNAL_H
+#define SS_MEASURE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/simd.h"
+#include "softscope.h"
+
+/* Scalar: ss_check_probs, then min and max of p. */
+ss_status ss_probs_minmax_scalar(const float *p, size_t n, float *min,
+                                 float *max);
+
+/* Shannon sum: returns -sum_{p_i > 0} p_i log p_i (p already validated). */
+double ss_shannon_scalar(const float *p, size_t n);
+
+/* Power sums of q_i = p_i / M, M = max p > 0, a = 1 + b > 0 (p validated):
+     near (b < SS_POWER_NEAR, so every a < 1 too): dq = sum_i (q_i^a - q_i),
+       each term computed without cancellation (q expm1(b log q) when
+       |b log q| is small);
+     else:                       t  = sum_i q_i^a  (>= 1: the max term is 1).
+   s1 = sum p, log_m = log M. */
+#define SS_POWER_NEAR 0.0625
+typedef struct ss_power_sums {
+  double s1, log_m, t, dq;
+  bool near;
+} ss_power_sums;
+void ss_power_sums_scalar(const float *p, size_t n, float max, double a,
+                          ss_power_sums *ps);
+
+/* The order parameter of Renyi and Tsallis: (0, 1e3], default 2. */
+extern const ss_param_info ss_alpha_param[1];
+
+/* alpha within this of 1 gives the Shannon entropy (Renyi and Tsallis). */
+#define SS_ALPHA_SHANNON 1e-9
+
+#if SS_HAVE_SIMD
+/* SIMD scan: NaN -> SS_ERR_NAN, +-Inf -> SS_ERR_NONFINITE, negative ->
+   SS_ERR_DOMAIN (the same precedence as ss_check_probs); min and max out. */
+ss_status ss_probs_minmax_simd(const float *p, size_t n, float *min,
+                               float *max);
+/* Same scan for `sum` (any finite values): NaN, then +-Inf. */
+ss_status ss_finite_scan_simd(const float *p, size_t n);
+double ss_shannon_simd(const float *p, size_t n);
+void ss_power_sums_simd(const float *p, size_t n, float max, double a,
+                        ss_power_sums *ps);
+
+/* acc_lo/acc_hi += (double)v, lanes 0-1 and 2-3. */
+static inline void ss_acc_f64(v128_t *lo, v128_t *hi, v128_t v) {
+  *lo = wasm_f64x2_add(*lo, wasm_f64x2_promote_low_f32x4(v));
+  *hi = wasm_f64x2_add(*hi, wasm_f64x2_promote_low_f32x4(
+                                wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)));
+}
+
+/* acc_lo/acc_hi += (double)a * (double)b: the product cannot overflow. */
+static inline void ss_acc_mul_f64(v128_t *lo, v128_t *hi, v128_t a, v128_t b) {
+  *lo = wasm_f64x2_add(*lo, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(a),
+                                           wasm_f64x2_promote_low_f32x4(b)));
+  const v128_t ah = wasm_i32x4_shuffle(a, a, 2, 3, 2, 3);
+  const v128_t bh = wasm_i32x4_shuffle(b, b, 2, 3, 2, 3);
+  *hi = wasm_f64x2_add(*hi, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(ah),
+                                           wasm_f64x2_promote_low_f32x4(bh)));
+}
+
+static inline double ss_hsum_f64x2(v128_t lo, v128_t hi) {
+  const v128_t s = wasm_f64x2_add(lo, hi);
+  return wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+}
+
+/* Lane count of a comparison mask (lanes are 0 or -1) added to acc (i32x4). */
+static inline v128_t ss_count_mask(v128_t acc, v128_t mask) {
+  return wasm_i32x4_sub(acc, mask);
+}
+static inline double ss_count_total(v128_t acc) {
+  return (double)(uint32_t)wasm_i32x4_extract_lane(acc, 0) +
+         (double)(uint32_t)wasm_i32x4_extract_lane(acc, 1) +
+         (double)(uint32_t)wasm_i32x4_extract_lane(acc, 2) +
+         (double)(uint32_t)wasm_i32x4_extract_lane(acc, 3);
+}
+#endif
+
+#endif
