@@ -268,3 +268,16 @@ TEST(softmax_vjp_bad_inputs) {
     CHECK(st_untouched(dx, N), "%s: dx written on error", ss_impl_name(impl));
   }
 }
+
+/* x - max can overflow float (3e38 - -3e38): the masked-like entry must come
+   out 0, never NaN, in every impl. */
+TEST(softmax_extreme_spread_has_no_nan) {
+  const float x[] = {3e38f, -3e38f, 0.0f, -3e38f};
+  float y[4];
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(K(), impl, x, 4, NULL, 0, y), SS_OK);
+    CHECK(y[0] == 1.0f && y[1] == 0.0f && y[2] == 0.0f && y[3] == 0.0f,
+          "%s: got [%g %g %g %g], want [1 0 0 0]", ss_impl_name(impl), y[0],
+          y[1], y[2], y[3]);
+  }
+}

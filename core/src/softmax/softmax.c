@@ -39,7 +39,9 @@ double ss_exp_store_scalar(const float *x, size_t n, float max, float beta,
       float err;
       const float d = two_diff(x[i], max, &err);
       /* exp(beta (d + err)) = exp(beta d) (1 + beta err) to first order */
-      e = expf(beta * d) * (1.0f + beta * err);
+      e = expf(beta * d);
+      /* When x - max overflows to -Inf, err is NaN and e is already 0. */
+      if (e != 0.0f) e *= 1.0f + beta * err;
     }
     y[i] = e;
     sum += e;
