@@ -1,0 +1,125 @@
+// The playground in a real browser: the charts show exactly the numbers the
+// kernels compute (recomputed here in Node by the scalar wasm build), bar
+// heights are proportional to those numbers, and dragging a logit bar
+// updates the charts live, before the mouse is released.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createSoftscope } from '../../wasm/index.js';
+import { serveStatic } from './static-server.js';
+import { launchChromium } from './chromium.js';
+
+const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+// float32 kernels, SIMD in the browser vs scalar here: agreement is at float32
+// rounding (~1e-7 relative on values <= 1); 1e-6 absolute is the stated bound.
+const TOL = 1e-6;
+const LOGITS = [1.5, -0.25, 0.75, 2, -1, 0.125, 3, -2.5, 0, 1, -0.5, 2.25];
+const TEMPERATURE = 0.5;
+const KERNELS = ['softmax', 'softmax_temperature'];
+
+let server, browser, page, ss;
+const pageErrors = [];
+
+beforeAll(async () => {
+  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
+  ss = await createSoftscope({ impl: 'scalar' });
+  server = await serveStatic(DIST);
+  browser = await launchChromium({ width: 1280, height: 1000 });
+  page = browser.page;
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const expected = (kernel, logits, params = {}) => Array.from(ss.normalize(kernel, Float32Array.from(logits), params));
+const paramsOf = (kernel) => (kernel === 'softmax_temperature' ? { temperature: TEMPERATURE } : {});
+
+/** [{ index, value, height }] of one kernel's chart, in index order. */
+function readBars(kernel) {
+  return page.$$eval(`rect[data-kernel="${kernel}"][data-index]`, (rects) =>
+    rects
+      .map((r) => ({ index: Number(r.dataset.index), value: Number(r.dataset.value), height: r.getBoundingClientRect().height }))
+      .sort((a, b) => a.index - b.index),
+  );
+}
+const readLogits = () =>
+  page.$$eval('rect[data-logit-index]', (rects) =>
+    rects.sort((a, b) => a.dataset.logitIndex - b.dataset.logitIndex).map((r) => Number(r.dataset.logitValue)));
+
+function expectChartMatches(bars, want) {
+  expect(bars.map((b) => b.index)).toEqual(want.map((_, i) => i));
+  for (let i = 0; i < want.length; i++) {
+    expect(Math.abs(bars[i].value - want[i]), `value at ${i}: shown ${bars[i].value}, kernel ${want[i]}`).toBeLessThanOrEqual(TOL);
+  }
+  // Heights proportional to values: one pixels-per-unit factor fits every bar
+  // to within a small fraction of a pixel.
+  const k = bars.reduce((a, b) => a + b.height * b.value, 0) / bars.reduce((a, b) => a + b.value * b.value, 0);
+  expect(k * Math.max(...want)).toBeGreaterThan(40); // the tallest bar is clearly visible
+  for (const b of bars) expect(Math.abs(b.height - k * b.value), `height at ${b.index}`).toBeLessThan(0.05);
+}
+
+describe('playground in Chromium', () => {
+  it('shows the kernels\' numbers for a state given in the URL', async () => {
+    const hash = `#logits=${LOGITS.join(',')}&normalizers=${KERNELS.join(',')}&temperature=${TEMPERATURE}`;
+    await page.goto(server.url + hash);
+    for (const kernel of KERNELS) {
+      await page.waitForFunction((k) => document.querySelectorAll(`rect[data-kernel="${k}"][data-index]`).length > 0, kernel);
+      const bars = await readBars(kernel);
+      const want = expected(kernel, LOGITS, paramsOf(kernel));
+      expectChartMatches(bars, want);
+      // A lower temperature sharpens: the charts really differ.
+    }
+    const [soft, hot] = [await readBars('softmax'), await readBars('softmax_temperature')];
+    expect(Math.max(...hot.map((b) => b.value))).toBeGreaterThan(Math.max(...soft.map((b) => b.value)) + 0.1);
+
+    // The metrics under a chart are the registry's measures of what is drawn.
+    const have = new Set(ss.kernels('measure').map((k) => k.name));
+    if (have.has('entropy')) {
+      const shown = Number(await page.textContent('[data-output="softmax"] [data-metric="entropy"]'));
+      const want = ss.measure('entropy', Float32Array.from(expected('softmax', LOGITS)));
+      expect(Math.abs(shown - want)).toBeLessThanOrEqual(5e-4 * Math.abs(want)); // shown with 4 significant digits
+    }
+    if (have.has('support')) {
+      expect(Number(await page.textContent('[data-output="softmax"] [data-metric="support"]'))).toBe(LOGITS.length);
+    }
+    // The temperature slider shows the value from the URL.
+    expect(Number(await page.getAttribute('#param-temperature', 'aria-valuetext'))).toBe(TEMPERATURE);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('dragging a logit bar updates the charts live and the URL', async () => {
+    const j = 1;
+    const before = await readLogits();
+    expect(before).toEqual(LOGITS);
+    const box = await (await page.$(`rect[data-logit-index="${j}"]`)).boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + 1; // the top edge of a negative bar is the zero line
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x, y - 40, { steps: 6 });
+
+    // Still holding the button: the charts already show the new vector.
+    const during = await readLogits();
+    expect(during[j]).toBeGreaterThan(before[j] + 1);
+    expect(during.filter((_, i) => i !== j)).toEqual(before.filter((_, i) => i !== j));
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, during, paramsOf(kernel)));
+
+    await page.mouse.move(x, y - 60, { steps: 3 });
+    await page.mouse.up();
+    const after = await readLogits();
+    expect(after[j]).toBeGreaterThan(during[j]);
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, after, paramsOf(kernel)));
+
+    // The URL hash follows (throttled) and marks the vector as edited.
+    await page.waitForFunction((v) => new URLSearchParams(location.hash.slice(1)).get('logits') === v, after.join(','));
+    const q = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+    expect(q.get('preset')).toBe('custom');
+    expect(q.get('normalizers')).toBe(KERNELS.join(','));
+    expect(Number(q.get('temperature'))).toBe(TEMPERATURE);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,26 @@
+// Vite config for the playground. Root is web/; the JS package is used from
+// source (wasm/index.js) so that `new URL('./dist/*.wasm', import.meta.url)`
+// inside it becomes a hashed asset in the build and a /@fs/ URL in dev.
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  plugins: [preact()],
+  resolve: {
+    alias: { softscope: fileURLToPath(new URL('../wasm/index.js', import.meta.url)) },
+  },
+  // Pre-bundling would move index.js away from ../wasm/dist and break the
+  // import.meta.url lookup of the .wasm files.
+  optimizeDeps: { exclude: ['softscope'] },
+  server: { fs: { allow: [repoRoot] } },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+});
