@@ -1,0 +1,333 @@
+#!/usr/bin/env node
+// softscope CLI: list the registry, run a normalizer or a measure on a vector.
+// Arguments are parsed by hand (no dependencies). Exit status: 0 ok, 2 bad
+// input or usage (message on stderr as "softscope: <message>"), 1 internal
+// error. With --json the result is {"kernel","impl","output","metrics"}
+// (a contract: scripts parse it), with non-finite numbers written as the
+// strings "Infinity" / "-Infinity".
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createSoftscope } from './index.js';
+
+const HELP = `softscope — numeric kernels around softmax (WebAssembly SIMD128)
+
+usage:
+  softscope list [--json] [--family F]
+  softscope normalize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
+  softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]
+  softscope --help | --version
+
+inputs (<x>, <p>, <q>):
+  '[2, 1, 0.1]'   a JSON array (also "1 2 3" or "1,2,3"); -Infinity / "-Infinity" is a masked logit
+  @file           read the array from a file
+  -               read it from stdin
+  The JSON output of \`softscope normalize ... --json\` is accepted too (its "output" is used).
+
+options:
+  --json          machine-readable output: {"kernel","impl","output","metrics"}
+  --family F      list: only this family (normalizer, measure, sampler, ...)
+  --param k=v     a kernel parameter (see \`softscope list\`); repeat for several
+  --impl I        auto (default: SIMD when the engine supports it) | simd | scalar
+
+normalize metrics (computed with the registry's measures on the output distribution:
+exp(y) for log-probabilities, y / sum(y) for unnormalized weights):
+  sum (of the output as probabilities or weights), entropy (nats, measure "entropy"),
+  max (measure "max_prob"), support (non-zero entries, measure "support")
+
+exit status: 0 ok, 2 bad input or usage, 1 internal error
+
+examples:
+  softscope normalize softmax --input '[2, 1, 0.1]' --json
+  softscope normalize softmax_temperature --input @logits.json --param temperature=0.5
+  echo '[1, 2, 3]' | softscope normalize log_softmax --input - --impl scalar
+  softscope measure kl_divergence --input '[0.5, 0.5]' --input2 '[0.9, 0.1]'
+`;
+
+class UsageError extends Error {}
+
+// ---- arguments ------------------------------------------------------------
+
+const FLAGS = new Set(['json', 'help', 'version']);
+const VALUED = new Set(['input', 'input2', 'param', 'impl', 'family']);
+
+function parseArgs(argv) {
+  const pos = [], opt = { param: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h') { opt.help = true; continue; }
+    if (!a.startsWith('--') || a === '--') { pos.push(a); continue; }
+    const eq = a.indexOf('=');
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (FLAGS.has(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      opt[name] = true;
+    } else if (VALUED.has(name)) {
+      let v;
+      if (eq >= 0) v = a.slice(eq + 1);
+      else {
+        if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
+        v = argv[++i];
+      }
+      if (name === 'param') opt.param.push(v);
+      else if (opt[name] !== undefined) throw new UsageError(`--${name} given twice`);
+      else opt[name] = v;
+    } else {
+      throw new UsageError(`unknown option --${name} (see softscope --help)`);
+    }
+  }
+  return { pos, opt };
+}
+
+function parseNumberToken(t, what, i) {
+  const s = t.trim().replace(/^"|"$/g, '');
+  const low = s.toLowerCase();
+  if (low === 'infinity' || low === '+infinity' || low === 'inf' || low === '+inf') return Infinity;
+  if (low === '-infinity' || low === '-inf') return -Infinity;
+  if (low === 'nan') return NaN;
+  const v = s === '' ? NaN : Number(s);
+  if (Number.isNaN(v)) throw new UsageError(`${what}: item ${i} (${JSON.stringify(t.trim())}) is not a number`);
+  return v;
+}
+
+// A vector from the text of --input: a JSON array, a softscope --json result,
+// or numbers separated by spaces/commas (which also covers -Infinity, which
+// JSON cannot write).
+function parseVector(text, what) {
+  let j;
+  try { j = JSON.parse(text); } catch { j = undefined; }
+  if (j && typeof j === 'object' && !Array.isArray(j) && Array.isArray(j.output)) j = j.output;
+  if (Array.isArray(j)) {
+    return Float64Array.from(j, (v, i) => {
+      if (typeof v === 'number') return v;
+      if (typeof v === 'string') return parseNumberToken(v, what, i);
+      throw new UsageError(`${what}: item ${i} (${JSON.stringify(v)}) is not a number`);
+    });
+  }
+  if (j !== undefined && typeof j !== 'number')
+    throw new UsageError(`${what}: expected an array of numbers (got ${Array.isArray(j) ? 'array' : typeof j})`);
+  const body = text.trim().replace(/^\[/, '').replace(/\]$/, '').trim();
+  if (body === '') return new Float64Array(0);
+  return Float64Array.from(body.split(/[\s,]+/), (t, i) => parseNumberToken(t, what, i));
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readVector(spec, what) {
+  let text;
+  if (spec === '-') text = await readStdin();
+  else if (spec.startsWith('@')) {
+    try { text = await readFile(spec.slice(1), 'utf8'); } catch (e) {
+      throw new UsageError(`${what}: cannot read ${spec.slice(1)} (${e.code ?? e.message})`);
+    }
+  } else text = spec;
+  // float32 is what the kernels compute in; values beyond its range become
+  // +-Inf here and are then rejected by the kernel with their index.
+  return Float32Array.from(parseVector(text, what));
+}
+
+function parseParams(list, kernel) {
+  const out = {};
+  for (const kv of list) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--param ${kv}: expected name=value`);
+    const name = kv.slice(0, eq), raw = kv.slice(eq + 1).trim();
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw new UsageError(`--param ${name} given twice`);
+    const spec = kernel.params.find((p) => p.name === name);
+    let v;
+    if (spec?.type === 'bool' && /^(true|false)$/i.test(raw)) v = /^true$/i.test(raw);
+    else {
+      try { v = parseNumberToken(raw, `--param ${name}`, 0); } catch {
+        throw new UsageError(`--param ${name}=${raw}: not a number`);
+      }
+    }
+    out[name] = v;
+  }
+  return out;
+}
+
+// ---- output -----------------------------------------------------------------
+
+// The shortest decimal that reads back as the same float32.
+function f32(v) {
+  if (!Number.isFinite(v)) return v;
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return s;
+  }
+  return v;
+}
+
+function jsonValue(v) {
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  return v;
+}
+
+function toJson(obj) {
+  return JSON.stringify(obj, (k, v) => jsonValue(v));
+}
+
+function num(v, digits = 6) {
+  if (typeof v !== 'number') return String(v);
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
+  return String(Number(v.toPrecision(digits)));
+}
+
+function table(rows, header) {
+  const all = header ? [header, ...rows] : rows;
+  const w = all[0].map((_, c) => Math.max(...all.map((r) => String(r[c]).length)));
+  const line = (r) => r.map((cell, c) => (c === r.length - 1 ? String(cell) : String(cell).padEnd(w[c]))).join('  ').trimEnd();
+  return all.map(line).join('\n');
+}
+
+// ---- commands ------------------------------------------------------------------
+
+function paramText(p) {
+  const lo = p.min === null ? '-inf' : num(p.min), hi = p.max === null ? 'inf' : num(p.max);
+  return `${p.name}=${num(p.default)} ${p.min_open ? '(' : '['}${lo}, ${hi}${p.max_open ? ')' : ']'}`;
+}
+
+function cmdList(ss, opt, out) {
+  const list = ss.kernels(opt.family);
+  if (opt.json) {
+    out(toJson({ version: ss.version, impl: ss.impl, max_n: ss.maxN, kernels: list }));
+    return;
+  }
+  const rows = list.map((k) => [k.name, k.family, k.has_backward ? 'yes' : 'no',
+    k.params.length ? k.params.map(paramText).join('; ') : '-', k.summary]);
+  out(table(rows, ['KERNEL', 'FAMILY', 'BACKWARD', 'PARAMS', 'SUMMARY']));
+  out(`\n${list.length} kernels; softscope ${ss.version}, ${ss.impl} build`);
+}
+
+// The output as a distribution for the metrics.
+function asDistribution(k, y) {
+  if (k.output === 'log_probs') return { probs: y.map(Math.exp), raw: y.map(Math.exp) };
+  if (k.output === 'weights') {
+    let s = 0;
+    for (const v of y) s += v;
+    return { probs: s > 0 ? y.map((v) => v / s) : y, raw: y };
+  }
+  return { probs: y, raw: y };
+}
+
+function needMeasure(ss, name) {
+  if (!ss.kernels('measure').some((k) => k.name === name))
+    throw new Error(`the registry has no measure "${name}" (needed for the metrics)`);
+}
+
+function normalizeMetrics(ss, k, y) {
+  for (const m of ['sum', 'entropy', 'max_prob', 'support']) needMeasure(ss, m);
+  const { probs, raw } = asDistribution(k, y);
+  return {
+    entropy: ss.measure('entropy', probs),
+    max: ss.measure('max_prob', probs),
+    support: ss.measure('support', probs),
+    sum: ss.measure('sum', raw),
+  };
+}
+
+function rowsOf(x, y) {
+  const n = x.length, show = n <= 40 ? [...Array(n).keys()] : [...Array(20).keys(), -1, ...Array.from({ length: 5 }, (_, i) => n - 5 + i)];
+  return show.map((i) => (i < 0 ? ['...', '', ''] : [String(i), num(x[i]), num(y[i])]));
+}
+
+async function cmdNormalize(ss, name, opt, out) {
+  if (!name) throw new UsageError('normalize: which kernel? (softscope list --family normalizer)');
+  const k = ss.kernel(name, 'normalizer');
+  if (opt.input === undefined) throw new UsageError('normalize: --input is required');
+  if (opt.input2 !== undefined) throw new UsageError('normalize: --input2 is only for measures');
+  const x = await readVector(opt.input, '--input');
+  const params = parseParams(opt.param, k);
+  const y = ss.normalize(k.name, x, params);
+  const metrics = normalizeMetrics(ss, k, y);
+  if (opt.json) {
+    out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(y, f32), metrics }));
+    return;
+  }
+  const head = k.output === 'log_probs' ? 'log y' : 'y';
+  out(`${k.name} (${ss.impl}), n = ${x.length}${Object.keys(params).length ? ', ' + Object.entries(params).map(([a, b]) => `${a}=${b}`).join(', ') : ''}`);
+  out(table(rowsOf(x, y), ['i', 'x', head]));
+  out(`sum ${num(metrics.sum)}  entropy ${num(metrics.entropy)} nats  max ${num(metrics.max)}  support ${num(metrics.support)}`);
+}
+
+async function cmdMeasure(ss, name, opt, out) {
+  if (!name) throw new UsageError('measure: which kernel? (softscope list --family measure)');
+  const k = ss.kernel(name, 'measure');
+  if (opt.input === undefined) throw new UsageError('measure: --input is required');
+  const pair = k.input === 'probs_pair';
+  if (pair && opt.input2 === undefined) throw new UsageError(`measure ${k.name}: --input2 is required (it compares two vectors)`);
+  if (!pair && opt.input2 !== undefined) throw new UsageError(`measure ${k.name}: reads one vector; --input2 is not used`);
+  if (opt.input === '-' && opt.input2 === '-') throw new UsageError('measure: only one of --input / --input2 can read stdin');
+  const p = await readVector(opt.input, '--input');
+  const q = pair ? await readVector(opt.input2, '--input2') : null;
+  const params = parseParams(opt.param, k);
+  const v = ss.measure(k.name, p, q, params);
+  if (opt.json) {
+    out(toJson({ kernel: k.name, impl: ss.impl, output: v, metrics: { n: p.length } }));
+    return;
+  }
+  out(`${k.name} (${ss.impl}), n = ${p.length}: ${num(v, 9)}`);
+}
+
+// The API's messages name its argument ("x", "p", "params.alpha"); on the
+// command line those are --input, --input2 and --param.
+function cliMessage(e) {
+  let m = e.message.replace(/^softscope\.\w+(\("[^"]*"\))?: /, '');
+  const arg = e.argument;
+  const flag = arg === 'x' || arg === 'p' ? '--input' : arg === 'q' ? '--input2'
+    : arg?.startsWith('params.') ? `--param ${arg.slice(7)}` : null;
+  if (flag && m.startsWith(arg)) m = `${flag}${m.slice(arg.length)}`;
+  return m;
+}
+
+export async function main(argv, io = {}) {
+  const out = io.out ?? ((s) => process.stdout.write(s + '\n'));
+  const err = io.err ?? ((s) => process.stderr.write(s + '\n'));
+  let parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    err(`softscope: ${e.message}`);
+    return 2;
+  }
+  const { pos, opt } = parsed;
+  if (opt.help || pos[0] === 'help') { out(HELP.trimEnd()); return 0; }
+  if (opt.version) { out('0.1.0'); return 0; }
+  const [cmd, name, ...extra] = pos;
+  try {
+    if (!cmd) throw new UsageError('no command (softscope --help)');
+    if (!['list', 'normalize', 'measure'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure; see softscope --help)`);
+    if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
+    if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
+    const impl = opt.impl ?? 'auto';
+    if (!['auto', 'simd', 'scalar'].includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
+    const ss = await createSoftscope({ impl });
+    if (cmd === 'list') cmdList(ss, opt, out);
+    else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
+    else await cmdMeasure(ss, name, opt, out);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) { err(`softscope: ${e.message}`); return 2; }
+    // Errors from the API carry the C status they stand for; NULL and BUFFER
+    // would be bugs here, everything else is about the input.
+    if (typeof e?.code === 'string' && e.code.startsWith('SS_ERR') && e.code !== 'SS_ERR_NULL' && e.code !== 'SS_ERR_BUFFER') {
+      err(`softscope: ${cmd} ${name ?? ''}: ${cliMessage(e)}`.replace(/ {2,}/g, ' '));
+      return 2;
+    }
+    err(`softscope: internal error: ${e?.stack ?? e}`);
+    return 1;
+  }
+}
+
+// Run when executed (also through the npm bin symlink), not when imported.
+const self = fileURLToPath(import.meta.url);
+let invoked = process.argv[1];
+try { invoked = realpathSync(invoked); } catch { /* keep as is */ }
+if (invoked === self) {
+  process.exitCode = await main(process.argv.slice(2));
+}
