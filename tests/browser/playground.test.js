@@ -55,11 +55,13 @@ function expectChartMatches(bars, want) {
   for (let i = 0; i < want.length; i++) {
     expect(Math.abs(bars[i].value - want[i]), `value at ${i}: shown ${bars[i].value}, kernel ${want[i]}`).toBeLessThanOrEqual(TOL);
   }
-  // Heights proportional to values: one pixels-per-unit factor fits every bar
-  // to within a small fraction of a pixel.
-  const k = bars.reduce((a, b) => a + b.height * b.value, 0) / bars.reduce((a, b) => a + b.value * b.value, 0);
-  expect(k * Math.max(...want)).toBeGreaterThan(40); // the tallest bar is clearly visible
-  for (const b of bars) expect(Math.abs(b.height - k * b.value), `height at ${b.index}`).toBeLessThan(0.05);
+  // Heights proportional to values (to |value| for log-probabilities, drawn
+  // down from 0): one pixels-per-unit factor fits every bar to within a small
+  // fraction of a pixel.
+  const mag = bars.map((b) => Math.abs(b.value));
+  const k = bars.reduce((a, b, i) => a + b.height * mag[i], 0) / mag.reduce((a, m) => a + m * m, 0);
+  expect(k * Math.max(...mag)).toBeGreaterThan(40); // the tallest bar is clearly visible
+  bars.forEach((b, i) => expect(Math.abs(b.height - k * mag[i]), `height at ${b.index}`).toBeLessThan(0.05));
 }
 
 describe('playground in Chromium', () => {
@@ -120,6 +122,34 @@ describe('playground in Chromium', () => {
     expect(q.get('preset')).toBe('custom');
     expect(q.get('normalizers')).toBe(KERNELS.join(','));
     expect(Number(q.get('temperature'))).toBe(TEMPERATURE);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keyboard edits, the temperature slider and the normalizer chooser drive the charts', async () => {
+    const before = await readLogits();
+    await page.focus('[data-editor="logits"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+    const edited = await readLogits();
+    expect(edited[2]).toBeCloseTo(before[2] + 0.3, 9);
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, edited, paramsOf(kernel)));
+
+    // The slider generated from the registry's temperature param feeds the kernel.
+    await page.focus('#param-temperature');
+    for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowRight');
+    const t = Number(await page.getAttribute('#param-temperature', 'aria-valuetext'));
+    expect(t).toBeGreaterThan(TEMPERATURE);
+    expectChartMatches(await readBars('softmax_temperature'), expected('softmax_temperature', edited, { temperature: t }));
+
+    // Adding log_softmax draws log-probabilities (all <= 0) equal to the kernel's.
+    await page.check('input[data-normalizer="log_softmax"]');
+    await page.waitForSelector('rect[data-kernel="log_softmax"]');
+    const logBars = await readBars('log_softmax');
+    expect(logBars.every((b) => b.value <= 0)).toBe(true);
+    expectChartMatches(logBars, expected('log_softmax', edited));
+    await page.uncheck('input[data-normalizer="softmax"]');
+    await page.waitForFunction(() => !document.querySelector('rect[data-kernel="softmax"]'));
     expect(pageErrors).toEqual([]);
   });
 });

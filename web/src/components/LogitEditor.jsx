@@ -1,7 +1,8 @@
 // The logit vector as SVG bars that can be dragged. Pointer down on a column
 // grabs that bar and sets it to the pointer's height; while the pointer is
 // captured every move updates it (and so every chart, live). With Shift held,
-// moving across columns paints each bar it crosses.
+// moving across columns paints each bar it crosses. Keyboard: Tab to the
+// editor, ←/→ choose a bar, ↑/↓ change it by 0.1 (with Shift by 1).
 import { useRef, useState } from 'preact/hooks';
 import { scaleLinear } from 'd3-scale';
 import { LOGIT_LIMIT, round3, clampLogit } from '../presets.js';
@@ -13,6 +14,7 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
   const svgRef = useRef(null);
   const drag = useRef(null); // { index, pointerId, lastIndex }
   const [active, setActive] = useState(-1);
+  const [focus, setFocus] = useState(-1); // keyboard cursor, -1 when not focused
   const { width, height, left, right, top, bottom } = EDITOR;
   const n = logits.length;
   const plotW = width - left - right;
@@ -55,6 +57,7 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
     drag.current = { index, lastIndex: index, pointerId: e.pointerId };
     e.currentTarget.setPointerCapture(e.pointerId);
     setActive(index);
+    setFocus((f) => (f < 0 ? -1 : index));
     onDragStart && onDragStart(index);
     setValues(index, index, valueAt(ly));
   }
@@ -71,6 +74,20 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
       setValues(d.index, d.index, v);
     }
   }
+  function onKeyDown(e) {
+    const i = Math.min(n - 1, Math.max(0, focus));
+    const step = e.shiftKey ? 1 : 0.1;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      setFocus(Math.min(n - 1, Math.max(0, i + (e.key === 'ArrowLeft' ? -1 : 1))));
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      setValues(i, i, round3(clampLogit(logits[i] + (e.key === 'ArrowUp' ? step : -step))));
+      setFocus(i);
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+
   function onPointerUp(e) {
     if (drag.current && drag.current.pointerId === e.pointerId) {
       drag.current = null;
@@ -86,6 +103,11 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
       role="img"
       aria-label="logit vector editor: drag a bar up or down"
       data-editor="logits"
+      tabIndex={0}
+      aria-description="Left and right arrows choose a bar, up and down change it (Shift: by 1)"
+      onKeyDown={onKeyDown}
+      onFocus={() => setFocus((f) => (f < 0 ? 0 : f))}
+      onBlur={() => setFocus(-1)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
@@ -102,7 +124,7 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
         <g key={i} class="logit-col">
           <rect class="hit" x={left + i * band} y={top} width={band} height={height - top - bottom} />
           <rect
-            class={i === active ? 'logit-bar active' : v < 0 ? 'logit-bar neg' : 'logit-bar'}
+            class={i === active || i === focus ? 'logit-bar active' : v < 0 ? 'logit-bar neg' : 'logit-bar'}
             x={left + i * band + gap / 2}
             y={Math.min(y(v), y0)}
             width={Math.max(0.5, band - gap)}

@@ -123,7 +123,7 @@ export function NormalizerPanel({ ss, have, normalizers, colors, state, update }
             </div>
           </div>
           <LogitEditor logits={state.logits} onChange={(logits) => update({ logits, preset: 'custom' })} />
-          <p class="help">Drag a bar up or down; hold Shift while dragging to paint across bars. Range ±8.</p>
+          <p class="help">Drag a bar up or down; hold Shift while dragging to paint across bars. Keyboard: ←/→ pick a bar, ↑/↓ change it. Range ±8.</p>
         </div>
 
         <div class="card side-card">
