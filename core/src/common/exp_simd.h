@@ -8,7 +8,7 @@
  *   t = x - n*ln2                Cody-Waite: ln2 = ln2_hi + ln2_lo, ln2_hi has
  *                                trailing zero bits so n*ln2_hi is exact.
  *   exp(t) ~ 1 + t*p(t)          degree-5 minimax polynomial on [-ln2/2, ln2/2].
- *   exp(x) = s + (t*s)*p(t)
+ *   exp(x) = s * (1 + t*p(t))
  *
  * Valid for x <= 0 (softmax feeds x - max): inputs below ln(2^-126) ~ -87.34
  * (including -Inf) give exactly 0, so the result never is a denormal, NaN or
@@ -30,7 +30,7 @@
 
 typedef struct ss_exp_consts {
   v128_t log2e, magic_bias, minus_ln2_hi, minus_ln2_lo;
-  v128_t c5, c4, c3, c2, c1, denorm_cutoff;
+  v128_t c5, c4, c3, c2, c1, one, denorm_cutoff;
 } ss_exp_consts;
 
 static inline ss_exp_consts ss_exp_consts_load(void) {
@@ -44,6 +44,7 @@ static inline ss_exp_consts ss_exp_consts_load(void) {
   c.c3 = wasm_f32x4_splat(0x1.555A80p-3f);
   c.c2 = wasm_f32x4_splat(0x1.FFFDC6p-2f);
   c.c1 = wasm_f32x4_splat(0x1.FFFFF6p-1f);
+  c.one = wasm_f32x4_splat(1.0f);
   c.denorm_cutoff = wasm_f32x4_splat(-0x1.5D589Ep6f);
   return c;
 }
@@ -60,17 +61,22 @@ static inline v128_t ss_two_diff(v128_t a, v128_t b, v128_t *e) {
 /* exp(x + e) for x <= 0 and a tiny correction e (|e| <= ulp(x)). */
 static inline v128_t ss_exp_nonpos_corr_f32x4(v128_t x, v128_t e,
                                               const ss_exp_consts *c) {
-  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(x, c->log2e), c->magic_bias);
+  /* Clamp first so no lane (not even a masked -Inf one) computes with
+     denormals or NaN, which are slow on x86; the mask below uses the
+     unclamped x. */
+  const v128_t xc = wasm_f32x4_pmax(c->denorm_cutoff, x);
+  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(xc, c->log2e), c->magic_bias);
   const v128_t s = wasm_i32x4_shl(n, 23);
   n = wasm_f32x4_sub(n, c->magic_bias);
-  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(n, c->minus_ln2_hi), x);
+  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(n, c->minus_ln2_hi), xc);
   t = wasm_f32x4_add(wasm_f32x4_mul(n, c->minus_ln2_lo), wasm_f32x4_add(t, e));
   v128_t p = wasm_f32x4_add(wasm_f32x4_mul(c->c5, t), c->c4);
   p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c3);
   p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c2);
   p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c1);
-  t = wasm_f32x4_mul(t, s);
-  v128_t f = wasm_f32x4_add(wasm_f32x4_mul(t, p), s);
+  /* s * (1 + t p) rounds exactly like (t s) p + s (scaling by a power of two
+     is exact) but never forms the denormal t*s near the cutoff. */
+  const v128_t f = wasm_f32x4_mul(s, wasm_f32x4_add(wasm_f32x4_mul(t, p), c->one));
   return wasm_v128_andnot(f, wasm_f32x4_lt(x, c->denorm_cutoff));
 }
 
@@ -84,19 +90,7 @@ static inline v128_t ss_exp_diff_f32x4(v128_t a, v128_t b,
 
 /* exp(x) for x <= 0 (four lanes). */
 static inline v128_t ss_exp_nonpos_f32x4(v128_t x, const ss_exp_consts *c) {
-  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(x, c->log2e), c->magic_bias);
-  const v128_t s = wasm_i32x4_shl(n, 23);
-  n = wasm_f32x4_sub(n, c->magic_bias);
-  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(n, c->minus_ln2_hi), x);
-  t = wasm_f32x4_add(wasm_f32x4_mul(n, c->minus_ln2_lo), t);
-  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(c->c5, t), c->c4);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c3);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c2);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->c1);
-  t = wasm_f32x4_mul(t, s);
-  v128_t f = wasm_f32x4_add(wasm_f32x4_mul(t, p), s);
-  /* Below the cutoff (and for -Inf, where the arithmetic above is NaN) -> 0. */
-  return wasm_v128_andnot(f, wasm_f32x4_lt(x, c->denorm_cutoff));
+  return ss_exp_nonpos_corr_f32x4(x, wasm_f32x4_splat(0.0f), c);
 }
 
 #endif /* SS_HAVE_SIMD */

@@ -35,22 +35,39 @@ static inline void ss_store_partial(float *p, size_t rem, v128_t v) {
   memcpy(p, tmp, rem * sizeof(float));
 }
 
-/* Max of x[0..n) with NaN propagation (wasm f32x4.max semantics): the result
-   is NaN if any element is NaN, so callers validate by ss_classify_max. */
+/* Max of x[0..n), NaN if any element is NaN, so callers validate by
+   ss_classify_max. Why pmax and a separate NaN flag: wasm's f32x4.max has
+   IEEE NaN rules that V8 lowers to a multi-instruction sequence, while
+   f32x4.pmax (b > a ? b : a) is one maxps; NaN is caught by OR-ing x != x.
+   Measured: 0.08 vs 0.33 ns per element in wasm. */
 static inline float ss_max_simd(const float *x, size_t n) {
   v128_t m0 = wasm_f32x4_splat(-INFINITY), m1 = m0, m2 = m0, m3 = m0;
+  v128_t nan = wasm_i32x4_splat(0);
   size_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    m0 = wasm_f32x4_max(m0, wasm_v128_load(x + i));
-    m1 = wasm_f32x4_max(m1, wasm_v128_load(x + i + 4));
-    m2 = wasm_f32x4_max(m2, wasm_v128_load(x + i + 8));
-    m3 = wasm_f32x4_max(m3, wasm_v128_load(x + i + 12));
+    const v128_t a = wasm_v128_load(x + i), b = wasm_v128_load(x + i + 4);
+    const v128_t c = wasm_v128_load(x + i + 8), d = wasm_v128_load(x + i + 12);
+    m0 = wasm_f32x4_pmax(m0, a);
+    m1 = wasm_f32x4_pmax(m1, b);
+    m2 = wasm_f32x4_pmax(m2, c);
+    m3 = wasm_f32x4_pmax(m3, d);
+    nan = wasm_v128_or(nan, wasm_v128_or(wasm_v128_or(wasm_f32x4_ne(a, a), wasm_f32x4_ne(b, b)),
+                                         wasm_v128_or(wasm_f32x4_ne(c, c), wasm_f32x4_ne(d, d))));
   }
-  for (; i + 4 <= n; i += 4) m0 = wasm_f32x4_max(m0, wasm_v128_load(x + i));
-  if (i < n) m1 = wasm_f32x4_max(m1, ss_load_partial(x + i, n - i, -INFINITY));
-  m0 = wasm_f32x4_max(wasm_f32x4_max(m0, m1), wasm_f32x4_max(m2, m3));
-  m0 = wasm_f32x4_max(m0, wasm_i32x4_shuffle(m0, m0, 2, 3, 0, 1));
-  m0 = wasm_f32x4_max(m0, wasm_i32x4_shuffle(m0, m0, 1, 0, 3, 2));
+  for (; i + 4 <= n; i += 4) {
+    const v128_t a = wasm_v128_load(x + i);
+    m0 = wasm_f32x4_pmax(m0, a);
+    nan = wasm_v128_or(nan, wasm_f32x4_ne(a, a));
+  }
+  if (i < n) {
+    const v128_t a = ss_load_partial(x + i, n - i, -INFINITY);
+    m1 = wasm_f32x4_pmax(m1, a);
+    nan = wasm_v128_or(nan, wasm_f32x4_ne(a, a));
+  }
+  if (wasm_v128_any_true(nan)) return NAN;
+  m0 = wasm_f32x4_pmax(wasm_f32x4_pmax(m0, m1), wasm_f32x4_pmax(m2, m3));
+  m0 = wasm_f32x4_pmax(m0, wasm_i32x4_shuffle(m0, m0, 2, 3, 0, 1));
+  m0 = wasm_f32x4_pmax(m0, wasm_i32x4_shuffle(m0, m0, 1, 0, 3, 2));
   return wasm_f32x4_extract_lane(m0, 0);
 }
 
