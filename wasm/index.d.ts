@@ -73,6 +73,8 @@ export interface SoftmaxState {
   update(x: Vector): SoftmaxState;
   merge(other: SoftmaxState): SoftmaxState;
   apply(x: Vector): Float32Array;
+  /** Back to the empty state (max -Infinity, sum 0). */
+  reset(): SoftmaxState;
 }
 
 export interface Softscope {

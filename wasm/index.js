@@ -508,22 +508,36 @@ class SoftmaxState {
   constructor(ss) {
     this._ss = ss;
     const init = ss._need('ss_softmax_state_init', 'softscope.softmaxState');
-    init(ss._statePtr);
-    this._read(ss._statePtr);
+    this._init = init;
+    this.reset();
   }
 
+  /** The running maximum (-Infinity before any finite logit). */
+  get max() { return this._max; }
+  /** sum_i exp(x_i - max) over everything seen. */
+  get sum() { return this._sum; }
+
+  /** Back to the empty state. Returns this. */
+  reset() {
+    this._init(this._ss._statePtr);
+    this._read(this._ss._statePtr);
+    return this;
+  }
+
+  // The state lives in JS between calls (no malloc per state, nothing to
+  // free); it is copied into the scratch struct for each C call.
   _write(ptr) {
     const h = this._ss._heap;
     h.refresh();
-    h.f32[ptr >>> 2] = this.max;
-    h.f64[(ptr + 8) >>> 3] = this.sum;
+    h.f32[ptr >>> 2] = this._max;
+    h.f64[(ptr + 8) >>> 3] = this._sum;
   }
 
   _read(ptr) {
     const h = this._ss._heap;
     h.refresh();
-    this.max = h.f32[ptr >>> 2];
-    this.sum = h.f64[(ptr + 8) >>> 3];
+    this._max = h.f32[ptr >>> 2];
+    this._sum = h.f64[(ptr + 8) >>> 3];
   }
 
   /** Fold a chunk of logits into the state. Returns this. */
@@ -565,8 +579,17 @@ class SoftmaxState {
     const py = ss._scratch.get('out0', xa.n * 4);
     this._write(ss._statePtr);
     const s = fn(ss._statePtr, ss._implId, px, xa.n, py);
-    if (s === STATUS.SS_ERR_ALL_MASKED && this.max === -Infinity)
+    if (s === STATUS.SS_ERR_ALL_MASKED && this._max === -Infinity)
       throw new SoftscopeError(`${where}: the state has seen only -Inf (or nothing): update it with at least one finite logit first`, s, { argument: 'state' });
+    if (s === STATUS.SS_ERR_DOMAIN) {
+      // A logit above the state's max: the chunk was not folded into it.
+      const a = xa.heap ? xa.heap.array : xa.array;
+      let i = 0;
+      while (i < a.length && !(a[i] > this._max)) i++;
+      if (i < a.length)
+        throw new SoftscopeError(`${where}: x[${i}] = ${fmt(a[i])} is above the state's max ${fmt(this._max)}; apply only chunks the state has seen (update(x) first)`,
+          s, { argument: 'x', index: i });
+    }
     if (s !== 0) throw ss._fail(where, s, [xa], { name: 'softmax', params: [] });
     ss._heap.refresh();
     return ss._heap.f32.slice(py >>> 2, (py >>> 2) + xa.n);
