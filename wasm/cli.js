@@ -37,6 +37,10 @@ exp(y) for log-probabilities, y / sum(y) for unnormalized weights):
 
 exit status: 0 ok, 2 bad input or usage, 1 internal error
 
+environment:
+  SOFTSCOPE_WASM=path   use this wasm module instead of the packaged build
+  SOFTSCOPE_DEBUG=1     print the stack of an internal error
+
 examples:
   softscope normalize softmax --input '[2, 1, 0.1]' --json
   softscope normalize softmax_temperature --input @logits.json --param temperature=0.5
@@ -306,7 +310,8 @@ export async function main(argv, io = {}) {
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
     const impl = opt.impl ?? 'auto';
     if (!['auto', 'simd', 'scalar'].includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
-    const ss = await createSoftscope({ impl });
+    // SOFTSCOPE_WASM: run another build of the module (a path or URL).
+    const ss = await createSoftscope(process.env.SOFTSCOPE_WASM ? { impl, wasm: process.env.SOFTSCOPE_WASM } : { impl });
     if (cmd === 'list') cmdList(ss, opt, out);
     else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
     else await cmdMeasure(ss, name, opt, out);
@@ -319,7 +324,7 @@ export async function main(argv, io = {}) {
       err(`softscope: ${cmd} ${name ?? ''}: ${cliMessage(e)}`.replace(/ {2,}/g, ' '));
       return 2;
     }
-    err(`softscope: internal error: ${e?.stack ?? e}`);
+    err(`softscope: internal error: ${e?.message ?? e}${process.env.SOFTSCOPE_DEBUG ? `\n${e?.stack}` : ' (SOFTSCOPE_DEBUG=1 for the stack)'}`);
     return 1;
   }
 }

@@ -12,9 +12,9 @@ import { refSoftmax, refEntropy } from './support/reference.js';
 
 const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
 
-function run(args, stdin) {
+function run(args, stdin, env = {}) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '', err = '';
     p.stdout.on('data', (d) => { out += d; });
     p.stderr.on('data', (d) => { err += d; });
@@ -167,6 +167,21 @@ describe.concurrent('softscope CLI', () => {
     expect(r.out).toBe('');
     expect(r.err).toMatch(/^softscope: /);
     expect(r.err).toMatch(re);
+  });
+
+  it('an internal error (here: a corrupt wasm module) exits 1, not 2', async () => {
+    const bad = join(dir, 'bad.wasm');
+    writeFileSync(bad, 'not wasm');
+    const r = await run(['normalize', 'softmax', '--input', '[1]'], '', { SOFTSCOPE_WASM: bad });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^softscope: internal error: /);
+  });
+
+  it('SOFTSCOPE_WASM selects the module: the scalar build reports scalar under --impl auto', async () => {
+    const scalar = fileURLToPath(new URL('../../wasm/dist/softscope-scalar.wasm', import.meta.url));
+    const r = await run(['normalize', 'softmax', '--input', '[1,2,3]', '--json'], '', { SOFTSCOPE_WASM: scalar });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).impl).toBe('scalar');
   });
 
   it('--help prints the usage and exits 0', async () => {
