@@ -171,6 +171,14 @@ class Softscope {
       this._byName.get(k.name).push(k);
       if (i < count) this._ptr.set(k, ex.ss_kernel_at(i) >>> 0);
     });
+    // The JSON and the descriptors must describe the same list in the same
+    // order: the name is the descriptor's first field (a const char *).
+    if (count !== reg.kernels.length)
+      throw new Error(`softscope: registry JSON lists ${reg.kernels.length} kernels, ss_kernel_count() says ${count}`);
+    for (const [k, ptr] of this._ptr) {
+      const name = this._cString(this._heap.u32[ptr >>> 2]);
+      if (name !== k.name) throw new Error(`softscope: descriptor ${ptr} is "${name}", the registry JSON says "${k.name}"`);
+    }
     Object.freeze(this._list);
 
     // Fixed scratch: parameters (doubles in registry order), one double out,
@@ -339,13 +347,16 @@ class Softscope {
     return statusError(where, status, args, this._statusStr(status));
   }
 
-  _statusStr(status) {
-    const p = this.exports.ss_status_str(status) >>> 0;
+  _cString(p) {
     const h = this._heap;
     h.refresh();
     let e = p;
     while (h.u8[e] !== 0) e++;
     return new TextDecoder().decode(h.u8.subarray(p, e));
+  }
+
+  _statusStr(status) {
+    return this._cString(this.exports.ss_status_str(status) >>> 0);
   }
 
   _need(name, where) {
