@@ -175,6 +175,7 @@ class Softscope {
     // order: the name is the descriptor's first field (a const char *).
     if (count !== reg.kernels.length)
       throw new Error(`softscope: registry JSON lists ${reg.kernels.length} kernels, ss_kernel_count() says ${count}`);
+    this._heap.refresh();
     for (const [k, ptr] of this._ptr) {
       const name = this._cString(this._heap.u32[ptr >>> 2]);
       if (name !== k.name) throw new Error(`softscope: descriptor ${ptr} is "${name}", the registry JSON says "${k.name}"`);
