@@ -8,6 +8,8 @@
 
 /* normalizers (core/src/softmax) */
 extern const ss_kernel_info ss_kernel_softmax;
+extern const ss_kernel_info ss_kernel_online_softmax;
+extern const ss_kernel_info ss_kernel_two_pass_softmax;
 extern const ss_kernel_info ss_kernel_log_softmax;
 extern const ss_kernel_info ss_kernel_softmax_temperature;
 

@@ -10,6 +10,8 @@
 static const ss_kernel_info *const registry[] = {
     /* normalizers */
     &ss_kernel_softmax,
+    &ss_kernel_online_softmax,
+    &ss_kernel_two_pass_softmax,
     &ss_kernel_log_softmax,
     &ss_kernel_softmax_temperature,
     /* measures */

@@ -1,0 +1,212 @@
+/* two_pass_softmax: the properties every build must hold. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+
+#define REL_F64 2e-6   /* vs float64 softmax, outputs >= 1e-30 */
+#define REL_SIMD 1e-6  /* SIMD vs scalar (measured ~3e-7) */
+#define SUM_TOL 1e-5   /* |sum y - 1| at n = 2^20 */
+
+static const ss_kernel_info *K(void) {
+  return ss_kernel_find("two_pass_softmax", SS_FAMILY_NORMALIZER);
+}
+
+static void fill(float *x, size_t n, uint64_t seed, float lo, float hi) {
+  ss_rng r = {seed};
+  for (size_t i = 0; i < n; i++) x[i] = ss_rng_range(&r, lo, hi);
+}
+
+/* Every impl within REL_F64 of float64; false (after reporting) if not. */
+static bool check_ref(const float *x, size_t n, const char *what) {
+  float *y = ss_test_alloc(n * 4);
+  double *ref = ss_test_alloc(n * 8);
+  ref_softmax(x, n, 1.0, ref);
+  FOR_EACH_IMPL(impl) {
+    const ss_status s = ss_normalize(K(), impl, x, n, NULL, 0, y);
+    size_t at = 0;
+    const double e = s == SS_OK ? ref_max_rel_err(y, ref, n, 1e-30, &at) : INFINITY;
+    if (!(e <= REL_F64)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: status %d, rel err %.3g at %zu (x=%g y=%g ref=%g)",
+                   what, ss_impl_name(impl), n, (int)s, e, at, x[at], y[at], ref[at]);
+      return false;
+    }
+  }
+  ss_test_free(y);
+  ss_test_free(ref);
+  return true;
+}
+
+TEST(two_pass_matches_float64_reference) {
+  CHECK(K() != NULL, "two_pass_softmax not registered");
+  static const size_t big[] = {255, 1000, 1023, 1024, 1025, 4097, 65536 + 3};
+  for (size_t t = 0; t < 67 + 7; t++) {
+    const size_t n = t < 67 ? t + 1 : big[t - 67];
+    float *x = ss_test_alloc(n * 4);
+    fill(x, n, 5000 + n, -50.0f, 50.0f);
+    if (!check_ref(x, n, "spread 100")) return;
+    fill(x, n, 6000 + n, -3.0f, 1.0f);
+    if (!check_ref(x, n, "spread 4")) return;
+    ss_test_free(x);
+  }
+}
+
+/* Inputs that stress the (mantissa, exponent) sum and the range check. */
+TEST(two_pass_extreme_inputs) {
+  const size_t n = 3001;
+  float *x = ss_test_alloc(n * 4);
+  /* |x| up to 1e4, and up to 4e4 (inside the two-pass range) */
+  fill(x, n, 1, -1e4f, 1e4f);
+  if (!check_ref(x, n, "|x|<=1e4")) return;
+  fill(x, n, 2, -4e4f, 4e4f);
+  if (!check_ref(x, n, "|x|<=4e4")) return;
+  /* a cluster near the top of the range: exponents near 2^16 */
+  fill(x, n, 3, 45300.0f, 45420.0f);
+  if (!check_ref(x, n, "near +45425")) return;
+  /* mixed huge positive and negative, positives within 30 of each other */
+  ss_rng r = {4};
+  for (size_t i = 0; i < n; i++)
+    x[i] = ss_rng_unif(&r) < 0.5 ? ss_rng_range(&r, 3e4f, 3e4f + 30) : ss_rng_range(&r, -4e4f, -3e4f);
+  if (!check_ref(x, n, "mixed +-3e4")) return;
+  /* large negative only: the max is low, exponents all negative */
+  fill(x, n, 5, -45000.0f, -44950.0f);
+  if (!check_ref(x, n, "near -45000")) return;
+  /* outside the two-pass range: the three-pass path must give the same */
+  fill(x, n, 6, -1e6f, 1e6f);
+  if (!check_ref(x, n, "|x|<=1e6 (fallback)")) return;
+  fill(x, n, 7, -2e5f, -1.9999e5f);
+  if (!check_ref(x, n, "x~-2e5 (fallback)")) return;
+  x[0] = FLT_MAX;
+  x[1] = -FLT_MAX;
+  x[2] = FLT_MAX;
+  if (!check_ref(x, 3, "+-FLT_MAX")) return;
+  /* outputs underflowing: spread of 200 -> many below float range */
+  fill(x, n, 8, -100.0f, 100.0f);
+  if (!check_ref(x, n, "spread 200")) return;
+  /* all equal: exactly-ish 1/n */
+  for (size_t i = 0; i < n; i++) x[i] = 7.25f;
+  if (!check_ref(x, n, "all equal")) return;
+  for (size_t i = 0; i < n; i++) x[i] = -33000.0f;
+  if (!check_ref(x, n, "all equal -33000")) return;
+  /* single element */
+  static const float one[] = {0.0f, -3e4f, 4.5e4f, 1e6f, -1e30f, 123.456f};
+  for (size_t i = 0; i < 6; i++) {
+    float y = 0.0f;
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, &one[i], 1, NULL, 0, &y), SS_OK);
+      CHECK(fabsf(y - 1.0f) <= 1.2e-7f, "%s single %g: y = %.9g", ss_impl_name(impl), one[i], y);
+    }
+  }
+  /* -Inf masks among every kind of value */
+  fill(x, n, 9, -60.0f, 60.0f);
+  for (size_t i = 0; i < n; i += 3) x[i] = -INFINITY;
+  if (!check_ref(x, n, "masks")) return;
+  fill(x, n, 10, -4e4f, 4e4f);
+  for (size_t i = 1; i < n; i += 2) x[i] = -INFINITY;
+  if (!check_ref(x, n, "masks + 4e4")) return;
+  for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
+  x[1234] = -40000.0f; /* one finite logit among masks */
+  if (!check_ref(x, n, "one finite")) return;
+}
+
+TEST(two_pass_sums_to_one_large) {
+  const size_t n = (size_t)1 << 20;
+  float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+  static const float ranges[] = {1.0f, 30.0f, 100.0f, 2e4f};
+  for (size_t q = 0; q < 4; q++) {
+    fill(x, n, 11 + q, -ranges[q] / 2, ranges[q] / 2);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
+      double s = 0.0;
+      for (size_t i = 0; i < n; i++) s += y[i];
+      CHECK(fabs(s - 1.0) <= SUM_TOL, "%s range %g: sum-1 = %.3g",
+            ss_impl_name(impl), ranges[q], s - 1.0);
+    }
+  }
+}
+
+TEST(two_pass_simd_vs_scalar) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  for (size_t n = 1; n <= 300; n += (n < 67 ? 1 : 37)) {
+    float *x = ss_test_alloc(n * 4), *a = ss_test_alloc(n * 4), *b = ss_test_alloc(n * 4);
+    for (int kind = 0; kind < 3; kind++) {
+      const float w = kind == 0 ? 50.0f : kind == 1 ? 1e4f : 3.0f;
+      fill(x, n, 7000 + n * 3 + (uint64_t)kind, -w, w);
+      if (kind == 2 && n > 2) x[n - 2] = -INFINITY;
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SCALAR, x, n, NULL, 0, a), SS_OK);
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SIMD, x, n, NULL, 0, b), SS_OK);
+      for (size_t i = 0; i < n; i++) {
+        const double e = a[i] >= 1e-30f ? fabs((double)b[i] - a[i]) / a[i] : fabs(b[i] - a[i]) * 1e30;
+        CHECK(e <= REL_SIMD, "n=%zu kind %d i=%zu: simd %.9g scalar %.9g", n, kind, i, b[i], a[i]);
+      }
+    }
+    ss_test_free(x);
+    ss_test_free(a);
+    ss_test_free(b);
+  }
+}
+
+TEST(two_pass_bad_inputs) {
+  const size_t n = 2500;
+  float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+  FOR_EACH_IMPL(impl) {
+    static const size_t pos[] = {0, 7, 1023, 1024, 2499};
+    for (size_t p = 0; p < 5; p++) {
+      fill(x, n, 1, -5, 5);
+      x[pos[p]] = NAN;
+      for (size_t i = 0; i < n; i++) y[i] = 42.0f;
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_NAN);
+      for (size_t i = 0; i < n; i++) CHECK(y[i] == 42.0f, "output written on error");
+      x[(pos[p] + 11) % n] = INFINITY; /* NaN wins over +Inf */
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_NAN);
+      fill(x, n, 1, -5, 5);
+      x[pos[p]] = INFINITY;
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_POS_INF);
+      x[pos[p]] = -INFINITY;
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
+      CHECK(y[pos[p]] == 0.0f, "masked y = %g", y[pos[p]]);
+    }
+    for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
+    CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_ALL_MASKED);
+    CHECK_STATUS(ss_normalize(K(), impl, x, 1, NULL, 0, y), SS_ERR_ALL_MASKED);
+    CHECK_STATUS(ss_normalize(K(), impl, x, 0, NULL, 0, y), SS_ERR_EMPTY);
+    CHECK_STATUS(ss_normalize(K(), impl, NULL, n, NULL, 0, y), SS_ERR_NULL);
+    CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, NULL), SS_ERR_NULL);
+    CHECK_STATUS(ss_normalize(K(), impl, x, SS_MAX_N + 1, NULL, 0, y), SS_ERR_TOO_LARGE);
+  }
+  /* the direct call */
+  float a[3] = {1.0f, 2.0f, 3.0f}, b[3];
+  CHECK_STATUS(ss_two_pass_softmax(a, 3, b), SS_OK);
+  CHECK(fabs(b[2] - exp(3.0) / (exp(1.0) + exp(2.0) + exp(3.0))) <= 2e-7, "direct call %g", b[2]);
+  a[1] = NAN;
+  CHECK_STATUS(ss_two_pass_softmax(a, 3, b), SS_ERR_NAN);
+}
+
+/* VJP (shared with softmax): dx = y (g - <g, y>) against that formula in
+   float64 from the float64 softmax; |dx - ref| <= 1e-6 max|ref| + 1e-9. */
+TEST(two_pass_vjp) {
+  static const size_t ns[] = {1, 5, 16, 67, 1000};
+  for (size_t t = 0; t < 5; t++) {
+    const size_t n = ns[t];
+    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4),
+          *g = ss_test_alloc(n * 4), *dx = ss_test_alloc(n * 4);
+    double *ref = ss_test_alloc(n * 8);
+    fill(x, n, 70 + n, -4, 4);
+    fill(g, n, 80 + n, -1, 1);
+    ref_softmax(x, n, 1.0, ref);
+    double dot = 0.0, scale = 0.0;
+    for (size_t i = 0; i < n; i++) dot += g[i] * ref[i];
+    for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i] * (g[i] - dot)));
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
+      CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, NULL, 0, dx), SS_OK);
+      for (size_t i = 0; i < n; i++) {
+        const double r = ref[i] * (g[i] - dot);
+        CHECK(fabs(dx[i] - r) <= 1e-6 * scale + 1e-9, "%s n=%zu i=%zu: %g vs %g",
+              ss_impl_name(impl), n, i, dx[i], r);
+      }
+    }
+  }
+}
