@@ -16,7 +16,7 @@ run_suite() {
   local log="$B/logs/$label.log"
   mkdir -p "$B/logs"
   echo "=== $label: $*"
-  "$@" 2>&1 | tee "$log" | grep -E '^(FAIL|suite |    )' || true
+  "$@" 2>&1 | tee "$log" | grep -E '^(FAIL|suite |    [^ ])' || true
   local rc=${PIPESTATUS[0]}
   local line; line=$(grep -E '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   local p=0 f=0 s=0

@@ -7,7 +7,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 const [label, config] = process.argv.slice(2);
 mkdirSync('build/logs', { recursive: true });
 const report = `build/logs/vitest-${label}.json`;
-const r = spawnSync('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+const r = spawnSync('npx', ['vitest', 'run', '--config', config, '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`],
   { stdio: ['ignore', 'inherit', 'inherit'] });
 let p = 0, f = 0, s = 0;
 try {
