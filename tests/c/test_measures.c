@@ -825,3 +825,19 @@ TEST(measure_descriptors) {
     CHECK(!ss_impl_available(SS_IMPL_SIMD) || k->measure[SS_IMPL_SIMD], "%s simd impl", ALL[m]);
   }
 }
+
+/* A one-hot vector has entropy exactly +0 (not -0, which JSON and UIs show
+   oddly) in every implementation. */
+TEST(entropy_of_one_hot_is_positive_zero) {
+  const ss_kernel_info *k = ss_kernel_find("entropy", SS_FAMILY_MEASURE);
+  for (size_t n = 1; n <= 19; n++) {
+    float p[19] = {0};
+    p[n / 2] = 1.0f;
+    FOR_EACH_IMPL(impl) {
+      double h = 1.0;
+      CHECK_STATUS(ss_measure(k, impl, p, NULL, n, NULL, 0, &h), SS_OK);
+      CHECK(h == 0.0 && !signbit(h), "%s n=%zu: H = %g (signbit %d)",
+            ss_impl_name(impl), n, h, signbit(h) != 0);
+    }
+  }
+}

@@ -97,7 +97,8 @@ double ss_shannon_simd(const float *p, size_t n) {
     const v128_t la = wasm_v128_andnot(ss_log_pos_f32x4(a), wasm_f32x4_eq(a, zero));
     ss_acc_mul_f64(&lo0, &hi0, a, la);
   }
-  return -(ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1));
+  /* 0.0 - s, not -s: a one-hot p gives +0, as the scalar reference does. */
+  return 0.0 - (ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1));
 }
 
 static ss_status entropy_simd(const float *p, const float *q, size_t n,
