@@ -57,14 +57,25 @@ TEST(two_pass_matches_float64_reference) {
 TEST(two_pass_extreme_inputs) {
   const size_t n = 3001;
   float *x = ss_test_alloc(n * 4);
-  /* |x| up to 1e4, and up to 4e4 (inside the two-pass range) */
+  /* |x| up to 1e4, and up to 4e4 (outside the two-pass range) */
   fill(x, n, 1, -1e4f, 1e4f);
   if (!check_ref(x, n, "|x|<=1e4")) return;
   fill(x, n, 2, -4e4f, 4e4f);
   if (!check_ref(x, n, "|x|<=4e4")) return;
-  /* a cluster near the top of the range: exponents near 2^16 */
-  fill(x, n, 3, 45300.0f, 45420.0f);
-  if (!check_ref(x, n, "near +45425")) return;
+  /* the two-pass range is a max logit in about [-266.5, 353.9]: clusters
+     at both ends, and just outside (three-pass path) */
+  fill(x, n, 3, 250.0f, 353.8f);
+  if (!check_ref(x, n, "near +353.9")) return;
+  fill(x, n, 31, 300.0f, 354.5f);
+  if (!check_ref(x, n, "max just above 353.9")) return;
+  fill(x, n, 32, -400.0f, -266.0f);
+  if (!check_ref(x, n, "near -266")) return;
+  fill(x, n, 33, -400.0f, -267.5f);
+  if (!check_ref(x, n, "max just below -266.5")) return;
+  ss_rng r0 = {34};
+  for (size_t i = 0; i < n; i++) /* in range at the top, far below the rest */
+    x[i] = ss_rng_unif(&r0) < 0.1 ? ss_rng_range(&r0, 320.0f, 350.0f) : ss_rng_range(&r0, -3e4f, 200.0f);
+  if (!check_ref(x, n, "mixed 350 / -3e4")) return;
   /* mixed huge positive and negative, positives within 30 of each other */
   ss_rng r = {4};
   for (size_t i = 0; i < n; i++)
@@ -109,6 +120,27 @@ TEST(two_pass_extreme_inputs) {
   for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
   x[1234] = -40000.0f; /* one finite logit among masks */
   if (!check_ref(x, n, "one finite")) return;
+}
+
+/* Guards against the fast path never running: inside the range the result
+   is not bit-identical to the three-pass kernel's (different exp and
+   summation), outside it (the fallback) it is. */
+TEST(two_pass_takes_its_own_path_in_range) {
+  const ss_kernel_info *K3 = ss_kernel_find("softmax", SS_FAMILY_NORMALIZER);
+  const size_t n = 4097;
+  float *x = ss_test_alloc(n * 4), *a = ss_test_alloc(n * 4), *b = ss_test_alloc(n * 4);
+  FOR_EACH_IMPL(impl) {
+    fill(x, n, 21, -50.0f, 50.0f);
+    CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, a), SS_OK);
+    CHECK_STATUS(ss_normalize(K3, impl, x, n, NULL, 0, b), SS_OK);
+    size_t diff = 0;
+    for (size_t i = 0; i < n; i++) diff += a[i] != b[i];
+    CHECK(diff > 0, "%s: in range, identical to three-pass", ss_impl_name(impl));
+    x[7] = 400.0f; /* max logit above the range: three-pass */
+    CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, a), SS_OK);
+    CHECK_STATUS(ss_normalize(K3, impl, x, n, NULL, 0, b), SS_OK);
+    CHECK(memcmp(a, b, n * 4) == 0, "%s: out of range, not the three-pass result", ss_impl_name(impl));
+  }
 }
 
 TEST(two_pass_sums_to_one_large) {

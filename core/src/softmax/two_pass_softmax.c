@@ -12,30 +12,35 @@
  * overflow whatever the logits are. Why it is faster: three-pass softmax
  * reads x twice and reads + writes y twice (max pass; exp pass writing y;
  * scale pass) -- 5 memory streams; two-pass reads x twice and writes y once
- * -- 3 streams. At large n softmax is memory-bound, so fewer streams win
- * even though two-pass computes exp twice.
+ * -- 3 streams, at the price of computing exp twice. It wins when memory
+ * (or cache) bandwidth, not arithmetic, bounds the three-pass kernel: large
+ * n, and machines with weaker memory than ALUs.
  *
- * Range: t needs e ln2 to ~2^-25 absolute. Without FMA that takes an exact
- * product, so ln2 is split in three (Cody-Waite): c1 = 0x1.62p-1 (8 bits),
- * c2 = 0x1.c8p-10 (6 bits), c3 = 0x1.7f7d1cp-20; e c1 and e c2 are exact for
- * |e| < 2^16. The result is therefore computed this way when the largest
- * exponent E lies in [-65535 + 126, 65535] -- the largest logit in about
- * [-45337, 45425] -- and by the three-pass kernel otherwise (also the cold
- * path for NaN / +Inf / all -Inf, which the kernel then reports).
- * Elements with e < E - 126 are flushed to 0 (true contribution < 2^-126
- * relative), so they need no accuracy; -Inf logits are clamped to -2^16 and
- * land there (contributing exactly 0, no NaN from -Inf - -Inf).
+ * Range: t needs e ln2 to ~2^-25 absolute; without FMA that takes an exact
+ * product, so ln2 = c1 + c2 (Cody-Waite, c1 = 0x1.62e4p-1 has 15 bits):
+ * e c1 is exact for |e| <= 511. Terms with e < E - 125 are dropped (below
+ * 2^-125 of the largest term), so only elements with e in [E - 125, E] need
+ * an accurate t, and the kernel is exact-range safe when the largest
+ * exponent E lies in [-385, 511] -- the largest logit in about
+ * [-266.5, 353.9], whatever the other logits are. Outside it (and as the
+ * cold path for NaN / +Inf / all -Inf, which it then reports) the
+ * three-pass kernel runs. -Inf logits are clamped to -512, far enough below
+ * to be dropped: they contribute exactly 0 and never compute -Inf - -Inf.
  *
- * 2^k for integral k <= 0 is built from exponent bits: (max(k, -127) + 127
- * + 1.5 2^23) << 23; k = -127 gives the bit pattern of +0.0.
+ * 2^k for integral k <= 0 is built from exponent bits: (max(k + 127 +
+ * 1.5 2^23, 1.5 2^23)) << 23, where k = -127 gives the pattern of +0.0. The
+ * terms are formed as (2m) 2^{k-1} (bias 126, coefficients doubled), which
+ * is either 0 or >= 1.41 2^-126: no denormal is ever multiplied (x86 does
+ * that ~100x slower and V8 runs without flush-to-zero); same in pass 2,
+ * where 1/S = f 2^L is folded in as (2m f) 2^{k + L - 1}.
  *
- * SIMD: this is a SIMD128 port of XNNPACK's AVX2 f32-raddextexp (there is no
- * SSE/NEON/WASM version there): nearest-rounding (f32x4.nearest) for e,
- * rr2_p5 polynomial for m, pmax (one instruction; V8 expands the IEEE
- * f32x4.max), 2 accumulator pairs each taking 4 vectors per
- * step with one shared max exponent (one rescale of the accumulator per 4
- * vectors). Lane sums are float within a block of SS_SUM_BLOCK and go into a
- * double state per block. Pass 2 runs 16 wide.
+ * SIMD: a SIMD128 port of XNNPACK's AVX2 f32-raddextexp (XNNPACK has no
+ * SSE/NEON/WASM version): f32x4.nearest for e, the rr2_p5 polynomial for m,
+ * pmax (one instruction; V8 expands the IEEE f32x4.max), 2 accumulator
+ * pairs each taking 4 vectors per step with one shared max exponent (one
+ * rescale of the accumulator per 4 vectors). Lane sums are float within a
+ * block of SS_SUM_BLOCK and go into a double state per block. Pass 2 runs
+ * 16 wide with f folded into the polynomial coefficients.
  * Scalar reference: the same decomposition with e ln2 in double, m = expf(t),
  * the sum in double with ldexp.
  * Backward: the softmax VJP (shared, softmax.c).
@@ -49,9 +54,9 @@
 #include "registry/kernels.h"
 #include "softmax/softmax_internal.h"
 
-#define TP_EMAX 65535.0f              /* |e| < 2^16: e c1, e c2 exact */
+#define TP_EMAX 511.0f                /* |e| <= 511: e c1 exact */
 #define TP_EMIN (-TP_EMAX + 126.0f)   /* lowest accepted max exponent */
-#define TP_XCLAMP (-0x1p16f)          /* e(-2^16) = -94548 < -TP_EMAX */
+#define TP_XCLAMP (-512.0f)           /* e(-512) = -739 < -TP_EMAX */
 
 static const float tp_log2e = 0x1.715476p+0f;
 
@@ -64,7 +69,7 @@ static ss_status fallback(ss_impl impl, const float *x, size_t n, float *y) {
 
 /* ---- scalar reference --------------------------------------------------- */
 
-/* m and e of exp(x) for finite x in [-2^16, 2^16 ln2]. */
+/* m and e of exp(x) for finite x <= 511 ln2 (x below -512 is clamped). */
 static inline float tp_mexp_scalar(float v, int *e) {
   if (v < TP_XCLAMP) v = TP_XCLAMP;
   const float n = rintf(v * tp_log2e);
@@ -110,47 +115,59 @@ static ss_status two_pass_scalar(const float *x, size_t n,
 #if SS_HAVE_SIMD
 
 typedef struct tp_consts {
-  v128_t xclamp, log2e, mc1, mc2, mc3, p5, p4, p3, p2, p1, one, kmin, magic;
+  v128_t xclamp, log2e, mc1, mc2, p5, p4, p3, p2, p1, two;
+  v128_t bias, bias_h, floor; /* 2^k construction */
 } tp_consts;
 
 static inline tp_consts tp_consts_load(void) {
   tp_consts c;
   c.xclamp = wasm_f32x4_splat(TP_XCLAMP);
   c.log2e = wasm_f32x4_splat(tp_log2e);
-  c.mc1 = wasm_f32x4_splat(-0x1.62p-1f);
-  c.mc2 = wasm_f32x4_splat(-0x1.c8p-10f);
-  c.mc3 = wasm_f32x4_splat(-0x1.7f7d1cp-20f);
-  /* rr2_p5 coefficients, as in common/exp_simd.h */
-  c.p5 = wasm_f32x4_splat(0x1.0F9F9Cp-7f);
-  c.p4 = wasm_f32x4_splat(0x1.573A1Ap-5f);
-  c.p3 = wasm_f32x4_splat(0x1.555A80p-3f);
-  c.p2 = wasm_f32x4_splat(0x1.FFFDC6p-2f);
-  c.p1 = wasm_f32x4_splat(0x1.FFFFF6p-1f);
-  c.one = wasm_f32x4_splat(1.0f);
-  c.kmin = wasm_f32x4_splat(-127.0f);
-  c.magic = wasm_f32x4_splat(0x1.8000FEp23f); /* 1.5 2^23 + 127 */
+  c.mc1 = wasm_f32x4_splat(-0x1.62E400p-1f);
+  c.mc2 = wasm_f32x4_splat(-0x1.7F7D1Cp-20f);
+  /* rr2_p5 coefficients of common/exp_simd.h times 2 (exact): tp_mexp
+     returns 2 exp(t), see tp_pow2h */
+  c.p5 = wasm_f32x4_splat(0x1.0F9F9Cp-6f);
+  c.p4 = wasm_f32x4_splat(0x1.573A1Ap-4f);
+  c.p3 = wasm_f32x4_splat(0x1.555A80p-2f);
+  c.p2 = wasm_f32x4_splat(0x1.FFFDC6p-1f);
+  c.p1 = wasm_f32x4_splat(0x1.FFFFF6p+0f);
+  c.two = wasm_f32x4_splat(2.0f);
+  c.bias = wasm_f32x4_splat(0x1.8000FEp23f);   /* 1.5 2^23 + 127 */
+  c.bias_h = wasm_f32x4_splat(0x1.8000FCp23f); /* 1.5 2^23 + 126 */
+  c.floor = wasm_f32x4_splat(0x1.8p23f);       /* 1.5 2^23: gives +0.0 */
   return c;
 }
 
-/* exp(x) = m 2^n; -Inf is clamped (see top). pmax(x, c) = x < c ? c : x
-   keeps a NaN x, so NaN reaches m and from there the lane sum. */
-static inline v128_t tp_mexp(v128_t x, v128_t *n, const tp_consts *c) {
+/* exp(x) = (2m) 2^{n-1}: returns the reduced argument t and n; the caller
+   evaluates 2m = 2 + t p(t) with its own coefficients. -Inf is clamped (see
+   top). pmax(x, c) = x < c ? c : x keeps a NaN x, so NaN reaches m and from
+   there the lane sum. */
+static inline v128_t tp_reduce(v128_t x, v128_t *n, const tp_consts *c) {
   x = wasm_f32x4_pmax(x, c->xclamp);
   const v128_t e = wasm_f32x4_nearest(wasm_f32x4_mul(x, c->log2e));
-  v128_t t = wasm_f32x4_add(wasm_f32x4_mul(e, c->mc1), x); /* exact */
-  t = wasm_f32x4_add(wasm_f32x4_mul(e, c->mc2), t);
-  t = wasm_f32x4_add(wasm_f32x4_mul(e, c->mc3), t);
-  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(c->p5, t), c->p4);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->p3);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->p2);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), c->p1);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(e, c->mc1), x); /* exact */
   *n = e;
-  return wasm_f32x4_add(wasm_f32x4_mul(t, p), c->one);
+  return wasm_f32x4_add(wasm_f32x4_mul(e, c->mc2), t);
 }
 
-/* 2^k for integral k <= 0, 0 for k <= -127. */
-static inline v128_t tp_pow2(v128_t k, const tp_consts *c) {
-  return wasm_i32x4_shl(wasm_f32x4_add(wasm_f32x4_pmax(k, c->kmin), c->magic), 23);
+/* Horner: q0 + t (q1 + t (q2 + t (q3 + t (q4 + t q5)))) with q0 the
+   constant term; coefficients as in tp_consts (possibly scaled). */
+typedef struct tp_poly {
+  v128_t q5, q4, q3, q2, q1, q0;
+} tp_poly;
+
+static inline v128_t tp_eval(v128_t t, const tp_poly *q) {
+  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(q->q5, t), q->q4);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q3);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q2);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q1);
+  return wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q0);
+}
+
+/* 2^{k} for k = n - E <= 0 given bE = bias - E; 0 for k <= -127. */
+static inline v128_t tp_scale(v128_t n, v128_t bE, const tp_consts *c) {
+  return wasm_i32x4_shl(wasm_f32x4_pmax(wasm_f32x4_add(n, bE), c->floor), 23);
 }
 
 /* (mantissa sum, exponent) of one lane accumulator. */
@@ -158,30 +175,26 @@ typedef struct tp_acc {
   v128_t s, e;
 } tp_acc;
 
-/* Fold four vectors into one accumulator with one shared max exponent. */
+/* Fold four vectors into one accumulator with one shared max exponent.
+   Terms: (2m) 2^{n-E-1} via bias_h, so each is 0 or a normal float. */
 static inline void tp_group(tp_acc *a, v128_t x0, v128_t x1, v128_t x2,
-                            v128_t x3, const tp_consts *c) {
+                            v128_t x3, const tp_poly *q, const tp_consts *c) {
   v128_t n0, n1, n2, n3;
-  const v128_t m0 = tp_mexp(x0, &n0, c), m1 = tp_mexp(x1, &n1, c);
-  const v128_t m2 = tp_mexp(x2, &n2, c), m3 = tp_mexp(x3, &n3, c);
+  const v128_t t0 = tp_reduce(x0, &n0, c), t1 = tp_reduce(x1, &n1, c);
+  const v128_t t2 = tp_reduce(x2, &n2, c), t3 = tp_reduce(x3, &n3, c);
+  const v128_t m0 = tp_eval(t0, q), m1 = tp_eval(t1, q);
+  const v128_t m2 = tp_eval(t2, q), m3 = tp_eval(t3, q);
   const v128_t E = wasm_f32x4_pmax(wasm_f32x4_pmax(a->e, n0),
                                    wasm_f32x4_pmax(wasm_f32x4_pmax(n1, n2), n3));
-  const v128_t t01 = wasm_f32x4_add(wasm_f32x4_mul(m0, tp_pow2(wasm_f32x4_sub(n0, E), c)),
-                                    wasm_f32x4_mul(m1, tp_pow2(wasm_f32x4_sub(n1, E), c)));
-  const v128_t t23 = wasm_f32x4_add(wasm_f32x4_mul(m2, tp_pow2(wasm_f32x4_sub(n2, E), c)),
-                                    wasm_f32x4_mul(m3, tp_pow2(wasm_f32x4_sub(n3, E), c)));
-  a->s = wasm_f32x4_add(wasm_f32x4_mul(a->s, tp_pow2(wasm_f32x4_sub(a->e, E), c)),
-                        wasm_f32x4_add(t01, t23));
+  const v128_t bEh = wasm_f32x4_sub(c->bias_h, E);
+  const v128_t bE = wasm_f32x4_sub(c->bias, E);
+  const v128_t s01 = wasm_f32x4_add(wasm_f32x4_mul(m0, tp_scale(n0, bEh, c)),
+                                    wasm_f32x4_mul(m1, tp_scale(n1, bEh, c)));
+  const v128_t s23 = wasm_f32x4_add(wasm_f32x4_mul(m2, tp_scale(n2, bEh, c)),
+                                    wasm_f32x4_mul(m3, tp_scale(n3, bEh, c)));
+  a->s = wasm_f32x4_add(wasm_f32x4_mul(a->s, tp_scale(a->e, bE, c)),
+                        wasm_f32x4_add(s01, s23));
   a->e = E;
-}
-
-/* y = m 2^{n - E} / S for pass 2. */
-static inline v128_t tp_out(const tp_consts *c, v128_t vE, v128_t vinv,
-                            v128_t x) {
-  v128_t n;
-  const v128_t m = tp_mexp(x, &n, c);
-  return wasm_f32x4_mul(wasm_f32x4_mul(m, vinv),
-                        tp_pow2(wasm_f32x4_sub(n, vE), c));
 }
 
 static inline float tp_hmax(v128_t v) {
@@ -193,16 +206,17 @@ static inline float tp_hmax(v128_t v) {
 /* Move both accumulators' sums into (S, E); false when a lane sum is NaN (a
    NaN or +Inf logit) or the max exponent is above TP_EMAX (too large a
    logit) -> three-pass. (pmax drops NaN from the exponents; the sums keep
-   it: NaN * 2^k is NaN even for 2^k = 0.) */
+   it: NaN * 2^k is NaN even for 2^k = 0.) The -Inf initial exponent of a
+   lane gives the scale 0 through the floor. */
 static inline bool tp_flush(tp_acc *a, double *S, float *E,
                             const tp_consts *c) {
   const float be = tp_hmax(wasm_f32x4_pmax(a[0].e, a[1].e));
   if (!(be <= TP_EMAX)) return false;
   const float nE = be > *E ? be : *E;
-  const v128_t vE = wasm_f32x4_splat(nE);
+  const v128_t bE = wasm_f32x4_splat(0x1.8000FEp23f - nE);
   const double block =
-      ss_hsum_f64(wasm_f32x4_mul(a[0].s, tp_pow2(wasm_f32x4_sub(a[0].e, vE), c))) +
-      ss_hsum_f64(wasm_f32x4_mul(a[1].s, tp_pow2(wasm_f32x4_sub(a[1].e, vE), c)));
+      ss_hsum_f64(wasm_f32x4_mul(a[0].s, tp_scale(a[0].e, bE, c))) +
+      ss_hsum_f64(wasm_f32x4_mul(a[1].s, tp_scale(a[1].e, bE, c)));
   if (isnan(block)) return false;
   if (nE > *E) *S = *E == -INFINITY ? 0.0 : ldexp(*S, (int)(*E - nE));
   *S += block;
@@ -211,10 +225,21 @@ static inline bool tp_flush(tp_acc *a, double *S, float *E,
   return true;
 }
 
+/* Pass 2 with 1/S = f 2^L, f in [1, 2), and the polynomial pre-scaled by f:
+     y = m 2^{n-E} f 2^L = (2m f) 2^{(n - (E - L)) - 1},
+   2m f in [1.41, 5.66], so y is 0 or a normal float. */
+static inline v128_t tp_out(v128_t x, v128_t bEL, const tp_poly *qf,
+                            const tp_consts *c) {
+  v128_t n;
+  const v128_t t = tp_reduce(x, &n, c);
+  return wasm_f32x4_mul(tp_eval(t, qf), tp_scale(n, bEL, c));
+}
+
 static ss_status two_pass_simd(const float *x, size_t n, const double *params,
                                float *y) {
   (void)params;
   const tp_consts c = tp_consts_load();
+  const tp_poly q = {c.p5, c.p4, c.p3, c.p2, c.p1, c.two};
   tp_acc a[2] = {{wasm_f32x4_splat(0.0f), wasm_f32x4_splat(-INFINITY)},
                  {wasm_f32x4_splat(0.0f), wasm_f32x4_splat(-INFINITY)}};
   double S = 0.0;
@@ -226,41 +251,48 @@ static ss_status two_pass_simd(const float *x, size_t n, const double *params,
     for (; i + 32 <= end; i += 32) {
       const float *p = x + i;
       tp_group(&a[0], wasm_v128_load(p), wasm_v128_load(p + 4),
-               wasm_v128_load(p + 8), wasm_v128_load(p + 12), &c);
+               wasm_v128_load(p + 8), wasm_v128_load(p + 12), &q, &c);
       tp_group(&a[1], wasm_v128_load(p + 16), wasm_v128_load(p + 20),
-               wasm_v128_load(p + 24), wasm_v128_load(p + 28), &c);
+               wasm_v128_load(p + 24), wasm_v128_load(p + 28), &q, &c);
     }
     if (i < end) { /* last block's tail, padded with -Inf */
       float tmp[32];
       for (int j = 0; j < 32; j++) tmp[j] = -INFINITY;
       memcpy(tmp, x + i, (end - i) * sizeof(float));
       tp_group(&a[0], wasm_v128_load(tmp), wasm_v128_load(tmp + 4),
-               wasm_v128_load(tmp + 8), wasm_v128_load(tmp + 12), &c);
+               wasm_v128_load(tmp + 8), wasm_v128_load(tmp + 12), &q, &c);
       tp_group(&a[1], wasm_v128_load(tmp + 16), wasm_v128_load(tmp + 20),
-               wasm_v128_load(tmp + 24), wasm_v128_load(tmp + 28), &c);
+               wasm_v128_load(tmp + 24), wasm_v128_load(tmp + 28), &q, &c);
       i = end;
     }
     if (!tp_flush(a, &S, &E, &c)) return fallback(SS_IMPL_SIMD, x, n, y);
   }
-  /* All -Inf (E is then the clamp's exponent) or all far below 0. */
+  /* Out of range, or all -Inf (E is then the clamp's exponent). */
   if (!tp_in_range(E)) return fallback(SS_IMPL_SIMD, x, n, y);
 
   /* pass 2 */
-  const v128_t vE = wasm_f32x4_splat(E);
-  const v128_t vinv = wasm_f32x4_splat((float)(1.0 / S));
+  int ex;
+  const float f = (float)(2.0 * frexp(1.0 / S, &ex)); /* 1/S = f 2^{ex-1} */
+  const v128_t vf = wasm_f32x4_splat(f);
+  const tp_poly qf = {wasm_f32x4_mul(c.p5, vf), wasm_f32x4_mul(c.p4, vf),
+                      wasm_f32x4_mul(c.p3, vf), wasm_f32x4_mul(c.p2, vf),
+                      wasm_f32x4_mul(c.p1, vf), wasm_f32x4_mul(c.two, vf)};
+  const v128_t bEL = wasm_f32x4_splat(0x1.8000FCp23f - (E - (float)(ex - 1)));
   i = 0;
   for (; i + 16 <= n; i += 16) {
-    const v128_t y0 = tp_out(&c, vE, vinv, wasm_v128_load(x + i));
-    const v128_t y1 = tp_out(&c, vE, vinv, wasm_v128_load(x + i + 4));
-    const v128_t y2 = tp_out(&c, vE, vinv, wasm_v128_load(x + i + 8));
-    const v128_t y3 = tp_out(&c, vE, vinv, wasm_v128_load(x + i + 12));
+    const v128_t y0 = tp_out(wasm_v128_load(x + i), bEL, &qf, &c);
+    const v128_t y1 = tp_out(wasm_v128_load(x + i + 4), bEL, &qf, &c);
+    const v128_t y2 = tp_out(wasm_v128_load(x + i + 8), bEL, &qf, &c);
+    const v128_t y3 = tp_out(wasm_v128_load(x + i + 12), bEL, &qf, &c);
     wasm_v128_store(y + i, y0);
     wasm_v128_store(y + i + 4, y1);
     wasm_v128_store(y + i + 8, y2);
     wasm_v128_store(y + i + 12, y3);
   }
-  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, tp_out(&c, vE, vinv, wasm_v128_load(x + i)));
-  if (i < n) ss_store_partial(y + i, n - i, tp_out(&c, vE, vinv, ss_load_partial(x + i, n - i, -INFINITY)));
+  for (; i + 4 <= n; i += 4)
+    wasm_v128_store(y + i, tp_out(wasm_v128_load(x + i), bEL, &qf, &c));
+  if (i < n)
+    ss_store_partial(y + i, n - i, tp_out(ss_load_partial(x + i, n - i, -INFINITY), bEL, &qf, &c));
   return SS_OK;
 }
 
