@@ -88,6 +88,27 @@ TEST(online_softmax_monotone_inputs) {
   }
 }
 
+/* Large-magnitude logits: pass 2 folds 1/d into the exponent up to
+   |max| = 2^16 and multiplies beyond; both sides of the switch. */
+TEST(online_softmax_large_magnitude) {
+  const size_t n = 2000;
+  float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+  double *ref = ss_test_alloc(n * 8);
+  static const float centers[] = {65000.0f, -65400.0f, 66000.0f, -1e5f, 3e7f};
+  for (size_t q = 0; q < 5; q++) {
+    ss_rng r = {40 + q};
+    for (size_t i = 0; i < n; i++) x[i] = centers[q] + ss_rng_range(&r, -60.0f, 60.0f);
+    ref_softmax(x, n, 1.0, ref);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
+      size_t at;
+      const double e = ref_max_rel_err(y, ref, n, 1e-30, &at);
+      CHECK(e <= REL_F64, "%s center %g: rel err %.3g at %zu", ss_impl_name(impl),
+            centers[q], e, at);
+    }
+  }
+}
+
 TEST(online_softmax_sums_to_one_large) {
   const size_t n = (size_t)1 << 20;
   float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);

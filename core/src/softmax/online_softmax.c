@@ -21,11 +21,15 @@
  * SIMD: per lane the same recurrence with a single exp per element: with
  * hi = max(m, x), lo = min(m, x) and e = exp(lo - hi),
  *     d <- x > m ? d e + 1 : d + e.
- * Four accumulator pairs (16 floats per step) for ILP. A lane that has seen
- * only -Inf would compute exp(-Inf - -Inf) = NaN, so hi is floored at
- * -FLT_MAX (then lo - hi = -Inf and exp gives 0). +Inf shows as a +Inf lane
- * max, NaN in a flag vector (x != x): each block's flush checks both and the
- * cold path classifies the input. Lane sums are
+ * Four accumulator pairs (16 floats per step) for ILP; one compare decides
+ * whether any of the 16 lanes' maxima grows -- rare once they have settled
+ * -- and otherwise the step is just d += exp(x - m). A lane that has seen
+ * only -Inf would compute exp(-Inf - -Inf) = NaN, so the max is floored at
+ * -FLT_MAX there (then the difference is -Inf and exp gives 0). +Inf shows
+ * as a +Inf lane max, NaN as a NaN lane sum (exp(NaN) is NaN): each block's
+ * flush checks both and the cold path classifies the input.
+ * Pass 2 folds 1/d into the exponent, y = exp(x - (m + ln d)) with m + ln d
+ * as a float pair: no multiply, no denormal outputs (below 2^-126 -> 0). Lane sums are
  * float within a block of SS_SUM_BLOCK, then rescaled (one SIMD exp per
  * accumulator) and added into the double state.
  * Measured (tests/c/test_online_softmax.c): rel err <= 2e-6 vs float64,
@@ -109,23 +113,44 @@ void ss_online_lanes_init(ss_online_lanes *a) {
   a->sum = 0.0;
 }
 
-/* One step of the per-lane recurrence (see the top comment). pmax / pmin
-   (one instruction each, unlike the IEEE f32x4.max / min that V8 expands)
-   drop NaN, so NaN lanes are flagged in *nan. */
-static inline void lane_step(v128_t x, v128_t *m, v128_t *s, v128_t *nan,
+/* One step of the per-lane recurrence (see the top comment), for a vector
+   in which some lane's max grows. pmax / pmin: one instruction each, unlike
+   the IEEE f32x4.max / min that V8 expands. Written as s A + B with
+   {A, B} = {e, 1} so that no lane multiplies two tiny numbers (a denormal
+   product, ~100x slower on x86 without flush-to-zero). */
+static inline void lane_grow(v128_t x, v128_t grows, v128_t *m, v128_t *s,
                              v128_t lowest, v128_t one,
                              const ss_exp_consts *c) {
-  const v128_t grows = wasm_f32x4_lt(*m, x);
   const v128_t hi = wasm_f32x4_pmax(*m, x);
-  const v128_t lo = wasm_f32x4_pmin(*m, x);
+  /* pmin(x, m) = m < x ? m : x keeps a NaN x (then e and s are NaN) */
+  const v128_t lo = wasm_f32x4_pmin(x, *m);
   const v128_t e = ss_exp_diff_f32x4(lo, wasm_f32x4_pmax(hi, lowest), c);
-  *s = wasm_v128_bitselect(wasm_f32x4_add(wasm_f32x4_mul(*s, e), one),
-                           wasm_f32x4_add(*s, e), grows);
+  const v128_t g1 = wasm_v128_and(grows, one); /* 1 where the max grows */
+  const v128_t n1 = wasm_v128_andnot(one, grows);
+  /* e <= 1: max(e, 0) = e, max(e, 1) = 1 */
+  const v128_t A = wasm_f32x4_pmax(e, n1), B = wasm_f32x4_pmax(e, g1);
+  *s = wasm_f32x4_add(wasm_f32x4_mul(*s, A), B);
   *m = hi;
-  *nan = wasm_v128_or(*nan, wasm_f32x4_ne(x, x));
 }
 
-/* Horizontal max of four lanes (no NaN here: flagged separately). */
+/* The common step: no lane's max grows, so d += e^{x - m}. The floor keeps
+   an all -Inf lane at exp(-Inf - -FLT_MAX) = 0. A NaN x lands here (x > m
+   is false) and makes e, hence s, NaN: the flush sees it. */
+static inline v128_t lane_add(v128_t x, v128_t m, v128_t s, v128_t lowest,
+                              const ss_exp_consts *c) {
+  return wasm_f32x4_add(s, ss_exp_diff_f32x4(x, wasm_f32x4_pmax(m, lowest), c));
+}
+
+static inline void lane_step(v128_t x, v128_t *m, v128_t *s, v128_t lowest,
+                             v128_t one, const ss_exp_consts *c) {
+  const v128_t grows = wasm_f32x4_lt(*m, x);
+  if (wasm_v128_any_true(grows))
+    lane_grow(x, grows, m, s, lowest, one, c);
+  else
+    *s = lane_add(x, *m, *s, lowest, c);
+}
+
+/* Horizontal max of four lanes (NaN is caught through the sums). */
 static inline float hmax(v128_t v) {
   v = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
   v = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
@@ -134,23 +159,24 @@ static inline float hmax(v128_t v) {
 
 /* Move the lane sums into the double state; false on NaN / +Inf. */
 static inline bool flush(ss_online_lanes *a, const v128_t *m, v128_t *s,
-                         v128_t nan, const ss_exp_consts *c) {
+                         const ss_exp_consts *c) {
   const float bm = hmax(wasm_f32x4_pmax(wasm_f32x4_pmax(m[0], m[1]),
                                         wasm_f32x4_pmax(m[2], m[3])));
-  if (wasm_v128_any_true(nan) || bm == INFINITY) {
-    a->max = NAN;
-    return false;
-  }
   const float M = bm > a->max ? bm : a->max;
-  if (M == -INFINITY) return true; /* only -Inf so far: the sums are 0 */
+  if (M == INFINITY) return false;
+  if (M == -INFINITY) { /* only -Inf (or NaN) so far: the sums are 0 or NaN */
+    const v128_t z = wasm_v128_or(wasm_v128_or(s[0], s[1]), wasm_v128_or(s[2], s[3]));
+    return !wasm_v128_any_true(z);
+  }
   const v128_t vM = wasm_f32x4_splat(M);
   /* Lane j holds s_j relative to its own max m_j <= M: scale by e^{m_j - M}
-     (a lane at -Inf has s_j = 0 and factor 0). */
+     (a lane at -Inf has s_j = 0 and factor 0; a NaN s_j stays NaN). */
   const v128_t t01 = wasm_f32x4_add(wasm_f32x4_mul(s[0], ss_exp_diff_f32x4(m[0], vM, c)),
                                     wasm_f32x4_mul(s[1], ss_exp_diff_f32x4(m[1], vM, c)));
   const v128_t t23 = wasm_f32x4_add(wasm_f32x4_mul(s[2], ss_exp_diff_f32x4(m[2], vM, c)),
                                     wasm_f32x4_mul(s[3], ss_exp_diff_f32x4(m[3], vM, c)));
   const double block = ss_hsum_f64(t01) + ss_hsum_f64(t23);
+  if (isnan(block)) return false;
   if (M > a->max) /* a->max = -Inf: sum is 0 and exp(-Inf) = 0 */
     a->sum = a->sum * exp((double)a->max - (double)M);
   a->sum += block;
@@ -165,24 +191,35 @@ bool ss_online_lanes_add(ss_online_lanes *a, const float *x, size_t n) {
   const v128_t one = wasm_f32x4_splat(1.0f);
   v128_t m[4] = {a->m[0], a->m[1], a->m[2], a->m[3]};
   v128_t s[4] = {a->s[0], a->s[1], a->s[2], a->s[3]};
-  v128_t nan = wasm_i32x4_splat(0);
   size_t i = 0;
   while (i < n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
     for (; i + 16 <= end; i += 16) {
-      lane_step(wasm_v128_load(x + i), &m[0], &s[0], &nan, lowest, one, &c);
-      lane_step(wasm_v128_load(x + i + 4), &m[1], &s[1], &nan, lowest, one, &c);
-      lane_step(wasm_v128_load(x + i + 8), &m[2], &s[2], &nan, lowest, one, &c);
-      lane_step(wasm_v128_load(x + i + 12), &m[3], &s[3], &nan, lowest, one, &c);
+      const v128_t x0 = wasm_v128_load(x + i), x1 = wasm_v128_load(x + i + 4);
+      const v128_t x2 = wasm_v128_load(x + i + 8), x3 = wasm_v128_load(x + i + 12);
+      const v128_t g0 = wasm_f32x4_lt(m[0], x0), g1 = wasm_f32x4_lt(m[1], x1);
+      const v128_t g2 = wasm_f32x4_lt(m[2], x2), g3 = wasm_f32x4_lt(m[3], x3);
+      if (wasm_v128_any_true(wasm_v128_or(wasm_v128_or(g0, g1), wasm_v128_or(g2, g3)))) {
+        /* rare once the maxima have settled */
+        lane_grow(x0, g0, &m[0], &s[0], lowest, one, &c);
+        lane_grow(x1, g1, &m[1], &s[1], lowest, one, &c);
+        lane_grow(x2, g2, &m[2], &s[2], lowest, one, &c);
+        lane_grow(x3, g3, &m[3], &s[3], lowest, one, &c);
+      } else {
+        s[0] = lane_add(x0, m[0], s[0], lowest, &c);
+        s[1] = lane_add(x1, m[1], s[1], lowest, &c);
+        s[2] = lane_add(x2, m[2], s[2], lowest, &c);
+        s[3] = lane_add(x3, m[3], s[3], lowest, &c);
+      }
     }
     for (; i + 4 <= end; i += 4)
-      lane_step(wasm_v128_load(x + i), &m[0], &s[0], &nan, lowest, one, &c);
+      lane_step(wasm_v128_load(x + i), &m[0], &s[0], lowest, one, &c);
     if (i < end) { /* -Inf padding is a no-op step */
       lane_step(ss_load_partial(x + i, end - i, -INFINITY), &m[1], &s[1],
-                &nan, lowest, one, &c);
+                lowest, one, &c);
       i = end;
     }
-    if (!flush(a, m, s, nan, &c)) return false;
+    if (!flush(a, m, s, &c)) return false;
   }
   for (int j = 0; j < 4; j++) {
     a->m[j] = m[j];
@@ -191,28 +228,68 @@ bool ss_online_lanes_add(ss_online_lanes *a, const float *x, size_t n) {
   return true;
 }
 
-void ss_online_apply_simd(const float *x, size_t n, float m, double d,
-                          float *y) {
+/* y = exp(x - m) / d = exp(x - (m + ln d)): the divisor goes into the
+   exponent as a float pair M = mh + ml (ml the rounding error of mh), so
+   there is no multiply, and outputs below 2^-126 are 0 rather than
+   denormals (which x86 produces ~2x slower here; V8 has no flush-to-zero).
+   ml <= ulp(mh)/2 joins the TwoSum correction inside exp; for |m| > 2^16
+   that could push the reduced argument off the polynomial's interval, so
+   there the plain exp(x - m) * (1/d) runs instead. */
+static void apply_mul_simd(const float *x, size_t n, float m, double d,
+                           float *y) {
   const ss_exp_consts c = ss_exp_consts_load();
   const v128_t vm = wasm_f32x4_splat(m);
   const v128_t vinv = wasm_f32x4_splat((float)(1.0 / d));
   size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const v128_t e0 = ss_exp_diff_f32x4(wasm_v128_load(x + i), vm, &c);
-    const v128_t e1 = ss_exp_diff_f32x4(wasm_v128_load(x + i + 4), vm, &c);
-    const v128_t e2 = ss_exp_diff_f32x4(wasm_v128_load(x + i + 8), vm, &c);
-    const v128_t e3 = ss_exp_diff_f32x4(wasm_v128_load(x + i + 12), vm, &c);
-    wasm_v128_store(y + i, wasm_f32x4_mul(e0, vinv));
-    wasm_v128_store(y + i + 4, wasm_f32x4_mul(e1, vinv));
-    wasm_v128_store(y + i + 8, wasm_f32x4_mul(e2, vinv));
-    wasm_v128_store(y + i + 12, wasm_f32x4_mul(e3, vinv));
-  }
   for (; i + 4 <= n; i += 4)
     wasm_v128_store(y + i, wasm_f32x4_mul(ss_exp_diff_f32x4(wasm_v128_load(x + i), vm, &c), vinv));
   if (i < n) {
     const v128_t e = ss_exp_diff_f32x4(ss_load_partial(x + i, n - i, -INFINITY), vm, &c);
     ss_store_partial(y + i, n - i, wasm_f32x4_mul(e, vinv));
   }
+}
+
+void ss_online_apply_simd(const float *x, size_t n, float m, double d,
+                          float *y) {
+  if (!(fabsf(m) <= 0x1p16f)) {
+    apply_mul_simd(x, n, m, d, y);
+    return;
+  }
+  const ss_exp_consts c = ss_exp_consts_load();
+  const double M = (double)m + log(d); /* >= m: d >= 1 */
+  const float mh = (float)M;
+  const v128_t vmh = wasm_f32x4_splat(mh);
+  const v128_t vml = wasm_f32x4_splat((float)(M - (double)mh));
+  size_t i = 0;
+#define SS_APPLY(v)                                                       \
+  do {                                                                    \
+    v128_t e_;                                                            \
+    const v128_t d_ = ss_two_diff((v), vmh, &e_);                          \
+    (v) = ss_exp_nonpos_corr_f32x4(d_, wasm_f32x4_sub(e_, vml), &c);      \
+  } while (0)
+  for (; i + 16 <= n; i += 16) {
+    v128_t a0 = wasm_v128_load(x + i), a1 = wasm_v128_load(x + i + 4);
+    v128_t a2 = wasm_v128_load(x + i + 8), a3 = wasm_v128_load(x + i + 12);
+    SS_APPLY(a0);
+    SS_APPLY(a1);
+    SS_APPLY(a2);
+    SS_APPLY(a3);
+    wasm_v128_store(y + i, a0);
+    wasm_v128_store(y + i + 4, a1);
+    wasm_v128_store(y + i + 8, a2);
+    wasm_v128_store(y + i + 12, a3);
+  }
+  for (; i + 4 <= n; i += 4) {
+    v128_t a = wasm_v128_load(x + i);
+    SS_APPLY(a);
+    wasm_v128_store(y + i, a);
+  }
+  if (i < n) {
+    v128_t a = ss_load_partial(x + i, n - i, -INFINITY);
+    SS_APPLY(a);
+    ss_store_partial(y + i, n - i, a);
+  }
+#undef SS_APPLY
 }
 
 static ss_status accumulate_simd(const float *x, size_t n, float *m,
