@@ -213,13 +213,20 @@ ss_status ss_softmax_state_update(ss_softmax_state *s, ss_impl impl,
 ss_status ss_softmax_state_merge(ss_softmax_state *a,
                                  const ss_softmax_state *b);
 /* y = exp(x - max) / sum for one chunk, using a finished state. Returns
-   SS_ERR_ALL_MASKED when the state saw only -Inf. */
+   SS_ERR_ALL_MASKED when the state saw only -Inf, and SS_ERR_DOMAIN for a
+   malformed state (valid: max -Inf with sum 0, or finite max with
+   1 <= sum < Inf) or a chunk holding a logit above the state's max (it was
+   not folded into that state). Update and merge also return SS_ERR_DOMAIN
+   for a malformed state; a failed update leaves the state unchanged. */
 ss_status ss_softmax_state_apply(const ss_softmax_state *s, ss_impl impl,
                                  const float *x, size_t n, float *y);
 
 /* Fused online softmax + top-k: the k largest probabilities of softmax(x)
    in descending order and their indices, in one pass, without writing the
-   full output. Ties are broken by the lower index. 1 <= k <= n. */
+   full output. Ties are broken by the lower index. 1 <= k <= n.
+   probs[] and indices[] serve as the heap during the pass, so unlike other
+   entry points they hold scratch values after a data error (NaN, +Inf,
+   all -Inf); argument errors (NULL, k out of range) write nothing. */
 ss_status ss_softmax_topk(ss_impl impl, const float *x, size_t n, size_t k,
                           float *probs, uint32_t *indices);
 

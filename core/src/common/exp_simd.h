@@ -65,6 +65,10 @@ static inline v128_t ss_exp_nonpos_corr_f32x4(v128_t x, v128_t e,
      denormals or NaN, which are slow on x86; the mask below uses the
      unclamped x. */
   const v128_t xc = wasm_f32x4_pmax(c->denorm_cutoff, x);
+  /* ...and drop the correction there too: a negative e on a clamped lane
+     would take the result just below 2^-126, into denormals. */
+  const v128_t below = wasm_f32x4_lt(x, c->denorm_cutoff);
+  e = wasm_v128_andnot(e, below);
   v128_t n = wasm_f32x4_add(wasm_f32x4_mul(xc, c->log2e), c->magic_bias);
   const v128_t s = wasm_i32x4_shl(n, 23);
   n = wasm_f32x4_sub(n, c->magic_bias);
@@ -77,7 +81,7 @@ static inline v128_t ss_exp_nonpos_corr_f32x4(v128_t x, v128_t e,
   /* s * (1 + t p) rounds exactly like (t s) p + s (scaling by a power of two
      is exact) but never forms the denormal t*s near the cutoff. */
   const v128_t f = wasm_f32x4_mul(s, wasm_f32x4_add(wasm_f32x4_mul(t, p), c->one));
-  return wasm_v128_andnot(f, wasm_f32x4_lt(x, c->denorm_cutoff));
+  return wasm_v128_andnot(f, below);
 }
 
 /* exp(a - b) for a <= b, accurate to a few ulp even when fl(a - b) is not. */
