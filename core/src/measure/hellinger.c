@@ -41,10 +41,7 @@ static ss_status hellinger_scalar(const float *p, const float *q, size_t n,
 static ss_status hellinger_simd(const float *p, const float *q, size_t n,
                                 const double *params, double *out) {
   (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  s = ss_probs_minmax_simd(q, n, &lo, &hi);
+  ss_status s = ss_probs_pair_check_simd(p, q, n);
   if (s != SS_OK) return s;
   const v128_t zero = wasm_f32x4_splat(0.0f);
   v128_t acc_lo = wasm_f64x2_splat(0.0), acc_hi = acc_lo;

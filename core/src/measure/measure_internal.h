@@ -54,6 +54,13 @@ extern const ss_param_info ss_alpha_param[1];
    SS_ERR_DOMAIN (the same precedence as ss_check_probs); min and max out. */
 ss_status ss_probs_minmax_simd(const float *p, size_t n, float *min,
                                float *max);
+/* Validate both inputs of a pair measure (p first, so its status wins). */
+static inline ss_status ss_probs_pair_check_simd(const float *p, const float *q,
+                                                 size_t n) {
+  float lo, hi;
+  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
+  return s != SS_OK ? s : ss_probs_minmax_simd(q, n, &lo, &hi);
+}
 /* Same scan for `sum` (any finite values): NaN, then +-Inf. */
 ss_status ss_finite_scan_simd(const float *p, size_t n);
 double ss_shannon_simd(const float *p, size_t n);
