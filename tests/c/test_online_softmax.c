@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "reference.h"
+#include "softmax_testing.h"
 
 /* Stated bounds (measured worst cases are in the comments). */
 #define REL_F64 2e-6   /* vs float64 softmax, outputs >= 1e-30 */
@@ -17,11 +18,6 @@ static const ss_kernel_info *K(void) {
 }
 static const ss_kernel_info *K3(void) {
   return ss_kernel_find("softmax", SS_FAMILY_NORMALIZER);
-}
-
-static void fill(float *x, size_t n, uint64_t seed, float range) {
-  ss_rng r = {seed};
-  for (size_t i = 0; i < n; i++) x[i] = ss_rng_range(&r, -range / 2, range / 2);
 }
 
 /* Max relative error of y against a float reference z (entries >= floor;
@@ -53,7 +49,7 @@ TEST(online_softmax_matches_float64_reference) {
     const size_t n = test_n(t);
     float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
     double *ref = ss_test_alloc(n * 8);
-    fill(x, n, 2000 + n, 100.0f);
+    st_fill(x, n, 2000 + n, -50.0f, 50.0f);
     ref_softmax(x, n, 1.0, ref);
     FOR_EACH_IMPL(impl) {
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
@@ -114,7 +110,7 @@ TEST(online_softmax_sums_to_one_large) {
   float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
   static const float ranges[] = {1.0f, 30.0f, 100.0f};
   for (size_t r = 0; r < 3; r++) {
-    fill(x, n, 77 + r, ranges[r]);
+    st_fill(x, n, 77 + r, -ranges[r] / 2, ranges[r] / 2);
     FOR_EACH_IMPL(impl) {
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
       double s = 0.0;
@@ -130,7 +126,7 @@ TEST(online_softmax_matches_three_pass) {
     const size_t n = test_n(t);
     float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4),
           *z = ss_test_alloc(n * 4);
-    fill(x, n, 3000 + n, 60.0f);
+    st_fill(x, n, 3000 + n, -30.0f, 30.0f);
     CHECK_STATUS(ss_normalize(K3(), SS_IMPL_SCALAR, x, n, NULL, 0, z), SS_OK);
     FOR_EACH_IMPL(impl) {
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
@@ -151,7 +147,7 @@ TEST(online_softmax_simd_vs_scalar) {
     const size_t n = test_n(t);
     float *x = ss_test_alloc(n * 4), *a = ss_test_alloc(n * 4),
           *b = ss_test_alloc(n * 4);
-    fill(x, n, 4000 + n, 100.0f);
+    st_fill(x, n, 4000 + n, -50.0f, 50.0f);
     if (n > 8) x[n / 3] = -INFINITY; /* a mask on the way */
     CHECK_STATUS(ss_normalize(K(), SS_IMPL_SCALAR, x, n, NULL, 0, a), SS_OK);
     CHECK_STATUS(ss_normalize(K(), SS_IMPL_SIMD, x, n, NULL, 0, b), SS_OK);
@@ -193,7 +189,7 @@ static ss_status chunked(ss_impl impl, const float *x, const size_t *ends,
 TEST(state_every_composition_of_13) {
   const size_t n = 13;
   float x[13], y[13], z[13];
-  fill(x, n, 13, 40.0f);
+  st_fill(x, n, 13, -20.0f, 20.0f);
   x[5] = -INFINITY;
   CHECK_STATUS(ss_normalize(K3(), SS_IMPL_SCALAR, x, n, NULL, 0, z), SS_OK);
   size_t count = 0;
@@ -244,7 +240,7 @@ TEST(state_random_splits_and_merge_trees) {
         *z = ss_test_alloc(n * 4);
   size_t *ends = ss_test_alloc(n * sizeof(size_t));
   ss_softmax_state *st = ss_test_alloc(n * sizeof *st);
-  fill(x, n, 99, 80.0f);
+  st_fill(x, n, 99, -40.0f, 40.0f);
   for (size_t i = 0; i < n; i += 97) x[i] = -INFINITY;
   CHECK_STATUS(ss_normalize(K3(), SS_IMPL_SCALAR, x, n, NULL, 0, z), SS_OK);
   ss_rng r = {5};
@@ -291,7 +287,7 @@ TEST(state_random_splits_and_merge_trees) {
 /* merge(a, b) == merge(b, a) bit for bit; (ab)c vs a(bc) within 1e-14. */
 TEST(state_merge_commutative_associative) {
   float x[300];
-  fill(x, 300, 8, 90.0f);
+  st_fill(x, 300, 8, -45.0f, 45.0f);
   ss_softmax_state s[3];
   const size_t cut[4] = {0, 17, 140, 300};
   for (int perm = 0; perm < 3; perm++) {
@@ -324,7 +320,7 @@ TEST(state_all_masked_is_identity) {
   float m[7];
   for (int i = 0; i < 7; i++) m[i] = -INFINITY;
   float x[50];
-  fill(x, 50, 3, 20.0f);
+  st_fill(x, 50, 3, -10.0f, 10.0f);
   FOR_EACH_IMPL(impl) {
     ss_softmax_state e, s, t;
     ss_softmax_state_init(&e);
@@ -358,13 +354,13 @@ TEST(online_softmax_bad_inputs) {
     /* NaN anywhere (first, middle of a block, last, after a +Inf) */
     static const size_t pos[] = {0, 5, 1023, 1024, 2999};
     for (size_t p = 0; p < 5; p++) {
-      fill(x, n, 1, 10.0f);
+      st_fill(x, n, 1, -5.0f, 5.0f);
       x[pos[p]] = NAN;
       if (p == 4) x[10] = INFINITY;
       for (size_t i = 0; i < n; i++) y[i] = 42.0f;
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_NAN);
       for (size_t i = 0; i < n; i++) CHECK(y[i] == 42.0f, "output written on error");
-      fill(x, n, 1, 10.0f);
+      st_fill(x, n, 1, -5.0f, 5.0f);
       x[pos[p]] = INFINITY;
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_POS_INF);
     }
@@ -390,7 +386,7 @@ TEST(online_softmax_bad_inputs) {
 
 TEST(state_api_bad_inputs) {
   float x[40], y[40];
-  fill(x, 40, 4, 10.0f);
+  st_fill(x, 40, 4, -5.0f, 5.0f);
   ss_softmax_state s;
   ss_softmax_state_init(&s);
   CHECK_STATUS(ss_softmax_state_update(NULL, SS_IMPL_SCALAR, x, 40), SS_ERR_NULL);
@@ -452,8 +448,8 @@ TEST(online_softmax_vjp) {
     float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4),
           *g = ss_test_alloc(n * 4), *dx = ss_test_alloc(n * 4);
     double *ref = ss_test_alloc(n * 8);
-    fill(x, n, 50 + n, 8.0f);
-    fill(g, n, 60 + n, 2.0f);
+    st_fill(x, n, 50 + n, -4.0f, 4.0f);
+    st_fill(g, n, 60 + n, -1.0f, 1.0f);
     ref_softmax(x, n, 1.0, ref);
     double dot = 0.0, scale = 0.0;
     for (size_t i = 0; i < n; i++) dot += g[i] * ref[i];

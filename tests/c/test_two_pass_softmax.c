@@ -5,6 +5,7 @@
 
 #include "harness.h"
 #include "reference.h"
+#include "softmax_testing.h"
 
 #define REL_F64 2e-6   /* vs float64 softmax, outputs >= 1e-30 */
 #define REL_SIMD 1e-6  /* SIMD vs scalar (measured ~3e-7) */
@@ -12,11 +13,6 @@
 
 static const ss_kernel_info *K(void) {
   return ss_kernel_find("two_pass_softmax", SS_FAMILY_NORMALIZER);
-}
-
-static void fill(float *x, size_t n, uint64_t seed, float lo, float hi) {
-  ss_rng r = {seed};
-  for (size_t i = 0; i < n; i++) x[i] = ss_rng_range(&r, lo, hi);
 }
 
 /* Every impl within REL_F64 of float64; false (after reporting) if not. */
@@ -45,9 +41,9 @@ TEST(two_pass_matches_float64_reference) {
   for (size_t t = 0; t < 67 + 7; t++) {
     const size_t n = t < 67 ? t + 1 : big[t - 67];
     float *x = ss_test_alloc(n * 4);
-    fill(x, n, 5000 + n, -50.0f, 50.0f);
+    st_fill(x, n, 5000 + n, -50.0f, 50.0f);
     if (!check_ref(x, n, "spread 100")) return;
-    fill(x, n, 6000 + n, -3.0f, 1.0f);
+    st_fill(x, n, 6000 + n, -3.0f, 1.0f);
     if (!check_ref(x, n, "spread 4")) return;
     ss_test_free(x);
   }
@@ -58,19 +54,19 @@ TEST(two_pass_extreme_inputs) {
   const size_t n = 3001;
   float *x = ss_test_alloc(n * 4);
   /* |x| up to 1e4, and up to 4e4 (outside the two-pass range) */
-  fill(x, n, 1, -1e4f, 1e4f);
+  st_fill(x, n, 1, -1e4f, 1e4f);
   if (!check_ref(x, n, "|x|<=1e4")) return;
-  fill(x, n, 2, -4e4f, 4e4f);
+  st_fill(x, n, 2, -4e4f, 4e4f);
   if (!check_ref(x, n, "|x|<=4e4")) return;
   /* the two-pass range is a max logit in about [-266.5, 353.9]: clusters
      at both ends, and just outside (three-pass path) */
-  fill(x, n, 3, 250.0f, 353.8f);
+  st_fill(x, n, 3, 250.0f, 353.8f);
   if (!check_ref(x, n, "near +353.9")) return;
-  fill(x, n, 31, 300.0f, 354.5f);
+  st_fill(x, n, 31, 300.0f, 354.5f);
   if (!check_ref(x, n, "max just above 353.9")) return;
-  fill(x, n, 32, -400.0f, -266.0f);
+  st_fill(x, n, 32, -400.0f, -266.0f);
   if (!check_ref(x, n, "near -266")) return;
-  fill(x, n, 33, -400.0f, -267.5f);
+  st_fill(x, n, 33, -400.0f, -267.5f);
   if (!check_ref(x, n, "max just below -266.5")) return;
   ss_rng r0 = {34};
   for (size_t i = 0; i < n; i++) /* in range at the top, far below the rest */
@@ -82,19 +78,19 @@ TEST(two_pass_extreme_inputs) {
     x[i] = ss_rng_unif(&r) < 0.5 ? ss_rng_range(&r, 3e4f, 3e4f + 30) : ss_rng_range(&r, -4e4f, -3e4f);
   if (!check_ref(x, n, "mixed +-3e4")) return;
   /* large negative only: the max is low, exponents all negative */
-  fill(x, n, 5, -45000.0f, -44950.0f);
+  st_fill(x, n, 5, -45000.0f, -44950.0f);
   if (!check_ref(x, n, "near -45000")) return;
   /* outside the two-pass range: the three-pass path must give the same */
-  fill(x, n, 6, -1e6f, 1e6f);
+  st_fill(x, n, 6, -1e6f, 1e6f);
   if (!check_ref(x, n, "|x|<=1e6 (fallback)")) return;
-  fill(x, n, 7, -2e5f, -1.9999e5f);
+  st_fill(x, n, 7, -2e5f, -1.9999e5f);
   if (!check_ref(x, n, "x~-2e5 (fallback)")) return;
   x[0] = FLT_MAX;
   x[1] = -FLT_MAX;
   x[2] = FLT_MAX;
   if (!check_ref(x, 3, "+-FLT_MAX")) return;
   /* outputs underflowing: spread of 200 -> many below float range */
-  fill(x, n, 8, -100.0f, 100.0f);
+  st_fill(x, n, 8, -100.0f, 100.0f);
   if (!check_ref(x, n, "spread 200")) return;
   /* all equal: exactly-ish 1/n */
   for (size_t i = 0; i < n; i++) x[i] = 7.25f;
@@ -111,10 +107,10 @@ TEST(two_pass_extreme_inputs) {
     }
   }
   /* -Inf masks among every kind of value */
-  fill(x, n, 9, -60.0f, 60.0f);
+  st_fill(x, n, 9, -60.0f, 60.0f);
   for (size_t i = 0; i < n; i += 3) x[i] = -INFINITY;
   if (!check_ref(x, n, "masks")) return;
-  fill(x, n, 10, -4e4f, 4e4f);
+  st_fill(x, n, 10, -4e4f, 4e4f);
   for (size_t i = 1; i < n; i += 2) x[i] = -INFINITY;
   if (!check_ref(x, n, "masks + 4e4")) return;
   for (size_t i = 0; i < n; i++) x[i] = -INFINITY;
@@ -130,7 +126,7 @@ TEST(two_pass_takes_its_own_path_in_range) {
   const size_t n = 4097;
   float *x = ss_test_alloc(n * 4), *a = ss_test_alloc(n * 4), *b = ss_test_alloc(n * 4);
   FOR_EACH_IMPL(impl) {
-    fill(x, n, 21, -50.0f, 50.0f);
+    st_fill(x, n, 21, -50.0f, 50.0f);
     CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, a), SS_OK);
     CHECK_STATUS(ss_normalize(K3, impl, x, n, NULL, 0, b), SS_OK);
     size_t diff = 0;
@@ -148,7 +144,7 @@ TEST(two_pass_sums_to_one_large) {
   float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
   static const float ranges[] = {1.0f, 30.0f, 100.0f, 2e4f};
   for (size_t q = 0; q < 4; q++) {
-    fill(x, n, 11 + q, -ranges[q] / 2, ranges[q] / 2);
+    st_fill(x, n, 11 + q, -ranges[q] / 2, ranges[q] / 2);
     FOR_EACH_IMPL(impl) {
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
       double s = 0.0;
@@ -165,7 +161,7 @@ TEST(two_pass_simd_vs_scalar) {
     float *x = ss_test_alloc(n * 4), *a = ss_test_alloc(n * 4), *b = ss_test_alloc(n * 4);
     for (int kind = 0; kind < 3; kind++) {
       const float w = kind == 0 ? 50.0f : kind == 1 ? 1e4f : 3.0f;
-      fill(x, n, 7000 + n * 3 + (uint64_t)kind, -w, w);
+      st_fill(x, n, 7000 + n * 3 + (uint64_t)kind, -w, w);
       if (kind == 2 && n > 2) x[n - 2] = -INFINITY;
       CHECK_STATUS(ss_normalize(K(), SS_IMPL_SCALAR, x, n, NULL, 0, a), SS_OK);
       CHECK_STATUS(ss_normalize(K(), SS_IMPL_SIMD, x, n, NULL, 0, b), SS_OK);
@@ -186,14 +182,14 @@ TEST(two_pass_bad_inputs) {
   FOR_EACH_IMPL(impl) {
     static const size_t pos[] = {0, 7, 1023, 1024, 2499};
     for (size_t p = 0; p < 5; p++) {
-      fill(x, n, 1, -5, 5);
+      st_fill(x, n, 1, -5, 5);
       x[pos[p]] = NAN;
       for (size_t i = 0; i < n; i++) y[i] = 42.0f;
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_NAN);
       for (size_t i = 0; i < n; i++) CHECK(y[i] == 42.0f, "output written on error");
       x[(pos[p] + 11) % n] = INFINITY; /* NaN wins over +Inf */
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_NAN);
-      fill(x, n, 1, -5, 5);
+      st_fill(x, n, 1, -5, 5);
       x[pos[p]] = INFINITY;
       CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_ERR_POS_INF);
       x[pos[p]] = -INFINITY;
@@ -225,8 +221,8 @@ TEST(two_pass_vjp) {
     float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4),
           *g = ss_test_alloc(n * 4), *dx = ss_test_alloc(n * 4);
     double *ref = ss_test_alloc(n * 8);
-    fill(x, n, 70 + n, -4, 4);
-    fill(g, n, 80 + n, -1, 1);
+    st_fill(x, n, 70 + n, -4, 4);
+    st_fill(g, n, 80 + n, -1, 1);
     ref_softmax(x, n, 1.0, ref);
     double dot = 0.0, scale = 0.0;
     for (size_t i = 0; i < n; i++) dot += g[i] * ref[i];
