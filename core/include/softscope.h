@@ -132,6 +132,17 @@ typedef ss_status (*ss_measure_fn)(const float *p, const float *q, size_t n,
 typedef ss_status (*ss_measure_vjp_fn)(const float *p, size_t n,
                                        const double *params, double g,
                                        float *dp);
+/* Parameter VJP of a normalizer: dparams[i] = sum_j g_j dy_j/dparams[i]
+   for each float parameter (0 for int and bool parameters), e.g. the
+   gradient of alpha-entmax with respect to alpha. */
+typedef ss_status (*ss_normalize_param_vjp_fn)(const float *x, const float *y,
+                                               const float *g, size_t n,
+                                               const double *params,
+                                               double *dparams);
+/* Loss of logits x against the target in params (e.g. `target`, an index):
+   *loss = L(x), grad = dL/dx (grad may be NULL: loss only). */
+typedef ss_status (*ss_loss_fn)(const float *x, size_t n, const double *params,
+                                double *loss, float *grad);
 
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
@@ -144,12 +155,15 @@ typedef struct ss_kernel_info {
   ss_input_kind input;     /* measures: what they read; normalizers: LOGITS */
   ss_output_kind output;   /* normalizers: what y is (PROBS by default) */
   bool has_backward;
+  bool has_param_backward; /* normalizers: normalize_param_vjp is set */
   /* Indexed by ss_impl; an entry is NULL when that impl is not compiled in.
-     Only the member of the kernel's family is set. */
+     Only the members of the kernel's family are set. */
   ss_normalize_fn normalize[SS_IMPL_COUNT];
   ss_normalize_vjp_fn normalize_vjp[SS_IMPL_COUNT];
+  ss_normalize_param_vjp_fn normalize_param_vjp[SS_IMPL_COUNT];
   ss_measure_fn measure[SS_IMPL_COUNT];
   ss_measure_vjp_fn measure_vjp[SS_IMPL_COUNT];
+  ss_loss_fn loss[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -179,6 +193,17 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
                            const float *x, const float *y, const float *g,
                            size_t n, const double *params, size_t nparams,
                            float *dx);
+/* dparams has nparams entries (see ss_normalize_param_vjp_fn);
+   SS_ERR_NO_BACKWARD when the kernel has no parameter gradient. */
+ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
+                                 const float *x, const float *y,
+                                 const float *g, size_t n,
+                                 const double *params, size_t nparams,
+                                 double *dparams);
+/* A loss kernel: *loss and (when grad != NULL) grad[0..n) = dL/dx. */
+ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
+                  size_t n, const double *params, size_t nparams,
+                  double *loss, float *grad);
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);

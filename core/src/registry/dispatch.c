@@ -39,6 +39,31 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
   return k->normalize_vjp[impl](x, y, g, n, params, dx);
 }
 
+ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
+                                 const float *x, const float *y,
+                                 const float *g, size_t n,
+                                 const double *params, size_t nparams,
+                                 double *dparams) {
+  if (!x || !y || !g || !dparams) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->has_param_backward) return SS_ERR_NO_BACKWARD;
+  if (!k->normalize_param_vjp[impl]) return SS_ERR_UNSUPPORTED;
+  s = ss_check_finite(g, n);
+  if (s != SS_OK) return s;
+  return k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
+}
+
+ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
+                  size_t n, const double *params, size_t nparams,
+                  double *loss, float *grad) {
+  if (!x || !loss) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_LOSS, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->loss[impl]) return SS_ERR_UNSUPPORTED;
+  return k->loss[impl](x, n, params, loss, grad);
+}
+
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out) {

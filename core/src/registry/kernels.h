@@ -13,6 +13,16 @@ extern const ss_kernel_info ss_kernel_two_pass_softmax;
 extern const ss_kernel_info ss_kernel_log_softmax;
 extern const ss_kernel_info ss_kernel_softmax_temperature;
 
+/* normalizers: sparse (core/src/sparse) */
+
+/* normalizers: entmax (core/src/entmax) */
+
+/* normalizers: softmax variants (core/src/variants) */
+
+/* normalizers: length-aware and adaptive (core/src/adaptive) */
+
+/* losses (core/src/loss) */
+
 /* measures (core/src/measure) */
 extern const ss_kernel_info ss_kernel_sum;
 extern const ss_kernel_info ss_kernel_entropy;

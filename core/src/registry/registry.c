@@ -14,6 +14,11 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_two_pass_softmax,
     &ss_kernel_log_softmax,
     &ss_kernel_softmax_temperature,
+    /* normalizers: sparse (core/src/sparse) */
+    /* normalizers: entmax (core/src/entmax) */
+    /* normalizers: softmax variants (core/src/variants) */
+    /* normalizers: length-aware and adaptive (core/src/adaptive) */
+    /* losses (core/src/loss) */
     /* measures */
     &ss_kernel_sum,
     &ss_kernel_entropy,
@@ -173,10 +178,13 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jstr(b, output_kind_name(k->output));
   }
   jraw(b, k->has_backward ? ",\"has_backward\":true" : ",\"has_backward\":false");
+  if (k->family == SS_FAMILY_NORMALIZER)
+    jraw(b, k->has_param_backward ? ",\"has_param_backward\":true"
+                                  : ",\"has_param_backward\":false");
   jraw(b, ",\"impls\":[");
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {
-    const bool have = k->normalize[i] || k->measure[i];
+    const bool have = k->normalize[i] || k->measure[i] || k->loss[i];
     if (!have) continue;
     if (!first) jraw(b, ",");
     jstr(b, ss_impl_name((ss_impl)i));
