@@ -255,6 +255,21 @@ ss_status ss_softmax_state_apply(const ss_softmax_state *s, ss_impl impl,
 ss_status ss_softmax_topk(ss_impl impl, const float *x, size_t n, size_t k,
                           float *probs, uint32_t *indices);
 
+/* ---------------------------------------------------------------------- */
+/* Sparse normalizers (core/src/sparse)                                     */
+
+/* ---------------------------------------------------------------------- */
+/* alpha-entmax solvers (core/src/entmax)                                   */
+
+/* ---------------------------------------------------------------------- */
+/* Softmax variants (core/src/variants)                                     */
+
+/* ---------------------------------------------------------------------- */
+/* Length-aware and adaptive normalizers (core/src/adaptive)                */
+
+/* ---------------------------------------------------------------------- */
+/* Losses (core/src/loss)                                                   */
+
 #ifdef __cplusplus
 }
 #endif
