@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// softscope CLI: list the registry, run a normalizer or a measure on a vector.
+// softscope CLI: list the registry, run a normalizer, a measure or a loss on a vector.
 // Arguments are parsed by hand (no dependencies). Exit status: 0 ok, 2 bad
 // input or usage (message on stderr as "softscope: <message>"), 1 internal
 // error. With --json the result is {"kernel","impl","output","metrics"}
@@ -16,6 +16,7 @@ usage:
   softscope list [--json] [--family F]
   softscope normalize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
   softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]
+  softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]
   softscope --help | --version
 
 inputs (<x>, <p>, <q>):
@@ -35,6 +36,9 @@ exp(y) for log-probabilities, y / sum(y) for unnormalized weights):
   sum (of the output as probabilities or weights), entropy (nats, measure "entropy"),
   max (measure "max_prob"), support (non-zero entries, measure "support")
 
+loss output: the loss value and its gradient with respect to the logits;
+  --json prints {"kernel","impl","output": loss,"grad": [dL/dx]}
+
 exit status: 0 ok, 2 bad input or usage, 1 internal error
 
 environment:
@@ -46,6 +50,7 @@ examples:
   softscope normalize softmax_temperature --input @logits.json --param temperature=0.5
   echo '[1, 2, 3]' | softscope normalize log_softmax --input - --impl scalar
   softscope measure kl_divergence --input '[0.5, 0.5]' --input2 '[0.9, 0.1]'
+  softscope loss sparsemax_loss --input '[-2, 0, 0.5]' --param target=2 --json
 `;
 
 class UsageError extends Error {}
@@ -278,6 +283,23 @@ async function cmdMeasure(ss, name, opt, out) {
   out(`${k.name} (${ss.impl}), n = ${p.length}: ${num(v, 9)}`);
 }
 
+async function cmdLoss(ss, name, opt, out) {
+  if (!name) throw new UsageError('loss: which kernel? (softscope list --family loss)');
+  const k = ss.kernel(name, 'loss');
+  if (opt.input === undefined) throw new UsageError('loss: --input is required');
+  if (opt.input2 !== undefined) throw new UsageError('loss: --input2 is only for measures');
+  const x = await readVector(opt.input, '--input');
+  const params = parseParams(opt.param, k);
+  if (params.target === undefined) throw new UsageError(`loss ${k.name}: --param target=<index> is required`);
+  const { loss, grad } = ss.loss(k.name, x, params);
+  if (opt.json) {
+    out(toJson({ kernel: k.name, impl: ss.impl, output: loss, grad: Array.from(grad, f32) }));
+    return;
+  }
+  out(`${k.name} (${ss.impl}), n = ${x.length}, ${Object.entries(params).map(([a, b]) => `${a}=${b}`).join(', ')}: loss ${num(loss, 9)}`);
+  out(table(rowsOf(x, grad), ['i', 'x', 'dL/dx']));
+}
+
 // The API's messages name its argument ("x", "p", "params.alpha"); on the
 // command line those are --input, --input2 and --param.
 function cliMessage(e) {
@@ -305,7 +327,7 @@ export async function main(argv, io = {}) {
   const [cmd, name, ...extra] = pos;
   try {
     if (!cmd) throw new UsageError('no command (softscope --help)');
-    if (!['list', 'normalize', 'measure'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure; see softscope --help)`);
+    if (!['list', 'normalize', 'measure', 'loss'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss; see softscope --help)`);
     if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
     const impl = opt.impl ?? 'auto';
@@ -314,6 +336,7 @@ export async function main(argv, io = {}) {
     const ss = await createSoftscope(process.env.SOFTSCOPE_WASM ? { impl, wasm: process.env.SOFTSCOPE_WASM } : { impl });
     if (cmd === 'list') cmdList(ss, opt, out);
     else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
+    else if (cmd === 'loss') await cmdLoss(ss, name, opt, out);
     else await cmdMeasure(ss, name, opt, out);
     return 0;
   } catch (e) {

@@ -33,6 +33,8 @@ export interface KernelInfo {
   /** Normalizers only: what y is. */
   output?: 'probs' | 'log_probs' | 'weights';
   has_backward: boolean;
+  /** Normalizers: whether normalizeParamBackward is available. */
+  has_param_backward?: boolean;
   impls: Impl[];
   params: ParamInfo[];
 }
@@ -95,6 +97,10 @@ export interface Softscope {
 
   normalize(kernel: string, x: Vector, params?: Params): Float32Array;
   normalizeBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Float32Array;
+  /** Gradient of sum_j g_j y_j w.r.t. each parameter (int / bool: 0), for kernels with has_param_backward. */
+  normalizeParamBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Record<string, number>;
+  /** Loss of logits x against params.target (a class index < x.length) and its gradient dL/dx. */
+  loss(kernel: string, x: Vector, params?: Params): { loss: number; grad: Float32Array };
   /** For one-input measures the params may be passed in q's place. */
   measure(kernel: string, p: Vector, q?: Vector | null | Params, params?: Params): number;
   measureBackward(kernel: string, p: Vector, g?: number, params?: Params): Float32Array;

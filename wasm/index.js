@@ -403,6 +403,56 @@ class Softscope {
     return this._heap.f32.slice(pdx >>> 2, (pdx >>> 2) + xa.n);
   }
 
+  /** Gradient of sum_j g_j y_j with respect to each float parameter, e.g.
+   *  alpha of alpha-entmax: { alpha: number, ... } (int / bool params: 0). */
+  normalizeParamBackward(kernel, x, y, g, params = {}) {
+    const k = this._lookup(kernel, 'normalizer', 'softscope.normalizeParamBackward');
+    const where = `softscope.normalizeParamBackward("${k.name}")`;
+    const xa = this._input(x, 'x', where), ya = this._input(y, 'y', where), ga = this._input(g, 'g', where);
+    this._checkN(xa, where);
+    this._sameLength(xa, ya, where);
+    this._sameLength(xa, ga, where);
+    if (!k.has_param_backward)
+      throw new SoftscopeError(`${where}: "${k.name}" has no parameter gradient`, STATUS.SS_ERR_NO_BACKWARD);
+    const np = this._packParams(k, params, where);
+    const [px, py, pg] = this._stage([xa, ya, ga]);
+    const pd = this._scratch.get('dparams', Math.max(1, np) * 8);
+    const s = this._need('ss_normalize_param_vjp', where)(this._ptr.get(k), this._implFor(k), px, py, pg, xa.n,
+      this._paramsPtr, np, pd);
+    if (s !== 0) throw this._fail(where, s, [ga, xa, ya], k);
+    this._heap.refresh();
+    const out = {};
+    k.params.forEach((p, i) => { out[p.name] = this._heap.f64[(pd >>> 3) + i]; });
+    return out;
+  }
+
+  // ---- losses ----
+
+  /** { loss, grad }: the loss of logits x against params.target, and dL/dx. */
+  loss(kernel, x, params = {}) {
+    const k = this._lookup(kernel, 'loss', 'softscope.loss');
+    const where = `softscope.loss("${k.name}")`;
+    const xa = this._input(x, 'x', where);
+    this._checkN(xa, where);
+    const np = this._packParams(k, params, where);
+    const t = this._heap.f64[this._paramsPtr >>> 3];
+    if (xa.n > 0 && t >= xa.n)
+      throw new SoftscopeError(`${where}: params.target = ${t} must be < ${xa.n} (the length of x)`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'params.target' });
+    const [px] = this._stage([xa]);
+    const pg = this._scratch.get('out0', xa.n * 4);
+    const s = this._need('ss_loss', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np,
+      this._outPtr, pg);
+    if (s !== 0) {
+      if (s === STATUS.SS_ERR_DOMAIN && xa.array && xa.array[t] === -Infinity)
+        throw new SoftscopeError(`${where}: x[${t}] (the target) is -Infinity: a masked target has infinite loss`,
+          s, { argument: 'x', index: t });
+      throw this._fail(where, s, [xa], k);
+    }
+    this._heap.refresh();
+    return { loss: this._heap.f64[this._outPtr >>> 3], grad: this._heap.f32.slice(pg >>> 2, (pg >>> 2) + xa.n) };
+  }
+
   // ---- measures ----
 
   /** A scalar of p (and q for two-input measures). May be Infinity. */

@@ -115,7 +115,8 @@ typedef enum ss_input_kind {
 typedef enum ss_output_kind {
   SS_OUTPUT_PROBS = 0,     /* a probability vector (sums to 1) */
   SS_OUTPUT_LOG_PROBS = 1, /* log-probabilities (log_softmax) */
-  SS_OUTPUT_WEIGHTS = 2    /* non-negative weights that need not sum to 1 */
+  SS_OUTPUT_WEIGHTS = 2    /* weights that need not sum to 1 (softpick,
+                              boltzmann terms; sa_softmax's may be negative) */
 } ss_output_kind;
 
 /* Normalizer: y = f(x; params), y has length n. */
@@ -139,8 +140,9 @@ typedef ss_status (*ss_normalize_param_vjp_fn)(const float *x, const float *y,
                                                const float *g, size_t n,
                                                const double *params,
                                                double *dparams);
-/* Loss of logits x against the target in params (e.g. `target`, an index):
-   *loss = L(x), grad = dL/dx (grad may be NULL: loss only). */
+/* Loss of logits x against the target in params (`target`, a class index,
+   first): *loss = L(x) and grad[0..n) = dL/dx. grad is required (the
+   kernel computes the prediction there). */
 typedef ss_status (*ss_loss_fn)(const float *x, size_t n, const double *params,
                                 double *loss, float *grad);
 
@@ -200,7 +202,8 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
                                  const float *g, size_t n,
                                  const double *params, size_t nparams,
                                  double *dparams);
-/* A loss kernel: *loss and (when grad != NULL) grad[0..n) = dL/dx. */
+/* A loss kernel: *loss and grad[0..n) = dL/dx (see ss_loss_fn). A target
+   index >= n is SS_ERR_PARAM_RANGE; a masked (-Inf) target SS_ERR_DOMAIN. */
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
                   size_t n, const double *params, size_t nparams,
                   double *loss, float *grad);

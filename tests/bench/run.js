@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { fillUniform, jsVariants, maxRelErr, refSoftmax64 } from './plain-js.js';
 import { formatReport } from './report.js';
+import { runBenchBinary } from './harness.js';
 import { settings, timeCall } from './timing.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,39 +64,9 @@ const failures = [];
 const log = (s) => process.stderr.write(s + '\n');
 
 // ---- the C harness, three builds --------------------------------------------
-function runHarness(label, file, cmd, args) {
-  if (!existsSync(file)) {
-    failures.push(`${label}: ${path.relative(root, file)} is missing (build it: make bench, or make B=... ${path.relative(root, file)})`);
-    log(`${label}: MISSING ${file}`);
-    return null;
-  }
-  const common = ['--label', label, '--kernels', opts.kernels.join(','), '--sizes', opts.sizes.join(',')];
-  if (opts.quick) common.push('--quick');
-  const t0 = Date.now();
-  log(`${label}: running ${path.relative(root, file)} ...`);
-  const r = spawnSync(cmd, [...args, ...common], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  const out = { label, meta: null, times: [], accuracy: [], skips: [], errors: [], seconds: +secs };
-  for (const line of (r.stdout || '').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    let rec;
-    try { rec = JSON.parse(line); } catch { out.errors.push({ message: `unparsable line: ${line}` }); continue; }
-    if (rec.type === 'meta') out.meta = rec;
-    else if (rec.type === 'time') out.times.push(rec);
-    else if (rec.type === 'accuracy') out.accuracy.push(rec);
-    else if (rec.type === 'skip') out.skips.push(rec);
-    else if (rec.type === 'error') out.errors.push(rec);
-  }
-  if (r.stderr) process.stderr.write(r.stderr);
-  if (r.error || r.status !== 0 || r.signal) {
-    const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit status ${r.status}`;
-    failures.push(`${label}: ${why}${out.errors.length ? ' — ' + out.errors.map((e) => e.message).join('; ') : ''}`);
-    log(`${label}: FAILED (${why}) after ${secs} s`);
-  } else {
-    log(`${label}: ${out.times.length} timings in ${secs} s`);
-  }
-  return out;
-}
+const common = ['--kernels', opts.kernels.join(','), '--sizes', opts.sizes.join(',')];
+if (opts.quick) common.push('--quick');
+const runHarness = (label, file, cmd, args) => runBenchBinary({ root, label, file, cmd, args: [...args, '--label', label, ...common], failures, log });
 
 const node = process.execPath;
 const runWasi = path.join(root, 'wasm/run-wasi.js');

@@ -57,7 +57,7 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
                   size_t n, const double *params, size_t nparams,
                   double *loss, float *grad) {
-  if (!x || !loss) return SS_ERR_NULL;
+  if (!x || !loss || !grad) return SS_ERR_NULL;
   ss_status s = check_common(k, SS_FAMILY_LOSS, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->loss[impl]) return SS_ERR_UNSUPPORTED;

@@ -22,6 +22,10 @@ extern const ss_kernel_info ss_kernel_softmax_temperature;
 /* normalizers: length-aware and adaptive (core/src/adaptive) */
 
 /* losses (core/src/loss) */
+extern const ss_kernel_info ss_kernel_cross_entropy;
+extern const ss_kernel_info ss_kernel_sparsemax_loss;
+extern const ss_kernel_info ss_kernel_entmax15_loss;
+extern const ss_kernel_info ss_kernel_entmax_bisect_loss;
 
 /* measures (core/src/measure) */
 extern const ss_kernel_info ss_kernel_sum;

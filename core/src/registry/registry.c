@@ -19,6 +19,10 @@ static const ss_kernel_info *const registry[] = {
     /* normalizers: softmax variants (core/src/variants) */
     /* normalizers: length-aware and adaptive (core/src/adaptive) */
     /* losses (core/src/loss) */
+    &ss_kernel_cross_entropy,
+    &ss_kernel_sparsemax_loss,
+    &ss_kernel_entmax15_loss,
+    &ss_kernel_entmax_bisect_loss,
     /* measures */
     &ss_kernel_sum,
     &ss_kernel_entropy,

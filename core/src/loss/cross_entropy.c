@@ -1,0 +1,81 @@
+/*
+ * cross_entropy — softmax cross-entropy of logits x against a target class t:
+ *
+ *   L(x, t) = -log softmax(x)_t = (m - x_t) + log sum_j exp(x_j - m),  m = max x
+ *   dL/dx   = softmax(x) - e_t
+ *
+ * It is the Fenchel-Young loss of the Shannon negentropy (Blondel, Martins &
+ * Niculae 2020), the alpha -> 1 end of the entmax losses in fenchel_young.c.
+ * L >= 0; it tends to 0 as the target's margin grows but reaches 0 only when
+ * the other terms of the sum vanish against exp(0) = 1 in the float block
+ * sums (a margin beyond ~17 nats), where float32 softmax is one-hot too.
+ *
+ * Data checks: NaN / +Inf / all -Inf logits as for normalizers; the target
+ * index must be < n (SS_ERR_PARAM_RANGE: it is the parameter that is wrong)
+ * and its logit finite (SS_ERR_DOMAIN: a masked target has infinite loss).
+ * grad is required: it holds exp(x - m) during the computation.
+ */
+#include <math.h>
+
+#include "common/check.h"
+#include "common/vec_simd.h"
+#include "loss/loss_internal.h"
+#include "softmax/softmax_internal.h"
+
+/* From m, x_t and S = sum exp(x - m) (grad holding exp(x - m)): the loss,
+   and grad scaled to softmax - e_t. */
+static void finish(const float *x, size_t n, size_t t, float max, double sum,
+                   double *loss, float *grad) {
+  const double inv = 1.0 / sum;
+  for (size_t i = 0; i < n; i++) grad[i] = (float)((double)grad[i] * inv);
+  grad[t] -= 1.0f;
+  const double l = ((double)max - (double)x[t]) + log(sum);
+  *loss = l > 0.0 ? l : 0.0; /* rounding can give -1e-17 at one-hot */
+}
+
+static ss_status ce_scalar(const float *x, size_t n, const double *params,
+                           double *loss, float *grad) {
+  size_t t;
+  ss_status s = ss_loss_target(params[0], n, &t);
+  if (s != SS_OK) return s;
+  float max;
+  s = ss_check_logits(x, n, &max);
+  if (s != SS_OK) return s;
+  if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
+  const double sum = ss_exp_store_scalar(x, n, max, 1.0f, grad);
+  finish(x, n, t, max, sum, loss, grad);
+  return SS_OK;
+}
+
+#if SS_HAVE_SIMD
+static ss_status ce_simd(const float *x, size_t n, const double *params,
+                         double *loss, float *grad) {
+  size_t t;
+  ss_status s = ss_loss_target(params[0], n, &t);
+  if (s != SS_OK) return s;
+  const float max = ss_max_simd(x, n);
+  s = ss_classify_max(max);
+  if (s != SS_OK) return s;
+  if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
+  const double sum = ss_exp_store_simd(x, n, max, 1.0f, grad);
+  ss_scale_simd(grad, n, (float)(1.0 / sum), grad);
+  grad[t] -= 1.0f;
+  const double l = ((double)max - (double)x[t]) + log(sum);
+  *loss = l > 0.0 ? l : 0.0;
+  return SS_OK;
+}
+#endif
+
+const ss_kernel_info ss_kernel_cross_entropy = {
+    .name = "cross_entropy",
+    .family = SS_FAMILY_LOSS,
+    .summary = "Softmax cross-entropy -log softmax(x)_target",
+    .formula = "L = log sum_j exp(x_j) - x_t; dL/dx = softmax(x) - e_t",
+    .paper = "Bridle 1990; as a Fenchel-Young loss: Blondel, Martins & "
+             "Niculae 2020, 'Learning with Fenchel-Young Losses'",
+    .nparams = 1,
+    .params = ss_loss_target_param,
+    .input = SS_INPUT_LOGITS,
+    .has_backward = true,
+    .loss = {ce_scalar, SS_SIMD(ce_simd)},
+};

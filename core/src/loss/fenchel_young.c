@@ -1,0 +1,222 @@
+/*
+ * Fenchel-Young losses of the Tsallis alpha-entropies (Blondel, Martins &
+ * Niculae 2020, 'Learning with Fenchel-Young Losses'; sparsemax loss:
+ * Martins & Astudillo 2016; entmax losses: Peters, Niculae & Martins 2019):
+ *
+ *   p      = alpha-entmax(x)      (alpha = 2: sparsemax, 1.5: entmax15)
+ *   H_a(p) = (1 - sum_j p_j^alpha) / (alpha (alpha - 1))   (Tsallis entropy)
+ *   L(x,t) = <p - e_t, x> + H_a(p) = sum_j p_j (x_j - x_t) + H_a(p)
+ *   dL/dx  = p - e_t
+ *
+ * L >= 0, and L = 0 exactly when p = e_t (all the mass already on the target:
+ * both terms vanish). The second form of L uses sum p = 1 to shift by x_t:
+ * it is shift invariant like the loss and avoids cancelling two large
+ * numbers when the logits are large. Entries with p_j = 0 (including masked
+ * -Inf logits) contribute nothing.
+ *
+ * The projection is the registered normalizer of the same impl, written into
+ * grad, so grad is required. A rounding-level negative L is clamped to 0.
+ * SIMD: the projection is the SIMD kernel; the two sums are vector passes
+ * for alpha = 2 and 1.5 (p^1.5 = p sqrt p); other alphas sum p^alpha with
+ * pow in double.
+ */
+#include <math.h>
+
+#include "common/check.h"
+#include "common/vec_simd.h"
+#include "loss/loss_internal.h"
+
+const ss_param_info ss_loss_target_param[1] = {{
+    .name = "target",
+    .type = SS_PARAM_INT,
+    .min = 0,
+    .max = (double)(SS_MAX_N - 1),
+    .def = 0,
+    .ui_min = 0,
+    .ui_max = 64,
+    .help = "index of the target class (must be < n)",
+}};
+
+static const ss_param_info bisect_loss_params[2] = {
+    {
+        .name = "target",
+        .type = SS_PARAM_INT,
+        .min = 0,
+        .max = (double)(SS_MAX_N - 1),
+        .def = 0,
+        .ui_min = 0,
+        .ui_max = 64,
+        .help = "index of the target class (must be < n)",
+    },
+    {
+        .name = "alpha",
+        .type = SS_PARAM_FLOAT,
+        .min = 1.0,
+        .max = 10.0,
+        .min_open = true,
+        .def = 1.5,
+        .ui_min = 1.01,
+        .ui_max = 4.0,
+        .help = "entmax alpha > 1 (2: sparsemax loss, 1.5: entmax15 loss)",
+    },
+};
+
+typedef struct fy_sums {
+  double dot;   /* sum_j p_j (x_j - x_t) */
+  double power; /* sum_j p_j^alpha */
+} fy_sums;
+
+static fy_sums sums_scalar(const float *p, const float *x, float xt, size_t n,
+                           double alpha) {
+  fy_sums s = {0.0, 0.0};
+  for (size_t j = 0; j < n; j++) {
+    if (p[j] == 0.0f) continue;
+    const double pj = p[j];
+    s.dot += pj * ((double)x[j] - (double)xt);
+    s.power += alpha == 2.0 ? pj * pj : alpha == 1.5 ? pj * sqrt(pj) : pow(pj, alpha);
+  }
+  return s;
+}
+
+#if SS_HAVE_SIMD
+static fy_sums sums_simd(const float *p, const float *x, float xt, size_t n,
+                         double alpha) {
+  if (alpha != 2.0 && alpha != 1.5) return sums_scalar(p, x, xt, n, alpha);
+  const bool square = alpha == 2.0;
+  const v128_t vxt = wasm_f32x4_splat(xt), zero = wasm_f32x4_splat(0.0f);
+  fy_sums s = {0.0, 0.0};
+  size_t i = 0;
+  while (i < n) {
+    const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
+    v128_t d = zero, w = zero;
+    for (; i + 4 <= end; i += 4) {
+      const v128_t vp = wasm_v128_load(p + i);
+      /* p = 0 lanes (masked -Inf logits among them) contribute 0, not NaN */
+      const v128_t live = wasm_f32x4_gt(vp, zero);
+      const v128_t diff = wasm_f32x4_sub(wasm_v128_load(x + i), vxt);
+      d = wasm_f32x4_add(d, wasm_v128_and(live, wasm_f32x4_mul(vp, diff)));
+      const v128_t pw = square ? wasm_f32x4_mul(vp, vp)
+                               : wasm_f32x4_mul(vp, wasm_f32x4_sqrt(vp));
+      w = wasm_f32x4_add(w, pw);
+    }
+    s.dot += ss_hsum_f64(d);
+    s.power += ss_hsum_f64(w);
+    if (i < end) {
+      const fy_sums t = sums_scalar(p + i, x + i, xt, end - i, alpha);
+      s.dot += t.dot;
+      s.power += t.power;
+      i = end;
+    }
+  }
+  return s;
+}
+#endif
+
+/* Shared body: project with `proj` of `impl` into grad, then L and p - e_t. */
+static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
+                         size_t n, double target, double alpha,
+                         const double *proj_params, size_t nproj,
+                         double *loss, float *grad) {
+  size_t t;
+  ss_status s = ss_loss_target(target, n, &t);
+  if (s != SS_OK) return s;
+  const ss_kernel_info *k = ss_kernel_find(proj, SS_FAMILY_NORMALIZER);
+  if (!k) return SS_ERR_UNKNOWN_KERNEL;
+  s = ss_normalize(k, impl, x, n, proj_params, nproj, grad);
+  if (s != SS_OK) return s;
+  if (x[t] == -INFINITY) return SS_ERR_DOMAIN; /* infinite loss */
+  fy_sums sums;
+#if SS_HAVE_SIMD
+  if (impl == SS_IMPL_SIMD)
+    sums = sums_simd(grad, x, x[t], n, alpha);
+  else
+#endif
+    sums = sums_scalar(grad, x, x[t], n, alpha);
+  const double l = sums.dot + (1.0 - sums.power) / (alpha * (alpha - 1.0));
+  *loss = l > 0.0 ? l : 0.0;
+  grad[t] -= 1.0f;
+  return SS_OK;
+}
+
+static ss_status sparsemax_loss_scalar(const float *x, size_t n,
+                                       const double *params, double *loss,
+                                       float *grad) {
+  return fy_loss("sparsemax", SS_IMPL_SCALAR, x, n, params[0], 2.0, NULL, 0, loss, grad);
+}
+static ss_status entmax15_loss_scalar(const float *x, size_t n,
+                                      const double *params, double *loss,
+                                      float *grad) {
+  return fy_loss("entmax15", SS_IMPL_SCALAR, x, n, params[0], 1.5, NULL, 0, loss, grad);
+}
+static ss_status entmax_bisect_loss_scalar(const float *x, size_t n,
+                                           const double *params, double *loss,
+                                           float *grad) {
+  return fy_loss("entmax_bisect", SS_IMPL_SCALAR, x, n, params[0], params[1],
+                 params + 1, 1, loss, grad);
+}
+
+#if SS_HAVE_SIMD
+static ss_status sparsemax_loss_simd(const float *x, size_t n,
+                                     const double *params, double *loss,
+                                     float *grad) {
+  return fy_loss("sparsemax", SS_IMPL_SIMD, x, n, params[0], 2.0, NULL, 0, loss, grad);
+}
+static ss_status entmax15_loss_simd(const float *x, size_t n,
+                                    const double *params, double *loss,
+                                    float *grad) {
+  return fy_loss("entmax15", SS_IMPL_SIMD, x, n, params[0], 1.5, NULL, 0, loss, grad);
+}
+static ss_status entmax_bisect_loss_simd(const float *x, size_t n,
+                                         const double *params, double *loss,
+                                         float *grad) {
+  return fy_loss("entmax_bisect", SS_IMPL_SIMD, x, n, params[0], params[1],
+                 params + 1, 1, loss, grad);
+}
+#endif
+
+#define FY_PAPER                                                            \
+  "Blondel, Martins & Niculae 2020, 'Learning with Fenchel-Young Losses'; " \
+  "Peters, Niculae & Martins 2019, 'Sparse Sequence-to-Sequence Models'"
+
+const ss_kernel_info ss_kernel_sparsemax_loss = {
+    .name = "sparsemax_loss",
+    .family = SS_FAMILY_LOSS,
+    .summary = "Sparsemax loss: the Fenchel-Young loss of the Gini entropy",
+    .formula = "p = sparsemax(x); L = sum_j p_j (x_j - x_t) + (1 - sum_j p_j^2) / 2; "
+               "dL/dx = p - e_t",
+    .paper = "Martins & Astudillo 2016, 'From Softmax to Sparsemax'; " FY_PAPER,
+    .nparams = 1,
+    .params = ss_loss_target_param,
+    .input = SS_INPUT_LOGITS,
+    .has_backward = true,
+    .loss = {sparsemax_loss_scalar, SS_SIMD(sparsemax_loss_simd)},
+};
+
+const ss_kernel_info ss_kernel_entmax15_loss = {
+    .name = "entmax15_loss",
+    .family = SS_FAMILY_LOSS,
+    .summary = "Entmax-1.5 loss: the Fenchel-Young loss of the Tsallis 1.5-entropy",
+    .formula = "p = entmax15(x); L = sum_j p_j (x_j - x_t) + (1 - sum_j p_j^1.5) / 0.75; "
+               "dL/dx = p - e_t",
+    .paper = FY_PAPER,
+    .nparams = 1,
+    .params = ss_loss_target_param,
+    .input = SS_INPUT_LOGITS,
+    .has_backward = true,
+    .loss = {entmax15_loss_scalar, SS_SIMD(entmax15_loss_simd)},
+};
+
+const ss_kernel_info ss_kernel_entmax_bisect_loss = {
+    .name = "entmax_bisect_loss",
+    .family = SS_FAMILY_LOSS,
+    .summary = "Alpha-entmax loss (Fenchel-Young, Tsallis alpha-entropy), "
+               "projection by bisection",
+    .formula = "p = entmax_bisect(x; alpha); L = sum_j p_j (x_j - x_t) + "
+               "(1 - sum_j p_j^alpha) / (alpha (alpha - 1)); dL/dx = p - e_t",
+    .paper = FY_PAPER,
+    .nparams = 2,
+    .params = bisect_loss_params,
+    .input = SS_INPUT_LOGITS,
+    .has_backward = true,
+    .loss = {entmax_bisect_loss_scalar, SS_SIMD(entmax_bisect_loss_simd)},
+};

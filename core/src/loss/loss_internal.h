@@ -1,0 +1,20 @@
+/* Pieces shared by the loss kernels of this folder. */
+#ifndef SS_LOSS_INTERNAL_H
+#define SS_LOSS_INTERNAL_H
+
+#include <stddef.h>
+
+#include "softscope.h"
+
+/* The `target` parameter (a class index) every loss takes first. */
+extern const ss_param_info ss_loss_target_param[1];
+
+/* target (an integral double already range-checked by the registry) as an
+   index; SS_ERR_PARAM_RANGE when it is not < n. */
+static inline ss_status ss_loss_target(double target, size_t n, size_t *t) {
+  if (!(target < (double)n)) return SS_ERR_PARAM_RANGE;
+  *t = (size_t)target;
+  return SS_OK;
+}
+
+#endif
