@@ -145,6 +145,7 @@ play: deps wasm
 bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
        $(B)/wasm/bench-simd.wasm $(B)/wasm/bench-scalar.wasm
 	$(NODE) tests/bench/run.js
+	$(NODE) tests/bench/run-normalizers.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist

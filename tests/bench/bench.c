@@ -20,7 +20,14 @@
  *
  * The pseudo-kernel "naive_c_softmax" (impl scalar) is the first-try C loop
  * (float max, expf, float sum, multiply by 1/sum): the baseline of the
- * "x times a naive scalar softmax" figures.
+ * "x times a naive scalar softmax" figures. The pseudo-kernels
+ * "sparsemax@sort" and "entmax15@sort" run the same kernels with the full
+ * sort threshold method (ss_sparsemax_ex / ss_entmax15_ex) instead of the
+ * selection method of the registry kernels.
+ *
+ * --iterations: for entmax_bisect and entmax_halley, also print
+ *   {"type":"iterations","kernel":K,"impl":I,"n":N,"iterations":k,"tol":t}
+ * from ss_entmax_solve at the kernels' own tolerance (default alpha).
  *
  * Usage: bench [--kernels a,b|all] [--sizes 128,1024,...] [--impls scalar,simd]
  *              [--quick] [--no-naive] [--label NAME] [--verbose]
@@ -66,10 +73,14 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* How a target runs: the registry entry point, or a threshold method. */
+typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT } run_kind;
+
 /* One thing to time: a registry kernel with an impl, or the naive baseline. */
 typedef struct target {
   const ss_kernel_info *k; /* NULL: the naive baseline */
   ss_impl impl;
+  run_kind kind;
   double params[16];
 } target;
 
@@ -78,7 +89,52 @@ static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
     bench_naive_softmax(x, n, y);
     return SS_OK;
   }
-  return ss_normalize(t->k, t->impl, x, n, t->params, t->k->nparams, y);
+  switch (t->kind) {
+    case RUN_SPARSEMAX_SORT:
+      return ss_sparsemax_ex(t->impl, SS_THRESHOLD_SORT, x, n, y, NULL, NULL);
+    case RUN_ENTMAX15_SORT:
+      return ss_entmax15_ex(t->impl, SS_THRESHOLD_SORT, x, n, y, NULL, NULL);
+    default:
+      return ss_normalize(t->k, t->impl, x, n, t->params, t->k->nparams, y);
+  }
+}
+
+/* Resolve a benchmark name: a registry normalizer or "<kernel>@sort". */
+static bool resolve(const char *name, target *t) {
+  const char *at = strchr(name, '@');
+  char base[64];
+  const size_t len = at ? (size_t)(at - name) : strlen(name);
+  if (len >= sizeof base) return false;
+  memcpy(base, name, len);
+  base[len] = '\0';
+  t->k = ss_kernel_find(base, SS_FAMILY_NORMALIZER);
+  if (!t->k) return false;
+  t->kind = RUN_REGISTRY;
+  if (at) {
+    if (strcmp(at, "@sort") != 0) return false;
+    if (!strcmp(base, "sparsemax")) t->kind = RUN_SPARSEMAX_SORT;
+    else if (!strcmp(base, "entmax15")) t->kind = RUN_ENTMAX15_SORT;
+    else return false;
+  }
+  return true;
+}
+
+/* Iteration counts of the two alpha-entmax solvers at their own tolerance. */
+static void iterations(const target *t, const char *name, const char *impl,
+                       const float *x, size_t n, float *y) {
+  ss_entmax_solver solver;
+  if (!strcmp(name, "entmax_bisect")) solver = SS_ENTMAX_BISECT;
+  else if (!strcmp(name, "entmax_halley")) solver = SS_ENTMAX_HALLEY;
+  else return;
+  unsigned it = 0;
+  double tau;
+  if (ss_entmax_solve(t->impl, solver, x, n, t->params[0], SS_ENTMAX_TOL,
+                      SS_ENTMAX_MAX_ITER, y, &tau, &it) != SS_OK)
+    return;
+  printf("{\"type\":\"iterations\",\"kernel\":\"%s\",\"impl\":\"%s\",\"n\":%zu,"
+         "\"iterations\":%u,\"tol\":%g,\"alpha\":%g}\n",
+         name, impl, n, it, SS_ENTMAX_TOL, t->params[0]);
+  fflush(stdout);
 }
 
 /* Returns false (after printing an error line) if the kernel fails. */
@@ -139,7 +195,7 @@ static bool time_target(const target *t, const char *name, const char *impl,
    1 log-softmax, -1 none (a different function, or it takes parameters). */
 static int reference_kind(const target *t) {
   if (!t->k) return 0;
-  if (t->k->nparams != 0) return -1;
+  if (t->k->nparams != 0 || t->kind != RUN_REGISTRY) return -1;
   const char *nm = t->k->name;
   if (!strcmp(nm, "softmax") || !strcmp(nm, "online_softmax") ||
       !strcmp(nm, "two_pass_softmax"))
@@ -175,8 +231,8 @@ static size_t split_list(char *s, char **out, size_t max) {
 static void usage(void) {
   fprintf(stderr,
           "usage: bench [--kernels a,b|all] [--sizes n1,n2,...] "
-          "[--impls scalar,simd] [--quick] [--no-naive] [--label NAME] "
-          "[--verbose]\n");
+          "[--impls scalar,simd] [--quick] [--no-naive] [--iterations] "
+          "[--label NAME] [--verbose]\n");
 }
 
 int main(int argc, char **argv) {
@@ -187,7 +243,7 @@ int main(int argc, char **argv) {
   size_t sizes[MAX_ITEMS];
   size_t ns = 0;
   bool want_impl[SS_IMPL_COUNT] = {true, true};
-  bool naive = true, quick = false;
+  bool naive = true, quick = false, want_iterations = false;
   const char *label = "";
   char *items[MAX_ITEMS];
 
@@ -198,19 +254,23 @@ int main(int argc, char **argv) {
       quick = true;
     } else if (!strcmp(arg, "--no-naive")) {
       naive = false;
+    } else if (!strcmp(arg, "--iterations")) {
+      want_iterations = true;
     } else if (!strcmp(arg, "--verbose")) {
       st.verbose = true;
     } else if (!strcmp(arg, "--label") && has_val) {
       label = argv[++a];
     } else if (!strcmp(arg, "--kernels") && has_val) {
-      char *list = argv[++a];
-      if (!strcmp(list, "all")) {
-        for (size_t i = 0; i < ss_kernel_count() && nk < MAX_ITEMS; i++)
-          if (ss_kernel_at(i)->family == SS_FAMILY_NORMALIZER)
-            kernel_names[nk++] = ss_kernel_at(i)->name;
-      } else {
-        const size_t c = split_list(list, items, MAX_ITEMS);
-        for (size_t i = 0; i < c; i++) kernel_names[nk++] = items[i];
+      /* "all" (anywhere in the list) = every registered normalizer */
+      const size_t c = split_list(argv[++a], items, MAX_ITEMS);
+      for (size_t i = 0; i < c && nk < MAX_ITEMS; i++) {
+        if (strcmp(items[i], "all") != 0) {
+          kernel_names[nk++] = items[i];
+          continue;
+        }
+        for (size_t j = 0; j < ss_kernel_count() && nk < MAX_ITEMS; j++)
+          if (ss_kernel_at(j)->family == SS_FAMILY_NORMALIZER)
+            kernel_names[nk++] = ss_kernel_at(j)->name;
       }
     } else if (!strcmp(arg, "--sizes") && has_val) {
       const size_t c = split_list(argv[++a], items, MAX_ITEMS);
@@ -287,8 +347,7 @@ int main(int argc, char **argv) {
       name = NAIVE_NAME;
     } else {
       name = kernel_names[ki];
-      t.k = ss_kernel_find(name, SS_FAMILY_NORMALIZER);
-      if (!t.k) {
+      if (!resolve(name, &t)) {
         printf("{\"type\":\"skip\",\"kernel\":\"%s\",\"reason\":\"%s\"}\n", name,
                ss_kernel_find(name, SS_FAMILY_COUNT)
                    ? "not a normalizer"
@@ -316,6 +375,8 @@ int main(int argc, char **argv) {
           break;
         }
       accuracy(&t, name, iname, x, y, ref64);
+      if (want_iterations)
+        for (size_t si = 0; si < ns; si++) iterations(&t, name, iname, x, sizes[si], y);
     }
   }
   free(x);

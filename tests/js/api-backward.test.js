@@ -27,6 +27,16 @@ const roundingBound = (g, y) => {
 // Kernel-specific parameter settings to try besides the defaults.
 const EXTRA_PARAMS = { softmax_temperature: [{ temperature: 0.5 }, { temperature: 3 }] };
 
+// The zero pattern of y is the same at every point the difference quotient
+// evaluates (x +- H v, x +- H/2 v).
+function sameSupport(ss, name, x, v, params, y) {
+  for (const t of [H, -H, H / 2, -H / 2]) {
+    const yt = ss.normalize(name, Float32Array.from(x, (xi, i) => xi + t * v[i]), params);
+    for (let i = 0; i < y.length; i++) if ((yt[i] === 0) !== (y[i] === 0)) return false;
+  }
+  return true;
+}
+
 describe('normalizeBackward', () => {
   it('softmax: dx = y * (g - <g, y>) exactly as the float64 formula', () => {
     const x = randomLogits(33, 1, 6), g = randomLogits(33, 2, 2);
@@ -50,13 +60,21 @@ describe('normalizeBackward', () => {
             const y = ss.normalize(k.name, x, params);
             const dx = ss.normalizeBackward(k.name, x, y, g, params);
             expect(dx.length).toBe(n);
-            for (let s = 0; s < 3; s++) {
+            // Sparse kernels are piecewise smooth: a direction whose steps
+            // change the support (which entries are exactly 0) crosses a
+            // kink, where a difference quotient means nothing. Such
+            // directions are skipped; at least two per case must be usable.
+            let checked = 0;
+            for (let s = 0; s < 12 && checked < 3; s++) {
               const v = randomUnit(n, 300 + 10 * n + s);
+              if (!sameSupport(ss, k.name, x, v, params, y)) continue;
+              checked++;
               const fd = directionalFD(L, x, v, H);
               const an = dot(dx, v);
               expect(Math.abs(an - fd), `${k.name} ${JSON.stringify(params)} ${ss.impl} n=${n}: <dx,v>=${an} fd=${fd}`)
                 .toBeLessThanOrEqual(TOL * (1 + Math.abs(fd)) + roundingBound(g, y));
             }
+            expect(checked, `${k.name} ${ss.impl} n=${n}: directions that keep the support`).toBeGreaterThanOrEqual(2);
           }
         }
       }
