@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSoftscope } from './index.js';
+import { cmdSweep, SWEEP_OPTIONS, SWEEP_HELP } from './cli-sweep.js';
 
 const HELP = `softscope — numeric kernels around softmax (WebAssembly SIMD128)
 
@@ -17,6 +18,7 @@ usage:
   softscope normalize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
   softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]
   softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]
+  softscope sweep dispersion --normalizers a,b,... --n-max N [sweep options] [--impl I] [--json] [--svg FILE]
   softscope --help | --version
 
 inputs (<x>, <p>, <q>):
@@ -39,6 +41,10 @@ exp(y) for log-probabilities, y / sum(y) for unnormalized weights):
 loss output: the loss value and its gradient with respect to the logits;
   --json prints {"kernel","impl","output": loss,"grad": [dL/dx]}
 
+${SWEEP_HELP}
+  --json prints {"kernel": "dispersion","impl","n": [...],"series": [{"name","params","output",
+  "keyProb","maxProb","entropy","support","sum","errors"}],"inputs": {...}}
+
 exit status: 0 ok, 2 bad input or usage, 1 internal error
 
 environment:
@@ -51,6 +57,7 @@ examples:
   echo '[1, 2, 3]' | softscope normalize log_softmax --input - --impl scalar
   softscope measure kl_divergence --input '[0.5, 0.5]' --input2 '[0.9, 0.1]'
   softscope loss sparsemax_loss --input '[-2, 0, 0.5]' --param target=2 --json
+  softscope sweep dispersion --normalizers softmax,softmax_temperature --param temperature=0.5 --n-max 2^16 --svg d.svg
 `;
 
 class UsageError extends Error {}
@@ -58,7 +65,7 @@ class UsageError extends Error {}
 // ---- arguments ------------------------------------------------------------
 
 const FLAGS = new Set(['json', 'help', 'version']);
-const VALUED = new Set(['input', 'input2', 'param', 'impl', 'family']);
+const VALUED = new Set(['input', 'input2', 'param', 'impl', 'family', ...SWEEP_OPTIONS]);
 
 function parseArgs(argv) {
   const pos = [], opt = { param: [] };
@@ -327,9 +334,11 @@ export async function main(argv, io = {}) {
   const [cmd, name, ...extra] = pos;
   try {
     if (!cmd) throw new UsageError('no command (softscope --help)');
-    if (!['list', 'normalize', 'measure', 'loss'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss; see softscope --help)`);
+    if (!['list', 'normalize', 'measure', 'loss', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sweep; see softscope --help)`);
     if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
+    const sweepOnly = cmd === 'sweep' ? undefined : SWEEP_OPTIONS.find((o) => opt[o] !== undefined);
+    if (sweepOnly) throw new UsageError(`--${sweepOnly} is only for sweep`);
     const impl = opt.impl ?? 'auto';
     if (!['auto', 'simd', 'scalar'].includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
     // SOFTSCOPE_WASM: run another build of the module (a path or URL).
@@ -337,6 +346,7 @@ export async function main(argv, io = {}) {
     if (cmd === 'list') cmdList(ss, opt, out);
     else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
     else if (cmd === 'loss') await cmdLoss(ss, name, opt, out);
+    else if (cmd === 'sweep') await cmdSweep(ss, name, opt, out, { UsageError, parseNumberToken, toJson, num, table });
     else await cmdMeasure(ss, name, opt, out);
     return 0;
   } catch (e) {

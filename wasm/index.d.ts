@@ -19,6 +19,8 @@ export interface ParamInfo {
   ui_max: number | null;
   log_scale: boolean;
   help: string;
+  /** Also bounded by the input length n: 'le' value <= n (a count), 'lt' value < n (an index). */
+  n_bound?: 'le' | 'lt';
 }
 
 /** A registry entry (frozen). */
@@ -99,6 +101,16 @@ export interface Softscope {
   normalizeBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Float32Array;
   /** Gradient of sum_j g_j y_j w.r.t. each parameter (int / bool: 0), for kernels with has_param_backward. */
   normalizeParamBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Record<string, number>;
+  /** sparsemax / entmax15 by threshold method: the output, its threshold tau (x/2 scale for entmax15) and the support size. */
+  threshold(kernel: 'sparsemax' | 'entmax15', x: Vector, options?: { method?: 'select' | 'sort' }): { y: Float32Array; tau: number; support: number };
+  /** alpha-entmax with an explicit stopping rule (|sum y - 1| <= tol or maxIter passes); reports the iterations made. */
+  entmaxSolve(x: Vector, options?: { alpha?: number; solver?: 'bisect' | 'halley'; tol?: number; maxIter?: number }): { y: Float32Array; tau: number; iterations: number };
+  /** Softmax over the entries with keep[i] != 0; the others are exactly 0. */
+  maskedSoftmax(x: Vector, keep: Uint8Array): Float32Array;
+  /** VQ-Logits: softmax of the tied logits z[codes[v]], v < codes.length, with exps over z only. */
+  vqSoftmax(z: Vector, codes: Uint32Array): Float32Array;
+  /** The Boltzmann operator sum_i x_i softmax(b x)_i (soft maximum for b > 0, mean at b = 0). */
+  boltzmann(x: Vector, b?: number): number;
   /** Loss of logits x against params.target (a class index < x.length) and its gradient dL/dx. */
   loss(kernel: string, x: Vector, params?: Params): { loss: number; grad: Float32Array };
   /** For one-input measures the params may be passed in q's place. */
@@ -144,3 +156,103 @@ export class SoftscopeTypeError extends TypeError {
   code: 'SS_ERR_TYPE';
   argument?: string;
 }
+
+// ---- the dispersion sweep (wasm/dispersion.js) ------------------------------
+
+export type DistractorKind = 'constant' | 'gaussian' | 'uniform';
+export type KeyPosition = 'first' | 'random';
+
+/** The inputs of a sweep: what dispersionInput needs. */
+export interface DispersionInputOptions {
+  /** Key logit minus the distractor centre (0). Default 3. */
+  margin?: number;
+  /**
+   * Distractors centre + scale * z, z = 0 (constant), N(0, 1) (gaussian) or
+   * U[-1, 1) (uniform). A kind name alone is accepted. Default gaussian, scale 0.5.
+   */
+  distractor?: DistractorKind | { kind?: DistractorKind; scale?: number };
+  /** Integer in [0, 2^32); the distractors (and a random key position) are a function of it. Default 1. */
+  seed?: number;
+  /** 'first': the key at index 0 (default); 'random': at a position drawn from (seed, n). */
+  keyPosition?: KeyPosition;
+}
+
+export interface DispersionOptions extends DispersionInputOptions {
+  /** Registry normalizer names, or { name, params } (a name may repeat with other params). */
+  normalizers: Array<string | { name: string; params?: Params }>;
+  /** Smallest n, an integer >= 2. Default 2. */
+  nMin?: number;
+  /** Largest n, an integer in [nMin, 2^20]. Required. */
+  nMax: number;
+  /** Grid points per doubling of n, 1..16. Default 1 (powers of two from nMin). */
+  pointsPerOctave?: number;
+  /** dispersionSweep only: called with each cell as it is computed. */
+  onPoint?: (cell: DispersionCell) => void;
+}
+
+/**
+ * One normalizer's curves, index-aligned with DispersionResult.n; NaN where a
+ * value is not computed (yet, or the normalizer rejected that n: see errors).
+ * probs / log_probs (as exp(y)): keyProb = p[key], maxProb, entropy (nats),
+ * support (non-zero entries), sum. weights: keyProb, maxProb and sum are raw
+ * weights; entropy and support are those of |y| / sum |y| (NaN and 0 when all
+ * weights are 0).
+ */
+export interface DispersionSeries {
+  name: string;
+  /** Every parameter of the kernel, defaults filled in. */
+  params: Record<string, number | boolean>;
+  output: 'probs' | 'log_probs' | 'weights';
+  keyProb: number[];
+  maxProb: number[];
+  entropy: number[];
+  support: number[];
+  sum: number[];
+  errors: Array<{ n: number; code: string; message: string }>;
+}
+
+export interface DispersionResult {
+  n: number[];
+  series: DispersionSeries[];
+  /** The options with defaults filled in. */
+  inputs: {
+    normalizers: Array<{ name: string; params: Record<string, number | boolean> }>;
+    nMin: number; nMax: number; margin: number;
+    distractor: { kind: DistractorKind; scale: number };
+    seed: number; pointsPerOctave: number; keyPosition: KeyPosition;
+  };
+}
+
+/** One (n, normalizer) cell as dispersionSteps yields it. */
+export interface DispersionCell {
+  /** Index into result.n. */
+  index: number;
+  n: number;
+  /** Index into result.series. */
+  series: number;
+  name: string;
+  keyProb: number; maxProb: number; entropy: number; support: number; sum: number;
+  error?: { n: number; code: string; message: string };
+  /** The result being filled in (NaN where not computed yet). */
+  result: DispersionResult;
+}
+
+/** The whole sweep. Throws SoftscopeError / SoftscopeTypeError naming the option (e.g. argument 'options.nMax'). */
+export function dispersionSweep(ss: Softscope, options: DispersionOptions): DispersionResult;
+/**
+ * The sweep one cell at a time, small n first (options checked at the call);
+ * the return value is the result. return() frees the wasm buffers.
+ */
+export function dispersionSteps(ss: Softscope, options: DispersionOptions): Generator<DispersionCell, DispersionResult, void>;
+/** The n grid: round(nMin * 2^(j / pointsPerOctave)) without repeats, nMax included. */
+export function dispersionGrid(nMin: number, nMax: number, pointsPerOctave?: number): number[];
+/** The input vector every normalizer gets at this n (a new Float32Array). */
+export function dispersionInput(options: DispersionInputOptions, n: number): Float32Array;
+/** 2^20. */
+export const DISPERSION_N_MAX: number;
+export const DISPERSION_DEFAULTS: Readonly<{
+  nMin: number; margin: number; distractor: Readonly<{ kind: DistractorKind; scale: number }>;
+  seed: number; pointsPerOctave: number; keyPosition: KeyPosition;
+}>;
+export const DISTRACTOR_KINDS: readonly DistractorKind[];
+export const KEY_POSITIONS: readonly KeyPosition[];

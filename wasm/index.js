@@ -11,8 +11,15 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
 import { Heap, Scratch, HeapBuffer, isHeapBufferOf } from './heap.js';
 import { detectSimd } from './simd-detect.js';
+import { directCalls } from './direct-calls.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
+// The dispersion sweep (one planted key among n - 1 distractors, n up to
+// 2^20), shared by the CLI and the playground: see dispersion.js.
+export {
+  dispersionSweep, dispersionSteps, dispersionGrid, dispersionInput,
+  DISPERSION_N_MAX, DISPERSION_DEFAULTS, DISTRACTOR_KINDS, KEY_POSITIONS,
+} from './dispersion.js';
 
 const SIMD_URL = new URL('./dist/softscope-simd.wasm', import.meta.url);
 const SCALAR_URL = new URL('./dist/softscope-scalar.wasm', import.meta.url);
@@ -249,7 +256,7 @@ class Softscope {
 
   // Check params against the registry and write them as doubles, in registry
   // order with defaults, into the params scratch block.
-  _packParams(k, params, where) {
+  _packParams(k, params, where, n) {
     if (params === undefined || params === null) params = {};
     if (typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params))
       throw new SoftscopeTypeError(`${where}: params must be an object like { name: value } (got ${describe(params)})`, { argument: 'params' });
@@ -278,6 +285,10 @@ class Softscope {
         throw bad(`is out of range ${rangeText(p)}`);
       if (p.type === 'int' && !Number.isInteger(v)) throw bad(`must be an integer in ${rangeText(p)}`);
       if (p.type === 'bool' && v !== 0 && v !== 1) throw bad('must be true/false (or 0/1)');
+      // Counts and indices into x (top-k's k, a loss target): bounded by n too.
+      if (n !== undefined && n > 0 && (p.n_bound === 'le' ? v > n : p.n_bound === 'lt' ? v >= n : false))
+        throw new SoftscopeError(`${where}: params.${p.name} = ${fmt(v)} must be ${p.n_bound === 'le' ? '<=' : '<'} ${n} (the length of x)`,
+          STATUS.SS_ERR_LENGTH, { argument: `params.${p.name}` });
       h.f64[base + i] = v;
     }
     return spec.length;
@@ -375,7 +386,7 @@ class Softscope {
     const where = `softscope.normalize("${k.name}")`;
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
-    const np = this._packParams(k, params, where);
+    const np = this._packParams(k, params, where, xa.n);
     const [px] = this._stage([xa]);
     const py = this._scratch.get('out0', xa.n * 4);
     const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);
@@ -393,7 +404,7 @@ class Softscope {
     this._sameLength(xa, ya, where);
     this._sameLength(xa, ga, where);
     if (!k.has_backward) throw new SoftscopeError(`${where}: "${k.name}" has no backward pass`, STATUS.SS_ERR_NO_BACKWARD);
-    const np = this._packParams(k, params, where);
+    const np = this._packParams(k, params, where, xa.n);
     const [px, py, pg] = this._stage([xa, ya, ga]);
     const pdx = this._scratch.get('out0', xa.n * 4);
     const s = this.exports.ss_normalize_vjp(this._ptr.get(k), this._implFor(k), px, py, pg, xa.n, this._paramsPtr, np, pdx);
@@ -414,7 +425,7 @@ class Softscope {
     this._sameLength(xa, ga, where);
     if (!k.has_param_backward)
       throw new SoftscopeError(`${where}: "${k.name}" has no parameter gradient`, STATUS.SS_ERR_NO_BACKWARD);
-    const np = this._packParams(k, params, where);
+    const np = this._packParams(k, params, where, xa.n);
     const [px, py, pg] = this._stage([xa, ya, ga]);
     const pd = this._scratch.get('dparams', Math.max(1, np) * 8);
     const s = this._need('ss_normalize_param_vjp', where)(this._ptr.get(k), this._implFor(k), px, py, pg, xa.n,
@@ -434,11 +445,8 @@ class Softscope {
     const where = `softscope.loss("${k.name}")`;
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
-    const np = this._packParams(k, params, where);
+    const np = this._packParams(k, params, where, xa.n);
     const t = this._heap.f64[this._paramsPtr >>> 3];
-    if (xa.n > 0 && t >= xa.n)
-      throw new SoftscopeError(`${where}: params.target = ${t} must be < ${xa.n} (the length of x)`,
-        STATUS.SS_ERR_PARAM_RANGE, { argument: 'params.target' });
     const [px] = this._stage([xa]);
     const pg = this._scratch.get('out0', xa.n * 4);
     const s = this._need('ss_loss', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np,
@@ -551,7 +559,7 @@ class Softscope {
     const xa = this._input(x, 'x', where), ya = this._input(y, 'y', where);
     this._sameLength(xa, ya, where);
     if (x === y) throw new SoftscopeError(`${where}: y must be a different buffer from x`, STATUS.SS_ERR_BUFFER, { argument: 'y' });
-    const np = this._packParams(k, params, where);
+    const np = this._packParams(k, params, where, xa.n);
     const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), x.ptr, xa.n, this._paramsPtr, np, y.ptr);
     if (s !== 0) throw this._fail(where, s, [xa], k);
     return y;
@@ -657,5 +665,8 @@ class SoftmaxState {
     return ss._heap.f32.slice(py >>> 2, (py >>> 2) + xa.n);
   }
 }
+
+// threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js)
+Object.assign(Softscope.prototype, directCalls);
 
 export default createSoftscope;

@@ -92,6 +92,14 @@ typedef enum ss_param_type {
   SS_PARAM_BOOL = 2 /* 0 or 1 */
 } ss_param_type;
 
+/* A parameter bounded by the length n of the input (a count or an index):
+   checked by the generic entry points, which return SS_ERR_LENGTH. */
+typedef enum ss_n_bound {
+  SS_N_BOUND_NONE = 0,
+  SS_N_BOUND_LE = 1, /* value <= n (e.g. top-k's k) */
+  SS_N_BOUND_LT = 2  /* value < n (an index, e.g. a loss target) */
+} ss_n_bound;
+
 typedef struct ss_param_info {
   const char *name; /* snake_case, identical in C, JS, CLI and UI */
   ss_param_type type;
@@ -102,6 +110,7 @@ typedef struct ss_param_info {
   double ui_min, ui_max; /* slider range for the playground */
   bool log_scale;   /* slider moves on a log scale */
   const char *help; /* one-line meaning */
+  ss_n_bound n_bound; /* also bounded by n (SS_N_BOUND_NONE by default) */
 } ss_param_info;
 
 /* What a measure reads. */
@@ -203,7 +212,7 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
                                  const double *params, size_t nparams,
                                  double *dparams);
 /* A loss kernel: *loss and grad[0..n) = dL/dx (see ss_loss_fn). A target
-   index >= n is SS_ERR_PARAM_RANGE; a masked (-Inf) target SS_ERR_DOMAIN. */
+   index >= n is SS_ERR_LENGTH; a masked (-Inf) target SS_ERR_DOMAIN. */
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
                   size_t n, const double *params, size_t nparams,
                   double *loss, float *grad);
@@ -261,14 +270,126 @@ ss_status ss_softmax_topk(ss_impl impl, const float *x, size_t n, size_t k,
 /* ---------------------------------------------------------------------- */
 /* Sparse normalizers (core/src/sparse)                                     */
 
+/* How sparsemax / 1.5-entmax find their threshold. Both give the same
+   support and bitwise the same tau and y (the support test is done in exact
+   integer arithmetic); SELECT is expected O(n), SORT is O(n log n). */
+typedef enum ss_threshold_method {
+  SS_THRESHOLD_SELECT = 0, /* quickselect-style pivot search */
+  SS_THRESHOLD_SORT = 1    /* sort every finite logit, then scan */
+} ss_threshold_method;
+
+/* y = sparsemax(x) = [x - tau]_+ with sum y = 1 (Martins & Astudillo 2016),
+   by the chosen impl and method. tau and support (each may be NULL) receive
+   the threshold (rounded to float) and #{y_i > 0}. y is used as scratch
+   before the result is written, so y must not overlap x. Errors: as
+   ss_normalize, and SS_ERR_PARAM_RANGE for an unknown method. */
+ss_status ss_sparsemax_ex(ss_impl impl, ss_threshold_method method,
+                          const float *x, size_t n, float *y, float *tau,
+                          size_t *support);
+/* y = 1.5-entmax(x) = [x/2 - tau]_+^2 with sum y = 1 (Peters, Niculae &
+   Martins 2019); tau is on the scale of x/2. As ss_sparsemax_ex otherwise. */
+ss_status ss_entmax15_ex(ss_impl impl, ss_threshold_method method,
+                         const float *x, size_t n, float *y, float *tau,
+                         size_t *support);
+/* Default impl, SELECT. */
+ss_status ss_sparsemax(const float *x, size_t n, float *y);
+ss_status ss_entmax15(const float *x, size_t n, float *y);
+/* Softmax over the k largest logits and every logit tied with the k-th,
+   exactly 0 elsewhere (see core/src/sparse/topk_softmax.c). 1 <= k;
+   k > n is SS_ERR_LENGTH. Default impl; y must not overlap x. */
+ss_status ss_topk_softmax(const float *x, size_t n, size_t k, float *y);
+
 /* ---------------------------------------------------------------------- */
 /* alpha-entmax solvers (core/src/entmax)                                   */
+
+/* alpha-entmax (Peters, Niculae & Martins 2019):
+     y_i = [(alpha - 1) x_i - tau]_+^{1/(alpha-1)},  tau such that sum y = 1,
+   alpha > 1 (alpha -> 1 is softmax, 2 is sparsemax). tau is found by an
+   iteration on f(tau) = sum_i y_i(tau) - 1, each iteration one O(n) pass. */
+typedef enum ss_entmax_solver {
+  SS_ENTMAX_BISECT = 0, /* bisection of the bracket of tau */
+  SS_ENTMAX_HALLEY = 1  /* Halley steps, bisection when they leave the
+                           bracket (AdaSplash, Goncalves et al. 2025) */
+} ss_entmax_solver;
+
+/* Solve alpha-entmax with an explicit stopping rule: iterate until
+   |sum y - 1| <= tol, or no representable progress is left, or max_iter
+   iterations (passes over x) were made; then y is divided by its sum.
+   1 < alpha <= 10, tol >= 0 finite, max_iter >= 1 (else SS_ERR_PARAM_RANGE).
+   tau (may be NULL) receives the final tau of the formula above (before the
+   division by the sum), iterations (may be NULL) the passes made. */
+ss_status ss_entmax_solve(ss_impl impl, ss_entmax_solver solver,
+                          const float *x, size_t n, double alpha, double tol,
+                          unsigned max_iter, float *y, double *tau,
+                          unsigned *iterations);
+/* The registry kernels with their fixed stopping rule (tol 1e-6, at most 100
+   iterations), on ss_impl_default(). */
+ss_status ss_entmax_bisect(const float *x, size_t n, double alpha, float *y);
+ss_status ss_entmax_halley(const float *x, size_t n, double alpha, float *y);
+/* Adaptive-Scalable Entmax (Vasylenko et al. 2025):
+   y = entmax_alpha((delta + beta (log n_eff)^gamma) x), n_eff the number of
+   entries that are not -Inf. */
+ss_status ss_asentmax(const float *x, size_t n, double alpha, double delta,
+                      double beta, double gamma, float *y);
 
 /* ---------------------------------------------------------------------- */
 /* Softmax variants (core/src/variants)                                     */
 
+/* Masked softmax (Kim, Kwon & Kim 2023): keep[i] != 0 keeps entry i; masked
+   entries come out exactly 0 and the kept ones are renormalised. Every entry
+   is validated (NaN, +Inf), masked or not; SS_ERR_ALL_MASKED when no kept
+   entry is finite. The registry form ("masked_softmax") masks the index
+   range [mask_from, mask_to) instead. */
+ss_status ss_masked_softmax(ss_impl impl, const float *x, const uint8_t *keep,
+                            size_t n, float *y);
+/* Noisy softmax (Chen, Deng & Du 2017), label-free: y = softmax(x + sigma_t
+   a xi), sigma_t = sigma / (1 + decay step), a = |x| (relative) or 1, xi the
+   Philox normals of (seed, step, i). step, seed <= 2^53. */
+ss_status ss_noisy_softmax(const float *x, size_t n, double sigma, double decay,
+                           uint64_t step, uint64_t seed, bool relative, float *y);
+
+/* Softpick (Zuhri, Fuadi & Aji 2025): y_i = relu(e^{x_i} - 1) / sum_j |e^{x_j} - 1|
+   over the unmasked j; y = 0 when max x <= 0 (including the 0/0 all-zero
+   row). Does not sum to 1. */
+ss_status ss_softpick(const float *x, size_t n, float *y);
+/* StableMax (Prieto et al. 2025): y_i = s(x_i) / sum_j s(x_j),
+   s(x) = x + 1 (x >= 0), 1 / (1 - x) (x < 0). */
+ss_status ss_stablemax(const float *x, size_t n, float *y);
+/* MultiMax (Zhou, Fritz & Keuper 2024): softmax of
+   x + t0 relu(r0 - x) + t1 relu(x - r1) + t2 relu(r2 - x)^2 + t3 relu(x - r3)^2;
+   SS_ERR_DOMAIN when a modulated logit overflows float. */
+ss_status ss_multimax(const float *x, size_t n, const double t[4],
+                      const double r[4], float *y);
+/* Self-Adjust Softmax (Zheng et al. 2025): y = x softmax(x), or with
+   normalized, y = (x - lo) / (hi - lo) softmax(x), lo = min(min x, 0),
+   hi = max(max x, 0). Need not sum to 1; the plain form is negative for
+   x < 0. -Inf entries give 0. */
+ss_status ss_sa_softmax(const float *x, size_t n, bool normalized, float *y);
+/* Boltzmann operator: *value = sum_i x_i softmax(b x)_i over the unmasked
+   entries, a soft maximum (b > 0; max x - value <= (n - 1) / (e b)), the
+   mean (b = 0) or a soft minimum (b < 0); -1e3 <= b <= 1e3. The registry
+   kernel "boltzmann" returns the terms x_i softmax(b x)_i. */
+ss_status ss_boltzmann(const float *x, size_t n, double b, double *value);
+/* VQ-Logits softmax (Shao et al. 2025): y_v = e^{z_{codes[v]}} /
+   sum_k count_k e^{z_k}, the softmax of the tied logits z_{codes[v]}, with
+   exps over the k codebook logits only (at most min(v, 2k)). A code >= k is
+   SS_ERR_DOMAIN; k and v are checked like n; unused codes take no part;
+   SS_ERR_ALL_MASKED when every used code is -Inf. */
+ss_status ss_vq_softmax(ss_impl impl, const float *z, size_t k,
+                        const uint32_t *codes, size_t v, float *y);
+
 /* ---------------------------------------------------------------------- */
 /* Length-aware and adaptive normalizers (core/src/adaptive)                */
+
+/* Adaptive temperature (Velickovic et al. 2024): softmax(beta x) with
+   beta = max(P(H), 1) a fitted polynomial of the entropy H of softmax(x). */
+ss_status ss_adaptive_temperature(const float *x, size_t n, float *y);
+/* Scalable-Softmax (Nakanishi 2025): softmax(s log(n) x), n = number of
+   unmasked entries. */
+ss_status ss_ssmax(const float *x, size_t n, double s, float *y);
+/* Length-scaled Softplus attention weights (Gao & Spratling 2025):
+   softplus(log(head_dim) log(n) x), l1-normalised; head_dim an integer. */
+ss_status ss_softplus_l1(const float *x, size_t n, double head_dim, float *y);
 
 /* ---------------------------------------------------------------------- */
 /* Losses (core/src/loss)                                                   */

@@ -47,6 +47,11 @@
 #define ACC_FLOOR 1e-30
 #define SEED 0x50F75C09Eull
 #define NAIVE_NAME "naive_c_softmax"
+/* The registry entmax kernels' stopping rule (see ss_entmax_solve). */
+#ifndef SS_ENTMAX_TOL
+#define SS_ENTMAX_TOL 1e-6
+#define SS_ENTMAX_MAX_ITER 100
+#endif
 
 static const char *const default_kernels[] = {"softmax", "log_softmax",
                                               "online_softmax",

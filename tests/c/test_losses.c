@@ -16,7 +16,7 @@
  *   - SIMD vs scalar within 2e-6 on L and on grad;
  *   - the alpha = 2 / 1.5 bisect loss equals the exact sparsemax / entmax15
  *     loss within 1e-5;
- *   - bad input: target >= n, masked target, NaN logits, alpha <= 1, NULL
+ *   - bad input: target >= n (SS_ERR_LENGTH), masked target, NaN logits, alpha <= 1, NULL
  *     grad, a normalizer passed to ss_loss.
  */
 #include <string.h>
@@ -285,7 +285,7 @@ TEST(loss_bad_inputs) {
     double params[2];
     FOR_EACH_IMPL(impl) {
       case_params(&CASES[c], N, params); /* target == n */
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_PARAM_RANGE);
+      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_LENGTH);
       case_params(&CASES[c], -1, params);
       CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_PARAM_RANGE);
       case_params(&CASES[c], 1.5, params); /* not an index */

@@ -8,7 +8,7 @@
 // sign) is off by O(1).
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { randomLogits, randomPositive, randomUnit, directionalFD, dot, refSoftmax } from './support/reference.js';
+import { randomLogits, randomPositive, randomUnit, directionalFD, dot, refSoftmax, fitParams } from './support/reference.js';
 
 let simd, scalar;
 beforeAll(async () => {
@@ -51,8 +51,9 @@ describe('normalizeBackward', () => {
     const ks = simd.kernels('normalizer').filter((k) => k.has_backward);
     expect(ks.length).toBeGreaterThan(0);
     for (const k of ks) {
-      for (const params of [{}, ...(EXTRA_PARAMS[k.name] ?? [])]) {
+      for (const extra of [{}, ...(EXTRA_PARAMS[k.name] ?? [])]) {
         for (const n of [1, 2, 5, 17, 64]) {
+          const params = fitParams(k, n, extra);
           const x = randomLogits(n, 100 + n, 4);
           const g = randomLogits(n, 200 + n, 2);
           for (const ss of [simd, scalar]) {

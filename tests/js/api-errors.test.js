@@ -2,6 +2,7 @@
 // kernel and the argument, with the C status it stands for (.status, .code).
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope, STATUS, SoftscopeError } from 'softscope';
+import { fitParams } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope(); });
@@ -52,7 +53,7 @@ describe('data rules (C statuses)', () => {
   ];
   it.each(cases)('%s -> %s, message names x', (_, values, code, re, index) => {
     for (const k of ss.kernels('normalizer')) {
-      const e = thrown(() => ss.normalize(k.name, new Float32Array(values)));
+      const e = thrown(() => ss.normalize(k.name, new Float32Array(values), fitParams(k, values.length)));
       expect(e).toBeInstanceOf(SoftscopeError);
       expect(e.message, k.name).toMatch(new RegExp(`^softscope\\.normalize\\("${k.name}"\\): `));
       expect(e.message, k.name).toMatch(re);

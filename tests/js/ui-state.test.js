@@ -14,6 +14,7 @@ describe('URL state', () => {
       logits: [1.2, -0.5, 0, 3.125, -7.999, 1e-3],
       normalizers: ['softmax', 'softmax_temperature', 'log_softmax'],
       params: { temperature: 0.7, alpha: 1.5 },
+      dispersion: defaultState().dispersion,
     };
     const hash = serializeState(s);
     expect(parseHash('#' + hash)).toEqual(s);

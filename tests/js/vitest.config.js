@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
+  // The playground's components (.jsx) are Preact: ui-*.test.js render them.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     environment: 'node',
     include: ['tests/js/**/*.test.js'],

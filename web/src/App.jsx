@@ -6,9 +6,13 @@ import { parseHash, createHashWriter, DEFAULT_NORMALIZERS } from './state/url.js
 import { availableMeasures } from './lib/metrics.js';
 import { colorMap } from './lib/colors.js';
 import { NormalizerPanel } from './panels/NormalizerPanel.jsx';
+import { DispersionPanel } from './panels/DispersionPanel.jsx';
 
 // Later issues add panels here (samplers, optimizers, quantizers, ...).
-const TABS = [{ id: 'normalizers', label: 'Normalizers' }];
+const TABS = [
+  { id: 'normalizers', label: 'Normalizers' },
+  { id: 'dispersion', label: 'Dispersion' },
+];
 
 /** Drops kernel names the registry does not know; falls back to defaults if none remain. */
 function validNormalizers(requested, known) {
@@ -42,13 +46,25 @@ export function App() {
   const colors = useMemo(() => colorMap(normalizers.map((k) => k.name)), [normalizers]);
 
   // Once the registry is known, names from the URL are checked against it.
-  const view = ss ? { ...state, normalizers: validNormalizers(state.normalizers, normalizers) } : state;
+  const view = ss ? {
+    ...state,
+    normalizers: validNormalizers(state.normalizers, normalizers),
+    // null (no key in the URL) stays null: the panel picks the registry's default.
+    dispersion: {
+      ...state.dispersion,
+      normalizers: state.dispersion.normalizers && validNormalizers(state.dispersion.normalizers, normalizers),
+    },
+  } : state;
 
   useEffect(() => {
     if (ss) writer.current.write(view);
   });
 
-  const update = (patch) => setState((s) => ({ ...s, normalizers: view.normalizers, ...patch }));
+  // patch: an object, or a function of the current state returning one (for
+  // several updates between two renders, e.g. quick slider moves).
+  const update = (patch) => setState((s) => ({
+    ...s, normalizers: view.normalizers, dispersion: view.dispersion, ...(typeof patch === 'function' ? patch(s) : patch),
+  }));
 
   return (
     <div class="app">
@@ -78,6 +94,9 @@ export function App() {
         {!ss && !loadError && <p class="loading">Loading the kernels…</p>}
         {ss && view.panel === 'normalizers' && (
           <NormalizerPanel ss={ss} have={have} normalizers={normalizers} colors={colors} state={view} update={update} />
+        )}
+        {ss && view.panel === 'dispersion' && (
+          <DispersionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
         )}
       </main>
       <footer class="foot muted">

@@ -11,7 +11,7 @@
  * sums (a margin beyond ~17 nats), where float32 softmax is one-hot too.
  *
  * Data checks: NaN / +Inf / all -Inf logits as for normalizers; the target
- * index must be < n (SS_ERR_PARAM_RANGE: it is the parameter that is wrong)
+ * index must be < n (SS_ERR_LENGTH, from its n_bound)
  * and its logit finite (SS_ERR_DOMAIN: a masked target has infinite loss).
  * grad is required: it holds exp(x - m) during the computation.
  */

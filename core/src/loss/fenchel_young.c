@@ -29,6 +29,7 @@
 const ss_param_info ss_loss_target_param[1] = {{
     .name = "target",
     .type = SS_PARAM_INT,
+    .n_bound = SS_N_BOUND_LT,
     .min = 0,
     .max = (double)(SS_MAX_N - 1),
     .def = 0,
@@ -41,6 +42,7 @@ static const ss_param_info bisect_loss_params[2] = {
     {
         .name = "target",
         .type = SS_PARAM_INT,
+        .n_bound = SS_N_BOUND_LT,
         .min = 0,
         .max = (double)(SS_MAX_N - 1),
         .def = 0,

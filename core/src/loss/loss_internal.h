@@ -9,10 +9,11 @@
 /* The `target` parameter (a class index) every loss takes first. */
 extern const ss_param_info ss_loss_target_param[1];
 
-/* target (an integral double already range-checked by the registry) as an
-   index; SS_ERR_PARAM_RANGE when it is not < n. */
+/* target (an integral double already range-checked by the registry, and
+   < n by its n_bound in ss_loss) as an index; SS_ERR_LENGTH when it is not
+   < n (a direct call of the kernel function). */
 static inline ss_status ss_loss_target(double target, size_t n, size_t *t) {
-  if (!(target < (double)n)) return SS_ERR_PARAM_RANGE;
+  if (!(target < (double)n)) return SS_ERR_LENGTH;
   *t = (size_t)target;
   return SS_OK;
 }

@@ -14,12 +14,29 @@ extern const ss_kernel_info ss_kernel_log_softmax;
 extern const ss_kernel_info ss_kernel_softmax_temperature;
 
 /* normalizers: sparse (core/src/sparse) */
+extern const ss_kernel_info ss_kernel_sparsemax;
+extern const ss_kernel_info ss_kernel_entmax15;
+extern const ss_kernel_info ss_kernel_topk_softmax;
 
 /* normalizers: entmax (core/src/entmax) */
+extern const ss_kernel_info ss_kernel_entmax_bisect;
+extern const ss_kernel_info ss_kernel_entmax_halley;
+extern const ss_kernel_info ss_kernel_asentmax;
 
 /* normalizers: softmax variants (core/src/variants) */
+extern const ss_kernel_info ss_kernel_softpick;
+extern const ss_kernel_info ss_kernel_stablemax;
+extern const ss_kernel_info ss_kernel_multimax;
+extern const ss_kernel_info ss_kernel_sa_softmax;
+extern const ss_kernel_info ss_kernel_boltzmann;
+extern const ss_kernel_info ss_kernel_vq_softmax;
+extern const ss_kernel_info ss_kernel_masked_softmax;
+extern const ss_kernel_info ss_kernel_noisy_softmax;
 
 /* normalizers: length-aware and adaptive (core/src/adaptive) */
+extern const ss_kernel_info ss_kernel_adaptive_temperature;
+extern const ss_kernel_info ss_kernel_ssmax;
+extern const ss_kernel_info ss_kernel_softplus_l1;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

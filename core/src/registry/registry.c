@@ -15,9 +15,26 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_log_softmax,
     &ss_kernel_softmax_temperature,
     /* normalizers: sparse (core/src/sparse) */
+    &ss_kernel_sparsemax,
+    &ss_kernel_entmax15,
+    &ss_kernel_topk_softmax,
     /* normalizers: entmax (core/src/entmax) */
+    &ss_kernel_entmax_bisect,
+    &ss_kernel_entmax_halley,
+    &ss_kernel_asentmax,
     /* normalizers: softmax variants (core/src/variants) */
+    &ss_kernel_softpick,
+    &ss_kernel_stablemax,
+    &ss_kernel_multimax,
+    &ss_kernel_sa_softmax,
+    &ss_kernel_boltzmann,
+    &ss_kernel_vq_softmax,
+    &ss_kernel_masked_softmax,
+    &ss_kernel_noisy_softmax,
     /* normalizers: length-aware and adaptive (core/src/adaptive) */
+    &ss_kernel_adaptive_temperature,
+    &ss_kernel_ssmax,
+    &ss_kernel_softplus_l1,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -217,6 +234,8 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jraw(b, p->log_scale ? ",\"log_scale\":true" : ",\"log_scale\":false");
     jraw(b, ",\"help\":");
     jstr(b, p->help);
+    if (p->n_bound != SS_N_BOUND_NONE)
+      jraw(b, p->n_bound == SS_N_BOUND_LE ? ",\"n_bound\":\"le\"" : ",\"n_bound\":\"lt\"");
     jraw(b, "}");
   }
   jraw(b, "]}");

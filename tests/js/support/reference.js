@@ -101,3 +101,19 @@ export function randomUnit(n, seed) {
   const norm = Math.hypot(...v);
   return v.map((a) => a / norm);
 }
+
+/**
+ * Default params of a registry kernel, with the ones bounded by the input
+ * length (n_bound: a count like top-k's k, or an index) brought within n, so
+ * registry-wide tests can run every kernel on short vectors.
+ */
+export function fitParams(k, n, params = {}) {
+  const out = { ...params };
+  for (const p of k.params) {
+    if (!p.n_bound) continue;
+    const v = out[p.name] ?? p.default;
+    const hi = p.n_bound === 'le' ? n : n - 1;
+    if (v > hi) out[p.name] = Math.max(hi, p.min ?? 0);
+  }
+  return out;
+}

@@ -3,16 +3,33 @@
 // captured every move updates it (and so every chart, live). With Shift held,
 // moving across columns paints each bar it crosses. Keyboard: Tab to the
 // editor, ←/→ choose a bar, ↑/↓ change it by 0.1 (with Shift by 1).
+//
+// Masking: a strip under the plot holds one cell per bar. Pressing in a
+// bar's cell toggles it between -Infinity (a masked logit: sparse kernels and
+// masked attention need them) and its last finite value (0 if it never had
+// one); dragging a bar down into the strip masks it, dragging a masked bar up
+// into the plot gives it a value again. Keyboard: M (or Delete) toggles the
+// focused bar; ↑ on a masked bar brings it back at the bottom of the range.
 import { useRef, useState } from 'preact/hooks';
 import { scaleLinear } from 'd3-scale';
 import { LOGIT_LIMIT, round3, clampLogit } from '../presets.js';
 import { fmt } from '../lib/format.js';
 
-export const EDITOR = { width: 760, height: 250, left: 44, right: 10, top: 12, bottom: 30 };
+export const EDITOR = { width: 760, height: 272, left: 44, right: 10, top: 12, bottom: 52 };
+// The mask strip, just under the plot area.
+export const MASK_STRIP = { gap: 5, height: 14 };
+
+/** The logits with entry i masked (-Infinity) or, if masked, back to `restore`. */
+export function toggleMask(logits, i, restore = 0) {
+  const next = logits.slice();
+  next[i] = logits[i] === -Infinity ? restore : -Infinity;
+  return next;
+}
 
 export function LogitEditor({ logits, onChange, onDragStart }) {
   const svgRef = useRef(null);
-  const drag = useRef(null); // { index, pointerId, lastIndex }
+  const drag = useRef(null); // { index, pointerId, lastIndex, inStrip }
+  const lastFinite = useRef(new Map()); // index -> value before it was masked
   const [active, setActive] = useState(-1);
   const [focus, setFocus] = useState(-1); // keyboard cursor, -1 when not focused
   const { width, height, left, right, top, bottom } = EDITOR;
@@ -23,6 +40,9 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
   const y = scaleLinear().domain([-LOGIT_LIMIT, LOGIT_LIMIT]).range([height - bottom, top]);
   const y0 = y(0);
   const xEvery = Math.max(1, Math.ceil(n / 16));
+  const plotBottom = height - bottom;
+  const stripTop = plotBottom + MASK_STRIP.gap, stripBottom = stripTop + MASK_STRIP.height;
+  const inStrip = (ly) => ly >= stripTop - 1;
 
   // Client coordinates -> viewBox coordinates (the SVG scales with its box).
   function toLocal(e) {
@@ -45,8 +65,17 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
     const next = logits.slice();
     const [a, b] = from <= to ? [from, to] : [to, from];
     let changed = false;
-    for (let i = a; i <= b; i++) if (next[i] !== v) { next[i] = v; changed = true; }
+    for (let i = a; i <= b; i++) {
+      if (next[i] === v) continue;
+      if (v === -Infinity) lastFinite.current.set(i, next[i]);
+      next[i] = v;
+      changed = true;
+    }
     if (changed) onChange(next);
+  }
+  function toggle(i) {
+    if (logits[i] !== -Infinity) lastFinite.current.set(i, logits[i]);
+    onChange(toggleMask(logits, i, lastFinite.current.get(i) ?? 0));
   }
 
   function onPointerDown(e) {
@@ -54,18 +83,25 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
     e.preventDefault();
     const [lx, ly] = toLocal(e);
     const index = indexAt(lx);
-    drag.current = { index, lastIndex: index, pointerId: e.pointerId };
-    e.currentTarget.setPointerCapture(e.pointerId);
+    const strip = inStrip(ly);
+    drag.current = { index, lastIndex: index, pointerId: e.pointerId, inStrip: strip };
+    e.currentTarget.setPointerCapture?.(e.pointerId);
     setActive(index);
     setFocus((f) => (f < 0 ? -1 : index));
     onDragStart && onDragStart(index);
-    setValues(index, index, valueAt(ly));
+    if (strip) toggle(index); // a press in the strip toggles the mask
+    else setValues(index, index, valueAt(ly));
   }
   function onPointerMove(e) {
     const d = drag.current;
     if (!d || d.pointerId !== e.pointerId) return;
     const [lx, ly] = toLocal(e);
-    const v = valueAt(ly);
+    // A press that toggled in the strip does nothing more until it leaves the strip.
+    if (d.inStrip) {
+      if (inStrip(ly)) return;
+      d.inStrip = false;
+    }
+    const v = inStrip(ly) ? -Infinity : valueAt(ly);
     if (e.shiftKey) {
       const i = indexAt(lx);
       setValues(d.lastIndex, i, v); // fill the columns crossed since the last event
@@ -80,7 +116,11 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       setFocus(Math.min(n - 1, Math.max(0, i + (e.key === 'ArrowLeft' ? -1 : 1))));
     } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      // -Inf + step is -Inf: clamping brings a masked bar back at -LOGIT_LIMIT.
       setValues(i, i, round3(clampLogit(logits[i] + (e.key === 'ArrowUp' ? step : -step))));
+      setFocus(i);
+    } else if (e.key === 'm' || e.key === 'M' || e.key === 'Delete' || e.key === 'Backspace') {
+      toggle(i);
       setFocus(i);
     } else {
       return;
@@ -104,7 +144,7 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
       aria-label="logit vector editor: drag a bar up or down"
       data-editor="logits"
       tabIndex={0}
-      aria-description="Left and right arrows choose a bar, up and down change it (Shift: by 1)"
+      aria-description="Left and right arrows choose a bar, up and down change it (Shift: by 1), M masks it (minus infinity) or brings it back"
       onKeyDown={onKeyDown}
       onFocus={() => setFocus((f) => (f < 0 ? 0 : f))}
       onBlur={() => setFocus(-1)}
@@ -120,28 +160,45 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
           <text class="tick" x={left - 6} y={y(t)} dy="0.32em" text-anchor="end">{fmt(t)}</text>
         </g>
       ))}
-      {logits.map((v, i) => (
-        <g key={i} class="logit-col">
-          <rect class="hit" x={left + i * band} y={top} width={band} height={height - top - bottom} />
-          <rect
-            class={i === active || i === focus ? 'logit-bar active' : v < 0 ? 'logit-bar neg' : 'logit-bar'}
-            x={left + i * band + gap / 2}
-            y={Math.min(y(v), y0)}
-            width={Math.max(0.5, band - gap)}
-            height={Math.max(Math.abs(y(v) - y0), 1)}
-            data-logit-index={i}
-            data-logit-value={String(v)}
-          />
-          {n <= 24 && (
-            <text class="logit-label" x={left + (i + 0.5) * band} y={v >= 0 ? y(v) - 4 : y(v) + 11} text-anchor="middle">
-              {fmt(v, 3)}
-            </text>
-          )}
-        </g>
-      ))}
+      <defs>
+        <pattern id="mask-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+          <rect width="6" height="6" fill="#f3f4f6" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="#b8bfca" stroke-width="2" />
+        </pattern>
+      </defs>
+      <text class="tick" x={left - 6} y={(stripTop + stripBottom) / 2} dy="0.32em" text-anchor="end">−∞</text>
+      {logits.map((v, i) => {
+        const masked = v === -Infinity;
+        // A masked bar reaches down to the bottom of the plot: "below every value".
+        const yv = masked ? plotBottom : y(v);
+        const cls = masked ? 'logit-bar masked' : i === active || i === focus ? 'logit-bar active' : v < 0 ? 'logit-bar neg' : 'logit-bar';
+        return (
+          <g key={i} class="logit-col">
+            <rect class="hit" x={left + i * band} y={top} width={band} height={stripBottom - top} />
+            <rect
+              class={cls + (masked && (i === active || i === focus) ? ' active' : '')}
+              x={left + i * band + gap / 2}
+              y={Math.min(yv, y0)}
+              width={Math.max(0.5, band - gap)}
+              height={Math.max(Math.abs(yv - y0), 1)}
+              data-logit-index={i}
+              data-logit-value={String(v)}
+            />
+            <rect class={masked ? 'mask-cell on' : 'mask-cell'} x={left + i * band + gap / 2} y={stripTop}
+              width={Math.max(0.5, band - gap)} height={MASK_STRIP.height} rx={2} data-mask-index={i}>
+              <title>{masked ? `x_${i} = −∞ (masked): press to bring it back` : `press to mask x_${i} (set it to −∞)`}</title>
+            </rect>
+            {n <= 24 && (
+              <text class="logit-label" x={left + (i + 0.5) * band} y={masked ? y0 + 11 : v >= 0 ? y(v) - 4 : y(v) + 11} text-anchor="middle">
+                {fmt(v, 3)}
+              </text>
+            )}
+          </g>
+        );
+      })}
       {logits.map((_, i) =>
         i % xEvery === 0 ? (
-          <text key={i} class="tick" x={left + (i + 0.5) * band} y={height - bottom + 14} text-anchor="middle">{i}</text>
+          <text key={i} class="tick" x={left + (i + 0.5) * band} y={stripBottom + 13} text-anchor="middle">{i}</text>
         ) : null,
       )}
       <text class="axis-label" x={left + plotW / 2} y={height - 3} text-anchor="middle">index i</text>

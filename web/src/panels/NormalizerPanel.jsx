@@ -6,16 +6,17 @@ import { scaleLinear } from 'd3-scale';
 import { useMemo } from 'preact/hooks';
 import { LogitEditor } from '../components/LogitEditor.jsx';
 import { BarChart } from '../components/BarChart.jsx';
-import { Slider } from '../components/Slider.jsx';
+import { ParamControls } from '../components/ParamControls.jsx';
+import { NormalizerChooser } from '../components/NormalizerChooser.jsx';
 import { PRESETS, PRESET_NAMES, makePreset, N_MIN, N_MAX } from '../presets.js';
-import { sharedParams, paramsFor, sliderRange } from '../lib/params.js';
+import { paramsFor } from '../lib/params.js';
 import { computeMetrics } from '../lib/metrics.js';
 import { fmt } from '../lib/format.js';
 
 const KIND_NOTE = {
   probs: 'probabilities',
   log_probs: 'log-probabilities, drawn as they are (bars point down from 0); metrics use exp(y)',
-  weights: 'unnormalized weights',
+  weights: 'unnormalized weights (need not sum to 1, may be negative); entropy and support of |w| / Σ|w|',
 };
 
 function niceDomain(lo, hi) {
@@ -36,7 +37,6 @@ function minFinite(ys) {
 
 export function NormalizerPanel({ ss, have, normalizers, colors, state, update }) {
   const chosen = state.normalizers.map((name) => normalizers.find((k) => k.name === name)).filter(Boolean);
-  const shared = sharedParams(chosen);
 
   const results = useMemo(() => {
     const x = Float32Array.from(state.logits);
@@ -123,55 +123,16 @@ export function NormalizerPanel({ ss, have, normalizers, colors, state, update }
             </div>
           </div>
           <LogitEditor logits={state.logits} onChange={(logits) => update({ logits, preset: 'custom' })} />
-          <p class="help">Drag a bar up or down; hold Shift while dragging to paint across bars. Keyboard: ←/→ pick a bar, ↑/↓ change it. Range ±8.</p>
+          <p class="help">Drag a bar up or down; hold Shift while dragging to paint across bars. Click the strip under a bar
+            (or drag into it, or press M) to mask it with −∞, and again to bring it back. Keyboard: ←/→ pick a bar, ↑/↓
+            change it. Range ±8.</p>
         </div>
 
         <div class="card side-card">
           <h2>Normalizers</h2>
-          <ul class="chooser">
-            {normalizers.map((k) => (
-              <li key={k.name}>
-                <label title={k.summary}>
-                  <input type="checkbox" checked={state.normalizers.includes(k.name)} data-normalizer={k.name}
-                    onChange={(e) => toggle(k.name, e.currentTarget.checked)} />
-                  <span class="swatch" style={{ background: colors.get(k.name) }} />
-                  <code>{k.name}</code>
-                  <span class="muted summary">{k.summary}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
+          <NormalizerChooser normalizers={normalizers} selected={state.normalizers} colors={colors} onToggle={toggle} compact />
           <h2>Parameters</h2>
-          {shared.length === 0 && <p class="help">The chosen normalizers have no parameters.</p>}
-          {shared.map(({ name, info, kernels }) => {
-            const value = Number.isFinite(state.params[name]) ? state.params[name] : info.default;
-            const chips = (
-              <div class="chips">
-                {kernels.map((k) => (
-                  <span key={k} class="chip" style={{ borderColor: colors.get(k) }}>{k}</span>
-                ))}
-              </div>
-            );
-            if (info.type === 'bool') {
-              return (
-                <div class="slider" key={name}>
-                  <label class="inline">
-                    <input type="checkbox" checked={value !== 0} onChange={(e) => setParam(name, e.currentTarget.checked ? 1 : 0)} />
-                    {' '}{name}
-                  </label>
-                  {info.help && <p class="help">{info.help}</p>}
-                  {chips}
-                </div>
-              );
-            }
-            const r = sliderRange(info);
-            return (
-              <Slider key={name} id={`param-${name}`} label={name} value={value} {...r} help={info.help}
-                onInput={(v) => setParam(name, v)} onReset={() => resetParam(name)} isDefault={value === info.default}>
-                {chips}
-              </Slider>
-            );
-          })}
+          <ParamControls kernels={chosen} values={state.params} colors={colors} onSet={setParam} onReset={resetParam} />
         </div>
       </div>
 
@@ -208,6 +169,7 @@ function OutputCard({ r, color, domain, params }) {
             <span class="muted params"> ({pnames.map((p) => `${p} = ${fmt(params[p], 3)}`).join(', ')})</span>
           )}
         </h3>
+        <p class="summary-line">{info.summary}</p>
         <p class="muted kind">{KIND_NOTE[kind] || kind}</p>
       </header>
       {r.error ? (
@@ -226,6 +188,12 @@ function OutputCard({ r, color, domain, params }) {
               <span data-metric="support">{r.metrics.support.value}</span><span class="sub">of n = {r.y.length}</span>
             </Metric>
           </dl>
+          {kind === 'weights' && (
+            <p class="weights-sum">
+              Σ w = <b data-metric="sum">{fmt(r.metrics.sum.value, 5)}</b>
+              {r.metrics.negative > 0 && <span class="muted"> · {r.metrics.negative} negative</span>}
+            </p>
+          )}
         </>
       )}
       <div class="ref">

@@ -5,17 +5,21 @@
 //
 // Keys: panel, preset (a preset name or "custom" once a bar was dragged),
 // seed, n (only used when logits are absent: regenerate the preset), logits
-// (comma separated numbers, the source of truth), normalizers (comma
-// separated registry names). Every other key is a kernel parameter, by its
-// registry name (names are the same in C, JS, CLI and here); one value is
-// shared by every chosen kernel that has a parameter of that name.
+// (comma separated numbers, the source of truth; -Infinity is a masked
+// entry), normalizers (comma separated registry names). The dispersion panel's
+// keys are prefixed "dispersion." (normalizers, margin, distractor, scale,
+// nmax, seed, ppo, plog) and written only when they differ from the default.
+// Every other key is a kernel parameter, by its registry name (names are the
+// same in C, JS, CLI and here); one value is shared by every chosen kernel
+// that has a parameter of that name, in every panel.
 //
 // parseHash never throws: anything malformed falls back to the default for
 // that field. Kernel names and parameter ranges are checked later against the
 // registry (the parser does not know it).
 import { makePreset, PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../presets.js';
+import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../../wasm/dispersion.js';
 
-export const PANELS = ['normalizers'];
+export const PANELS = ['normalizers', 'dispersion'];
 const RESERVED = new Set(['panel', 'preset', 'seed', 'n', 'logits', 'normalizers']);
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -23,6 +27,39 @@ export const DEFAULT_PRESET = 'planted_peak';
 export const DEFAULT_N = 16;
 export const DEFAULT_SEED = 1;
 export const DEFAULT_NORMALIZERS = ['softmax', 'softmax_temperature'];
+
+// The dispersion panel. normalizers: null means "the default for this
+// registry" (see dispersionDefaults), so a link without the key follows the
+// kernels the build has. nMax is a power of two (the slider's steps).
+export const DISPERSION_MARGIN = { min: -4, max: 12 };
+export const DISPERSION_SCALE = { min: 0, max: 4 };
+export const DISPERSION_LOG2 = { min: 4, max: Math.log2(DISPERSION_N_MAX) };
+export const DISPERSION_PPO = [1, 2, 4];
+export const DEFAULT_DISPERSION = Object.freeze({
+  normalizers: null,
+  margin: DISPERSION_DEFAULTS.margin,
+  distractor: DISPERSION_DEFAULTS.distractor.kind,
+  scale: DISPERSION_DEFAULTS.distractor.scale,
+  nMax: 2 ** 16,
+  seed: DISPERSION_DEFAULTS.seed,
+  ppo: 2,
+  probLog: false,
+});
+// Softmax against the sparse and the adaptive ones, as far as the registry has them.
+const DISPERSION_WANTED = ['softmax', 'sparsemax', 'entmax15', 'ssmax', 'adaptive_temperature'];
+
+/** The default dispersion normalizers among the registry's names (at least two when possible). */
+export function dispersionDefaults(known) {
+  const names = new Set(known);
+  const out = DISPERSION_WANTED.filter((n) => names.has(n));
+  for (const n of ['softmax_temperature', ...known]) if (out.length < 2 && names.has(n) && !out.includes(n)) out.push(n);
+  return out;
+}
+
+const DISPERSION_KEYS = {
+  normalizers: 'dispersion.normalizers', margin: 'dispersion.margin', distractor: 'dispersion.distractor',
+  scale: 'dispersion.scale', nMax: 'dispersion.nmax', seed: 'dispersion.seed', ppo: 'dispersion.ppo', probLog: 'dispersion.plog',
+};
 
 export function defaultState() {
   return {
@@ -32,17 +69,56 @@ export function defaultState() {
     logits: makePreset(DEFAULT_PRESET, DEFAULT_N, DEFAULT_SEED),
     normalizers: [...DEFAULT_NORMALIZERS],
     params: {},
+    dispersion: { ...DEFAULT_DISPERSION },
   };
+}
+
+function parseNumberIn(s, { min, max }) {
+  if (s == null || s.trim() === '') return null;
+  const v = Number(s);
+  return Number.isFinite(v) && v >= min && v <= max ? v + 0 : null;
+}
+
+function parseNames(s) {
+  return [...new Set(s.split(',').filter((x) => NAME_RE.test(x)))];
+}
+
+function parseDispersion(q) {
+  const d = { ...DEFAULT_DISPERSION };
+  const K = DISPERSION_KEYS;
+  const names = q.get(K.normalizers);
+  if (names != null) d.normalizers = parseNames(names);
+  d.margin = parseNumberIn(q.get(K.margin), DISPERSION_MARGIN) ?? d.margin;
+  const kind = q.get(K.distractor);
+  if (DISTRACTOR_KINDS.includes(kind)) d.distractor = kind;
+  d.scale = parseNumberIn(q.get(K.scale), DISPERSION_SCALE) ?? d.scale;
+  const nMax = parseInteger(q.get(K.nMax), 2 ** DISPERSION_LOG2.min, 2 ** DISPERSION_LOG2.max);
+  if (nMax != null && Number.isInteger(Math.log2(nMax))) d.nMax = nMax;
+  d.seed = parseInteger(q.get(K.seed), 0, 2 ** 31 - 1) ?? d.seed;
+  const ppo = parseInteger(q.get(K.ppo), 1, 16);
+  if (DISPERSION_PPO.includes(ppo)) d.ppo = ppo;
+  const plog = q.get(K.probLog);
+  if (plog === '1' || plog === '0') d.probLog = plog === '1';
+  return d;
+}
+
+function writeDispersion(q, d) {
+  if (!d) return;
+  const D = DEFAULT_DISPERSION, K = DISPERSION_KEYS;
+  if (Array.isArray(d.normalizers)) q.set(K.normalizers, d.normalizers.join(','));
+  for (const f of ['margin', 'distractor', 'scale', 'nMax', 'seed', 'ppo']) if (d[f] !== D[f]) q.set(K[f], String(d[f]));
+  if (d.probLog !== D.probLog) q.set(K.probLog, d.probLog ? '1' : '0');
 }
 
 function parseLogits(s) {
   if (s == null || s === '') return null;
   const parts = s.split(',');
   if (parts.length < N_MIN || parts.length > N_MAX) return null;
+  // -Infinity (a masked entry) is written as such; Number() reads it back.
   const xs = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));
-  // The editor works in [-LOGIT_LIMIT, LOGIT_LIMIT]; anything else (NaN, Inf,
-  // huge values) means the link was not made by the playground.
-  if (!xs.every((v) => Number.isFinite(v) && Math.abs(v) <= LOGIT_LIMIT)) return null;
+  // The editor works in [-LOGIT_LIMIT, LOGIT_LIMIT] plus -Infinity; anything
+  // else (NaN, +Inf, huge values) means the link was not made by the playground.
+  if (!xs.every((v) => v === -Infinity || (Number.isFinite(v) && Math.abs(v) <= LOGIT_LIMIT))) return null;
   return xs.map((v) => v + 0);
 }
 
@@ -81,10 +157,8 @@ export function parseHash(hash) {
   }
 
   const norms = q.get('normalizers');
-  if (norms != null) {
-    const names = [...new Set(norms.split(',').filter((s) => NAME_RE.test(s)))];
-    state.normalizers = names;
-  }
+  if (norms != null) state.normalizers = parseNames(norms);
+  state.dispersion = parseDispersion(q);
 
   for (const [k, v] of q) {
     if (RESERVED.has(k) || !NAME_RE.test(k) || v.trim() === '') continue;
@@ -105,6 +179,7 @@ export function serializeState(state) {
   for (const k of Object.keys(state.params).sort()) {
     if (!RESERVED.has(k) && NAME_RE.test(k) && Number.isFinite(state.params[k])) q.set(k, String(state.params[k]));
   }
+  writeDispersion(q, state.dispersion);
   // Commas are legal in a fragment; leaving them unescaped keeps links readable.
   return q.toString().replace(/%2C/g, ',');
 }

@@ -1,0 +1,107 @@
+/* Pieces shared by the length-aware normalizers of this folder. */
+#ifndef SS_ADAPTIVE_INTERNAL_H
+#define SS_ADAPTIVE_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/simd.h"
+#include "common/vec_simd.h"
+
+/* The length n of a length-aware normalizer counts the unmasked entries
+   (x_i > -Inf): a row padded with -Inf gets the scale of the row without the
+   padding (the -Inf padding property), and in causal attention this is the
+   number of keys the query really sees. x must already be validated. */
+static inline size_t ss_count_unmasked(const float *x, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
+  return c;
+}
+
+/* The output when every unmasked entry gets the same weight: 1/nu there, 0
+   on masked entries. A length-aware scale is 0 at nu = 1 (log 1), and the
+   generic exp pass would compute 0 * -Inf = NaN on the masked entries. */
+static inline void ss_uniform_unmasked(const float *x, size_t n, size_t nu, float *y) {
+  const float v = (float)(1.0 / (double)nu);
+  for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? 0.0f : v;
+}
+
+/* sum_i a_i (x_i - m) over the unmasked entries (a masked a_i is 0, and
+   0 * -Inf would be NaN), in double. */
+static inline double ss_shifted_dot(const float *a, const float *x, float m, size_t n) {
+  double t = 0.0;
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != -INFINITY) t += (double)a[i] * ((double)x[i] - m);
+  return t;
+}
+
+/* The sums of a softmax-family gradient with respect to a scale:
+   out[0] = sum g_i y_i (x_i - m), out[1] = sum y_i (x_i - m),
+   out[2] = sum g_i y_i, over the unmasked entries. */
+static inline void ss_shifted_moments(const float *x, const float *y, const float *g,
+                                      size_t n, float m, double out[3]) {
+  double a = 0.0, b = 0.0, gy = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    if (x[i] == -INFINITY) continue;
+    const double yi = y[i], d = (double)x[i] - m;
+    a += (double)g[i] * yi * d;
+    b += yi * d;
+    gy += (double)g[i] * yi;
+  }
+  out[0] = a;
+  out[1] = b;
+  out[2] = gy;
+}
+
+#if SS_HAVE_SIMD
+static inline size_t ss_count_unmasked_simd(const float *x, size_t n) {
+  const v128_t ninf = wasm_f32x4_splat(-INFINITY);
+  v128_t c = wasm_i32x4_splat(0); /* lanes count down by 1 per unmasked */
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    c = wasm_i32x4_add(c, wasm_f32x4_ne(wasm_v128_load(x + i), ninf));
+  size_t tail = 0;
+  for (; i < n; i++) tail += x[i] != -INFINITY;
+  /* Each lane holds minus its count (<= 2^24 per lane for n <= 2^26). */
+  const int64_t neg = (int64_t)wasm_i32x4_extract_lane(c, 0) + wasm_i32x4_extract_lane(c, 1) +
+                      wasm_i32x4_extract_lane(c, 2) + wasm_i32x4_extract_lane(c, 3);
+  return tail + (size_t)(-neg);
+}
+
+/* SIMD form of ss_shifted_moments: float lanes within blocks of
+   SS_SUM_BLOCK, double across blocks; masked lanes get d = 0. */
+static inline void ss_shifted_moments_simd(const float *x, const float *y, const float *g,
+                                           size_t n, float m, double out[3]) {
+  const v128_t vm = wasm_f32x4_splat(m), ninf = wasm_f32x4_splat(-INFINITY);
+  double a = 0.0, b = 0.0, gy = 0.0;
+  size_t i = 0;
+  while (i < n) {
+    const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
+    v128_t va = wasm_f32x4_splat(0.0f), vb = va, vg = va;
+    for (; i + 4 <= end; i += 4) {
+      const v128_t xv = wasm_v128_load(x + i), yv = wasm_v128_load(y + i);
+      const v128_t gyv = wasm_f32x4_mul(wasm_v128_load(g + i), yv);
+      const v128_t d = wasm_v128_and(wasm_f32x4_sub(xv, vm), wasm_f32x4_ne(xv, ninf));
+      va = wasm_f32x4_add(va, wasm_f32x4_mul(gyv, d));
+      vb = wasm_f32x4_add(vb, wasm_f32x4_mul(yv, d));
+      vg = wasm_f32x4_add(vg, gyv);
+    }
+    for (; i < end; i++) {
+      if (x[i] == -INFINITY) continue;
+      const double yi = y[i], d = (double)x[i] - m;
+      a += (double)g[i] * yi * d;
+      b += yi * d;
+      gy += (double)g[i] * yi;
+    }
+    a += ss_hsum_f64(va);
+    b += ss_hsum_f64(vb);
+    gy += ss_hsum_f64(vg);
+  }
+  out[0] = a;
+  out[1] = b;
+  out[2] = gy;
+}
+#endif
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * The alpha-entmax forward pass, y = entmax_alpha(c x), and the direct
+ * solver call ss_entmax_solve.
+ *
+ *   1. prep: validate x (NaN, +Inf, all -Inf: nothing written), m = max x,
+ *      d_i = A (x_i - m) with A = (alpha - 1) c, stored in y (scratch: no
+ *      allocation); -Inf stays -Inf. n_eff = entries that are not -Inf.
+ *   2. iterate on the threshold (entmax_solve.c), each iteration one pass
+ *      over d (entmax_pass.c).
+ *   3. finish: p_i over d_i in y, then y /= sum y.
+ * Masked entries never enter a sum and come out exactly 0; the bracket uses
+ * n_eff, so padding changes nothing but float summation order.
+ */
+#include <math.h>
+
+#include "common/check.h"
+#include "entmax/entmax_internal.h"
+
+static void report(const ss_em_problem *pr, double v, unsigned it, double *tau,
+                   unsigned *iterations) {
+  /* p_i = [A x_i - (theta + A m)]_+^k */
+  if (tau) *tau = ss_em_theta(pr, v) + (double)pr->amax * (double)pr->max;
+  if (iterations) *iterations = it;
+}
+
+ss_status ss_em_forward_scalar(ss_entmax_solver solver, const float *x,
+                               size_t n, double alpha, double c, double tol,
+                               unsigned max_iter, float *y, double *tau,
+                               unsigned *iterations) {
+  ss_em_problem pr;
+  ss_em_setup(&pr, alpha);
+  ss_status s = ss_em_prep_scalar(x, n, (alpha - 1.0) * c, y, &pr);
+  if (s != SS_OK) return s;
+  unsigned it;
+  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it);
+  ss_em_finish_f64(&pr, v, y);
+  report(&pr, v, it, tau, iterations);
+  return SS_OK;
+}
+
+#if SS_HAVE_SIMD
+ss_status ss_em_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
+                             double alpha, double c, double tol,
+                             unsigned max_iter, float *y, double *tau,
+                             unsigned *iterations) {
+  ss_em_problem pr;
+  ss_em_setup(&pr, alpha);
+  ss_status s = ss_em_prep_simd(x, n, (alpha - 1.0) * c, y, &pr);
+  if (s != SS_OK) return s;
+  unsigned it;
+  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_simd, &it);
+  ss_em_finish_simd(&pr, v, y);
+  report(&pr, v, it, tau, iterations);
+  return SS_OK;
+}
+#endif
+
+ss_status ss_entmax_solve(ss_impl impl, ss_entmax_solver solver,
+                          const float *x, size_t n, double alpha, double tol,
+                          unsigned max_iter, float *y, double *tau,
+                          unsigned *iterations) {
+  if (!x || !y) return SS_ERR_NULL;
+  if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl))
+    return SS_ERR_UNSUPPORTED;
+  ss_status s = ss_check_n(n);
+  if (s != SS_OK) return s;
+  /* the registry range of alpha: (1, 10] */
+  if (!(alpha > 1.0 && alpha <= 10.0) || !(tol >= 0.0 && tol < INFINITY) ||
+      max_iter == 0 || (solver != SS_ENTMAX_BISECT && solver != SS_ENTMAX_HALLEY))
+    return SS_ERR_PARAM_RANGE;
+#if SS_HAVE_SIMD
+  if (impl == SS_IMPL_SIMD)
+    return ss_em_forward_simd(solver, x, n, alpha, 1.0, tol, max_iter, y, tau, iterations);
+#endif
+  return ss_em_forward_scalar(solver, x, n, alpha, 1.0, tol, max_iter, y, tau, iterations);
+}

@@ -1,0 +1,325 @@
+/*
+ * softplus_l1: y_i = softplus(c x_i) / sum_j softplus(c x_j),
+ * c = log(head_dim) log(n), n = number of unmasked entries.
+ *
+ * The float64 reference here is written differently from the kernel: it
+ * forms the log-weights l_i = log softplus(z_i) (log log1p e^z, with the
+ * asymptotic forms z - e^z/2 for z < -30 and log(z + e^-z) for z > 30) and
+ * takes softmax(l), so nothing under- or overflows.
+ *
+ * Stated bound for outputs >= 1e-30: |y_i - y64_i| <= (SP_A + SP_B k_i) y64_i
+ * with k_i the exponent that the float exp sees: c (M - x_i) when c M <= 0
+ * (M = max x), else c |x_i| for x_i <= 0 and 0 for x_i > 0 (the linear part
+ * dominates there). SIMD vs scalar: |a - b| <= (SP_A + SP_B k_i) a.
+ * Measured: max err / bound 0.29 (n in 1..67, 255, 4097, 65539, d = 2, 64,
+ * 65536, five logit regimes), SIMD vs scalar 0.30 of its bound.
+ */
+#include <float.h>
+#include <string.h>
+
+#include "harness.h"
+#include "softmax_testing.h"
+
+#define SP_A 4e-6
+#define SP_B 0x1p-22
+
+static const ss_kernel_info *K(void) { return ss_kernel_find("softplus_l1", SS_FAMILY_NORMALIZER); }
+
+static size_t unmasked(const float *x, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
+  return c;
+}
+
+/* log softplus(z) without overflow or underflow. */
+static double log_softplus(double z) {
+  if (z < -30.0) return z - 0.5 * exp(z);
+  if (z > 30.0) return log(z + exp(-z));
+  return log(log1p(exp(z)));
+}
+
+/* The float64 model: softmax of the log-weights. */
+static void model_sp(const double *x, size_t n, double d, double *out) {
+  size_t nu = 0;
+  for (size_t i = 0; i < n; i++) nu += x[i] != -INFINITY;
+  const double c = log(d) * log((double)nu);
+  double m = -INFINITY, s = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = x[i] == -INFINITY ? -INFINITY : log_softplus(c * x[i]);
+    m = out[i] > m ? out[i] : m;
+  }
+  for (size_t i = 0; i < n; i++) {
+    out[i] = out[i] == -INFINITY ? 0.0 : exp(out[i] - m);
+    s += out[i];
+  }
+  for (size_t i = 0; i < n; i++) out[i] /= s;
+}
+static void ref_sp(const float *x, size_t n, double d, double *out) {
+  double *xd = ss_test_alloc(n * sizeof *xd);
+  for (size_t i = 0; i < n; i++) xd[i] = x[i];
+  model_sp(xd, n, d, out);
+  ss_test_free(xd);
+}
+
+/* k_i of the stated bound, for every i (c and M computed once). */
+static void kappas(const float *x, size_t n, double d, double *k) {
+  const double c = log(d) * log((double)unmasked(x, n));
+  float m = -INFINITY;
+  for (size_t j = 0; j < n; j++) m = x[j] > m ? x[j] : m;
+  for (size_t i = 0; i < n; i++) {
+    if (x[i] == -INFINITY) k[i] = 0.0;
+    else if (c * m <= 0.0) k[i] = c * ((double)m - x[i]);
+    else k[i] = x[i] <= 0.0f ? c * fabs((double)x[i]) : 0.0;
+  }
+}
+
+TEST(softplus_l1_descriptor) {
+  const ss_kernel_info *k = K();
+  CHECK(k && k->nparams == 1 && k->has_backward && k->output == SS_OUTPUT_PROBS &&
+            strstr(k->paper, "Gao"),
+        "descriptor");
+  const ss_param_info *p = &k->params[0];
+  CHECK(strcmp(p->name, "head_dim") == 0 && p->type == SS_PARAM_INT && p->min == 1.0 &&
+            p->max == 65536.0 && p->def == 64.0 && p->ui_min == 2.0 && p->ui_max == 256.0,
+        "param info");
+}
+
+/* Rows of every regime: moderate logits (cosines and beyond), all very
+   negative (every softplus underflows in float: c M << 0), all huge
+   (c x is no float), and both extremes in one row. */
+static void fill_case(float *x, size_t n, int kind, uint64_t seed) {
+  switch (kind) {
+    case 0: st_fill(x, n, seed, -1, 1); break;      /* the paper's cosine range */
+    case 1: st_fill(x, n, seed, -6, 6); break;
+    case 2: st_fill(x, n, seed, -300, -100); break; /* c M <= 0, far below */
+    case 3: st_fill(x, n, seed, 1e30f, 3e38f); break;
+    default:
+      st_fill(x, n, seed, -1, 1);
+      x[0] = FLT_MAX;
+      if (n > 1) x[n - 1] = -FLT_MAX;
+      break;
+  }
+}
+
+TEST(softplus_l1_matches_float64_reference) {
+  static const size_t big[] = {255, 4097, 65539};
+  static const double dims[] = {2.0, 64.0, 65536.0};
+  double worst = 0.0;
+  for (size_t t = 0; t < 67 + 3; t++) {
+    const size_t n = t < 67 ? t + 1 : big[t - 67];
+    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+    double *ref = ss_test_alloc(n * 8), *kap = ss_test_alloc(n * 8);
+    for (int kind = 0; kind < 5; kind++) {
+      fill_case(x, n, kind, 10 * n + (uint64_t)kind);
+      if (n > 5) x[4] = -INFINITY;
+      for (size_t k = 0; k < 3; k++) {
+        ref_sp(x, n, dims[k], ref);
+        kappas(x, n, dims[k], kap);
+        FOR_EACH_IMPL(impl) {
+          CHECK_STATUS(ss_normalize(K(), impl, x, n, &dims[k], 1, y), SS_OK);
+          for (size_t i = 0; i < n; i++) {
+            const double e = fabs(y[i] - ref[i]);
+            if (ref[i] < 1e-30) {
+              CHECK(e < 1e-30, "%s kind %d d=%g n=%zu i=%zu: y=%g ref=%g", ss_impl_name(impl),
+                    kind, dims[k], n, i, y[i], ref[i]);
+              continue;
+            }
+            const double r = e / ((SP_A + SP_B * kap[i]) * ref[i]);
+            CHECK(r <= 1.0, "%s kind %d d=%g n=%zu i=%zu: y=%.9g ref=%.9g", ss_impl_name(impl),
+                  kind, dims[k], n, i, y[i], ref[i]);
+            worst = fmax(worst, r);
+          }
+        }
+      }
+    }
+  }
+  CHECK(worst <= 1.0, "worst ratio %.3g", worst);
+}
+
+/* Non-negative, sums to 1 within 1e-5, never NaN, in every regime. */
+TEST(softplus_l1_is_a_distribution) {
+  float x[300], y[300];
+  for (int kind = 0; kind < 5; kind++) {
+    for (size_t n = 1; n <= 300; n += 13) {
+      fill_case(x, n, kind, 99 * n + (uint64_t)kind);
+      const double d = 64.0;
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(K(), impl, x, n, &d, 1, y), SS_OK);
+        double s = 0.0;
+        for (size_t i = 0; i < n; i++) {
+          CHECK(y[i] >= 0.0f && y[i] <= 1.0f, "%s kind %d n=%zu: y[%zu] = %g", ss_impl_name(impl),
+                kind, n, i, y[i]);
+          s += y[i];
+        }
+        CHECK(fabs(s - 1.0) <= 1e-5, "%s kind %d n=%zu: sum %.9g", ss_impl_name(impl), kind, n, s);
+      }
+    }
+  }
+}
+
+TEST(softplus_l1_simd_vs_scalar) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  float x[300], a[300], b[300];
+  double worst = 0.0, kap[300];
+  for (int kind = 0; kind < 5; kind++) {
+    for (size_t n = 1; n <= 300; n += (n < 67 ? 1 : 31)) {
+      fill_case(x, n, kind, 7 * n + (uint64_t)kind);
+      const double d = kind == 1 ? 8.0 : 64.0;
+      kappas(x, n, d, kap);
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SCALAR, x, n, &d, 1, a), SS_OK);
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SIMD, x, n, &d, 1, b), SS_OK);
+      for (size_t i = 0; i < n; i++) {
+        if (a[i] < 1e-30f) {
+          CHECK(fabs(a[i] - b[i]) < 1e-30, "kind %d n=%zu i=%zu: %g vs %g", kind, n, i, a[i], b[i]);
+          continue;
+        }
+        worst = fmax(worst, fabs(a[i] - b[i]) / ((SP_A + SP_B * kap[i]) * a[i]));
+      }
+    }
+  }
+  CHECK(worst <= 1.0, "worst ratio %.3g", worst);
+}
+
+/* -Inf padding, appended or interleaved: masked entries are exactly 0 and
+   do not count in n, so the rest is unchanged (scalar: bitwise; SIMD: 8 ulp,
+   lanes regroup). */
+TEST(softplus_l1_padding_property) {
+  enum { N = 37, P = 12 };
+  float x[N], xp[N + P], y[N], yp[N + P];
+  st_fill(x, N, 45, -1, 1);
+  const double d = 64.0;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(K(), impl, x, N, &d, 1, y), SS_OK);
+    for (int layout = 0; layout < 2; layout++) {
+      size_t j = 0, used = 0, at[N];
+      for (size_t i = 0; i < N + P; i++) {
+        if (j == N || (layout == 1 && used < P && i % 3 == 0)) {
+          xp[i] = -INFINITY;
+          used++;
+        } else {
+          at[j] = i;
+          xp[i] = x[j++];
+        }
+      }
+      CHECK_STATUS(ss_normalize(K(), impl, xp, N + P, &d, 1, yp), SS_OK);
+      for (size_t i = 0; i < N + P; i++)
+        if (xp[i] == -INFINITY) CHECK(yp[i] == 0.0f, "%s: masked %zu = %g", ss_impl_name(impl), i, yp[i]);
+      for (size_t i = 0; i < N; i++) {
+        const uint32_t u = ss_ulp_diff(y[i], yp[at[i]]);
+        CHECK(impl == SS_IMPL_SCALAR ? u == 0 : u <= 8, "%s layout %d i=%zu: %u ulp",
+              ss_impl_name(impl), layout, i, u);
+      }
+    }
+  }
+}
+
+/* n = 1 gives 1; head_dim = 1 (log 1 = 0) gives 1/n on every unmasked
+   entry, exactly. */
+TEST(softplus_l1_zero_scale) {
+  float x[10], y[10];
+  st_fill(x, 10, 3, -5, 5);
+  x[2] = x[7] = -INFINITY;
+  const double one = 1.0, d = 64.0;
+  const float single[1] = {7.5f};
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(K(), impl, single, 1, &d, 1, y), SS_OK);
+    CHECK(y[0] == 1.0f, "%s n=1: %g", ss_impl_name(impl), y[0]);
+    CHECK_STATUS(ss_normalize(K(), impl, x, 10, &one, 1, y), SS_OK);
+    for (int i = 0; i < 10; i++)
+      CHECK(y[i] == (i == 2 || i == 7 ? 0.0f : 0.125f), "%s d=1: y[%d]=%g", ss_impl_name(impl), i, y[i]);
+  }
+}
+
+/* VJP vs central differences of the float64 model. dx_j = y_j q_j (g_j -
+   <g, y>), q_j = c sigmoid(z_j) / softplus(z_j), is formed from the float y,
+   so the tolerance is 4x the output's stated relative error (with the row's
+   largest k) on y64_j q_j (|g_j| + sum |g|), plus 1e-9 sum |g|. */
+TEST(softplus_l1_vjp_matches_finite_differences) {
+  static const size_t ns[] = {1, 2, 5, 16, 17, 60};
+  static const double dims[] = {2.0, 64.0, 1024.0};
+  for (size_t t = 0; t < 6; t++) {
+    const size_t n = ns[t];
+    float x[60], y[60], g[60], dx[60];
+    double fd[60], kap[60], p[60];
+    for (int kind = 0; kind < 3; kind++) {
+      fill_case(x, n, kind, 300 + n + (uint64_t)kind);
+      if (kind == 2) for (size_t i = 0; i < n; i++) x[i] *= 0.02f; /* -6..-2: c M < 0 */
+      st_fill(g, n, 400 + n, -1, 1);
+      if (n > 4) x[3] = -INFINITY;
+      double G = 0.0;
+      for (size_t i = 0; i < n; i++) G += fabs(g[i]);
+      for (size_t k = 0; k < 3; k++) {
+        const double c = log(dims[k]) * log((double)unmasked(x, n));
+        st_fd_vjp(model_sp, x, g, n, dims[k], 1e-5 / fmax(c, 1.0), fd);
+        ref_sp(x, n, dims[k], p);
+        double kmax = 0.0;
+        kappas(x, n, dims[k], kap);
+        for (size_t j = 0; j < n; j++) kmax = fmax(kmax, kap[j]);
+        const double rel = 4.0 * (SP_A + SP_B * kmax);
+        FOR_EACH_IMPL(impl) {
+          CHECK_STATUS(ss_normalize(K(), impl, x, n, &dims[k], 1, y), SS_OK);
+          CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, &dims[k], 1, dx), SS_OK);
+          for (size_t j = 0; j < n; j++) {
+            double q = 0.0;
+            if (x[j] != -INFINITY) {
+              const double z = c * x[j];
+              q = c / (1.0 + exp(-z)) / exp(log_softplus(z));
+            }
+            const double tol = rel * p[j] * q * (fabs(g[j]) + G) + 1e-9 * G;
+            CHECK(fabs(dx[j] - fd[j]) <= tol, "%s kind %d d=%g n=%zu j=%zu: dx=%.9g fd=%.9g",
+                  ss_impl_name(impl), kind, dims[k], n, j, dx[j], fd[j]);
+          }
+          if (n > 4) CHECK(dx[3] == 0.0f, "masked dx %g", dx[3]);
+        }
+      }
+    }
+  }
+}
+
+/* The VJP stays finite on rows where c x is no float. */
+TEST(softplus_l1_vjp_extreme_rows) {
+  float x[20], y[20], g[20], dx[20];
+  st_fill(g, 20, 5, -1, 1);
+  const double d = 64.0;
+  for (int kind = 2; kind < 5; kind++) {
+    fill_case(x, 20, kind, 900 + (uint64_t)kind);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, x, 20, &d, 1, y), SS_OK);
+      CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, 20, &d, 1, dx), SS_OK);
+      for (int i = 0; i < 20; i++)
+        CHECK(isfinite(dx[i]), "%s kind %d: dx[%d] = %g", ss_impl_name(impl), kind, i, dx[i]);
+    }
+  }
+}
+
+TEST(softplus_l1_param_range) {
+  enum { N = 9 };
+  float x[N], y[N];
+  st_fill(x, N, 1, -1, 1);
+  const double bad[] = {0.0, 0.5, 64.5, -1.0, 65537.0, NAN, INFINITY};
+  const double ok[] = {1.0, 2.0, 65536.0};
+  FOR_EACH_IMPL(impl) {
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      st_poison(y, N);
+      CHECK_STATUS(ss_normalize(K(), impl, x, N, &bad[k], 1, y), SS_ERR_PARAM_RANGE);
+      CHECK(st_untouched(y, N), "%s d=%g: y written", ss_impl_name(impl), bad[k]);
+    }
+    for (size_t k = 0; k < 3; k++) CHECK_STATUS(ss_normalize(K(), impl, x, N, &ok[k], 1, y), SS_OK);
+  }
+}
+
+TEST(softplus_l1_bad_inputs) {
+  const double params[2] = {64.0, 64.0};
+  st_normalizer_bad_inputs(K(), params, 1);
+}
+
+TEST(softplus_l1_direct_call) {
+  enum { N = 23 };
+  float x[N], a[N], b[N];
+  st_fill(x, N, 19, -1, 1);
+  const double d = 32.0;
+  CHECK_STATUS(ss_softplus_l1(x, N, d, a), SS_OK);
+  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, &d, 1, b), SS_OK);
+  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
+  CHECK_STATUS(ss_softplus_l1(x, N, 0.0, a), SS_ERR_PARAM_RANGE);
+}

@@ -1,0 +1,284 @@
+/*
+ * ssmax: y = softmax(s log(n) x), n = number of unmasked entries.
+ *
+ * Stated bound vs float64 softmax(s log(n) x) for outputs >= 1e-30:
+ *   |y_i - y64_i| <= (SS_A + SS_B |z_i|) y64_i,  z_i = s log(n) (x_i - max)
+ * (softmax's 2e-6 plus 2^-24 relative on the exponent for each of the float
+ * beta and the float product beta d_i). SIMD vs scalar <= 8 ulp.
+ * Measured: max err / bound 0.71 (s in 0.05..20, n in 1..67, 255, 4097,
+ * 65539), SIMD vs scalar 5 ulp.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "reference.h"
+#include "softmax_testing.h"
+
+#define SS_A 2e-6
+#define SS_B 0x1p-23
+
+static const ss_kernel_info *K(void) { return ss_kernel_find("ssmax", SS_FAMILY_NORMALIZER); }
+
+static size_t unmasked(const float *x, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
+  return c;
+}
+
+/* x (n) spread into xp (n + p) with p -Inf entries: appended (layout 0) or
+   one at every third slot while they last (layout 1); at[j] is where x[j]
+   went. */
+static void pad_row(const float *x, size_t n, size_t p, int layout, float *xp, size_t *at) {
+  size_t j = 0, used = 0;
+  for (size_t i = 0; i < n + p; i++) {
+    if (j == n || (layout == 1 && used < p && i % 3 == 0)) {
+      xp[i] = -INFINITY;
+      used++;
+    } else {
+      at[j] = i;
+      xp[i] = x[j++];
+    }
+  }
+}
+
+/* float64 model for finite differences: softmax(s log(n) x), n unmasked. */
+static void model_ssmax(const double *x, size_t n, double s, double *out) {
+  size_t nu = 0;
+  for (size_t i = 0; i < n; i++) nu += x[i] != -INFINITY;
+  st_softmax64(x, n, s * log((double)nu), out);
+}
+
+TEST(ssmax_descriptor) {
+  const ss_kernel_info *k = K();
+  CHECK(k && k->nparams == 1 && k->has_backward && k->has_param_backward &&
+            k->output == SS_OUTPUT_PROBS && k->paper && strstr(k->paper, "Nakanishi"),
+        "descriptor");
+  const ss_param_info *p = &k->params[0];
+  CHECK(strcmp(p->name, "s") == 0 && p->type == SS_PARAM_FLOAT && p->min == 0.0 && p->min_open &&
+            p->max == 100.0 && !p->max_open && p->def == 0.43 && p->ui_min == 0.05 &&
+            p->ui_max == 3.0,
+        "param info");
+}
+
+/* The paper's Figure 1: x = (-2, ..., -2, +3), s = 0.43. The largest output
+   has the closed form 1 / (1 + (n - 1) n^(-5 s)) (every other entry is
+   n^(-5s) times the largest): it stays in [0.962, 1] for n = 2^4 .. 2^20,
+   while softmax's 1 / (1 + (n - 1) e^-5) falls from 0.908 to 1.4e-4. */
+TEST(ssmax_paper_figure1_peak_does_not_fade) {
+  const size_t nmax = (size_t)1 << 20;
+  float *x = ss_test_alloc(nmax * 4), *y = ss_test_alloc(nmax * 4);
+  const double s = 0.43;
+  FOR_EACH_IMPL(impl) {
+    double lo = 1.0, hi = 0.0;
+    for (int e = 4; e <= 20; e++) {
+      const size_t n = (size_t)1 << e;
+      for (size_t i = 0; i < n; i++) x[i] = -2.0f;
+      x[n - 1] = 3.0f;
+      CHECK_STATUS(ss_normalize(K(), impl, x, n, &s, 1, y), SS_OK);
+      const double want = 1.0 / (1.0 + (double)(n - 1) * pow((double)n, -5.0 * s));
+      CHECK(fabs(y[n - 1] - want) <= 1e-5 * want, "%s n=2^%d: max %.9g, closed form %.9g",
+            ss_impl_name(impl), e, y[n - 1], want);
+      lo = fmin(lo, y[n - 1]);
+      hi = fmax(hi, y[n - 1]);
+      const double soft = 1.0 / (1.0 + (double)(n - 1) * exp(-5.0));
+      if (e == 20) CHECK(soft < 2e-4, "softmax's peak %.3g did not fade", soft);
+    }
+    CHECK(lo >= 0.962 && hi <= 1.0, "%s: peak band [%.4f, %.6f]", ss_impl_name(impl), lo, hi);
+  }
+}
+
+static const double ss[] = {0.05, 0.43, 1.0, 3.0, 20.0};
+#define NS (sizeof ss / sizeof ss[0])
+
+TEST(ssmax_matches_float64_reference) {
+  static const size_t big[] = {255, 4097, 65539};
+  double worst = 0.0;
+  for (size_t c = 0; c < 67 + 3; c++) {
+    const size_t n = c < 67 ? c + 1 : big[c - 67];
+    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+    double *ref = ss_test_alloc(n * 8);
+    st_fill(x, n, 300 + n, -5, 5);
+    float m = -INFINITY;
+    for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+    for (size_t k = 0; k < NS; k++) {
+      const double beta = ss[k] * log((double)n);
+      ref_softmax(x, n, beta, ref);
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(K(), impl, x, n, &ss[k], 1, y), SS_OK);
+        for (size_t i = 0; i < n; i++) {
+          const double e = fabs(y[i] - ref[i]);
+          if (ref[i] < 1e-30) {
+            CHECK(e < 1e-30, "%s s=%g n=%zu i=%zu: y=%g ref=%g", ss_impl_name(impl), ss[k], n, i,
+                  y[i], ref[i]);
+            continue;
+          }
+          const double z = beta * ((double)x[i] - m);
+          const double r = e / ((SS_A + SS_B * fabs(z)) * ref[i]);
+          CHECK(r <= 1.0, "%s s=%g n=%zu i=%zu: y=%.9g ref=%.9g", ss_impl_name(impl), ss[k], n,
+                i, y[i], ref[i]);
+          worst = fmax(worst, r);
+        }
+      }
+    }
+  }
+  CHECK(worst <= 1.0, "worst ratio %.3g", worst);
+}
+
+TEST(ssmax_simd_vs_scalar) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  uint32_t worst = 0;
+  float x[67], a[67], b[67];
+  for (size_t n = 1; n <= 67; n++) {
+    st_fill(x, n, 400 + n, -5, 5);
+    for (size_t k = 0; k < NS; k++) {
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SCALAR, x, n, &ss[k], 1, a), SS_OK);
+      CHECK_STATUS(ss_normalize(K(), SS_IMPL_SIMD, x, n, &ss[k], 1, b), SS_OK);
+      for (size_t i = 0; i < n; i++)
+        if (a[i] >= 1e-30f) worst = fmaxf(worst, ss_ulp_diff(a[i], b[i]));
+    }
+  }
+  CHECK(worst <= 8, "worst %u ulp", worst);
+}
+
+/* -Inf padding, appended or interleaved, changes nothing else: n counts the
+   unmasked entries, so the scale is the unpadded one. Scalar: bitwise (the
+   padded terms add exact zeros); SIMD: <= 8 ulp (the lanes sum in another
+   grouping). Masked outputs are exactly 0. */
+TEST(ssmax_padding_property) {
+  enum { N = 29, P = 11 };
+  float x[N], xp[N + P], y[N], yp[N + P];
+  st_fill(x, N, 41, -4, 4);
+  const double s = 0.7;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(K(), impl, x, N, &s, 1, y), SS_OK);
+    for (int layout = 0; layout < 2; layout++) {
+      size_t at[N];
+      pad_row(x, N, P, layout, xp, at);
+      CHECK(unmasked(xp, N + P) == N, "layout %d", layout);
+      CHECK_STATUS(ss_normalize(K(), impl, xp, N + P, &s, 1, yp), SS_OK);
+      for (size_t i = 0; i < N + P; i++)
+        if (xp[i] == -INFINITY) CHECK(yp[i] == 0.0f, "%s: masked %zu = %g", ss_impl_name(impl), i, yp[i]);
+      for (size_t i = 0; i < N; i++) {
+        const uint32_t u = ss_ulp_diff(y[i], yp[at[i]]);
+        CHECK(impl == SS_IMPL_SCALAR ? u == 0 : u <= 8, "%s layout %d i=%zu: %u ulp",
+              ss_impl_name(impl), layout, i, u);
+      }
+    }
+  }
+}
+
+/* n = 1 (log 1 = 0): the single unmasked entry gets exactly 1. */
+TEST(ssmax_single_entry) {
+  const float one[1] = {-123.0f};
+  float x[9], y[9];
+  for (int i = 0; i < 9; i++) x[i] = -INFINITY;
+  x[6] = 5.0f;
+  const double s = 3.0;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(K(), impl, one, 1, &s, 1, y), SS_OK);
+    CHECK(y[0] == 1.0f, "%s n=1: %g", ss_impl_name(impl), y[0]);
+    CHECK_STATUS(ss_normalize(K(), impl, x, 9, &s, 1, y), SS_OK);
+    for (int i = 0; i < 9; i++)
+      CHECK(y[i] == (i == 6 ? 1.0f : 0.0f), "%s one unmasked: y[%d]=%g", ss_impl_name(impl), i, y[i]);
+  }
+}
+
+/* VJP vs central differences of the float64 model (beta = s log n is
+   constant in x): tolerance as softmax_temperature's, scaled by beta. */
+TEST(ssmax_vjp_matches_finite_differences) {
+  static const size_t ns[] = {1, 2, 5, 16, 17, 40};
+  static const double sv[] = {0.2, 0.43, 1.5};
+  for (size_t t = 0; t < 6; t++) {
+    const size_t n = ns[t];
+    float x[40], y[40], g[40], dx[40];
+    double fd[40], p[40];
+    st_fill(x, n, 700 + n, -3, 3);
+    st_fill(g, n, 800 + n, -2, 2);
+    if (n > 4) x[3] = -INFINITY;
+    double G = 0.0;
+    for (size_t i = 0; i < n; i++) G += fabs(g[i]);
+    for (size_t k = 0; k < 3; k++) {
+      const double beta = sv[k] * log((double)unmasked(x, n));
+      st_fd_vjp(model_ssmax, x, g, n, sv[k], 1e-5, fd);
+      ref_softmax(x, n, beta, p);
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(K(), impl, x, n, &sv[k], 1, y), SS_OK);
+        CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, &sv[k], 1, dx), SS_OK);
+        for (size_t j = 0; j < n; j++) {
+          const double rel = 4.0 * (SS_A + SS_B * 6.0 * beta);
+          const double tol = (rel * p[j] * (fabs(g[j]) + G) + 1e-9 * G) * fmax(beta, 1.0);
+          CHECK(fabs(dx[j] - fd[j]) <= tol, "%s s=%g n=%zu j=%zu: dx=%.9g fd=%.9g",
+                ss_impl_name(impl), sv[k], n, j, dx[j], fd[j]);
+        }
+      }
+    }
+  }
+}
+
+/* dL/ds vs a central difference in s of L(s) = sum g_i y_i(s), float64. */
+TEST(ssmax_param_vjp_matches_finite_differences) {
+  static const size_t ns[] = {1, 3, 16, 37, 200};
+  for (size_t t = 0; t < 5; t++) {
+    const size_t n = ns[t];
+    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4), *g = ss_test_alloc(n * 4);
+    double *xd = ss_test_alloc(n * 8), *out = ss_test_alloc(n * 8);
+    st_fill(x, n, 900 + n, -3, 3);
+    st_fill(g, n, 950 + n, -1, 1);
+    if (n > 10) x[7] = -INFINITY;
+    for (size_t i = 0; i < n; i++) xd[i] = x[i];
+    for (double s = 0.1; s < 3.0; s *= 2.3) {
+      double l[2];
+      const double h = 1e-6;
+      for (int side = 0; side < 2; side++) {
+        model_ssmax(xd, n, side ? s - h : s + h, out);
+        l[side] = 0.0;
+        for (size_t i = 0; i < n; i++) l[side] += (double)g[i] * out[i];
+      }
+      const double fd = (l[0] - l[1]) / (2.0 * h);
+      FOR_EACH_IMPL(impl) {
+        double dp = NAN;
+        CHECK_STATUS(ss_normalize(K(), impl, x, n, &s, 1, y), SS_OK);
+        CHECK_STATUS(ss_normalize_param_vjp(K(), impl, x, y, g, n, &s, 1, &dp), SS_OK);
+        CHECK(fabs(dp - fd) <= 1e-4 * (1.0 + fabs(fd)), "%s n=%zu s=%g: dL/ds %.9g fd %.9g",
+              ss_impl_name(impl), n, s, dp, fd);
+        if (n == 1) CHECK(dp == 0.0, "n=1: %g", dp);
+      }
+    }
+  }
+}
+
+TEST(ssmax_param_range) {
+  enum { N = 21 };
+  float x[N], y[N], g[N], dx[N];
+  st_fill(x, N, 99, -3, 3);
+  st_fill(g, N, 98, -1, 1);
+  const double bad[] = {0.0, -0.0, -1.0, NAN, INFINITY, -INFINITY, 100.0 * (1 + 1e-15), 1e3};
+  FOR_EACH_IMPL(impl) {
+    const double ok = 100.0;
+    CHECK_STATUS(ss_normalize(K(), impl, x, N, &ok, 1, y), SS_OK);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      float yy[N];
+      st_poison(yy, N);
+      CHECK_STATUS(ss_normalize(K(), impl, x, N, &bad[k], 1, yy), SS_ERR_PARAM_RANGE);
+      CHECK(st_untouched(yy, N), "%s s=%g: y written", ss_impl_name(impl), bad[k]);
+      CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, N, &bad[k], 1, dx), SS_ERR_PARAM_RANGE);
+      CHECK(ss_params_bad_index(K(), &bad[k], 1) == 0, "s=%g not flagged", bad[k]);
+    }
+  }
+}
+
+TEST(ssmax_bad_inputs) {
+  const double params[2] = {0.43, 0.43};
+  st_normalizer_bad_inputs(K(), params, 1);
+}
+
+TEST(ssmax_direct_call) {
+  enum { N = 19 };
+  float x[N], a[N], b[N];
+  st_fill(x, N, 15, -4, 4);
+  const double s = 0.9;
+  CHECK_STATUS(ss_ssmax(x, N, s, a), SS_OK);
+  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, &s, 1, b), SS_OK);
+  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
+  CHECK_STATUS(ss_ssmax(x, N, 0.0, a), SS_ERR_PARAM_RANGE);
+}
