@@ -205,7 +205,8 @@ function table(rows, header) {
 
 function paramText(p) {
   const lo = p.min === null ? '-inf' : num(p.min), hi = p.max === null ? 'inf' : num(p.max);
-  return `${p.name}=${num(p.default)} ${p.min_open ? '(' : '['}${lo}, ${hi}${p.max_open ? ')' : ']'}`;
+  const nb = p.n_bound === 'le' ? ', <= n' : p.n_bound === 'lt' ? ', < n' : '';
+  return `${p.name}=${num(p.default)} ${p.min_open ? '(' : '['}${lo}, ${hi}${p.max_open ? ')' : ']'}${nb}`;
 }
 
 function cmdList(ss, opt, out) {
@@ -367,5 +368,7 @@ const self = fileURLToPath(import.meta.url);
 let invoked = process.argv[1];
 try { invoked = realpathSync(invoked); } catch { /* keep as is */ }
 if (invoked === self) {
+  // `softscope list | head`: a closed pipe ends the output, not in a stack trace.
+  process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
   process.exitCode = await main(process.argv.slice(2));
 }
