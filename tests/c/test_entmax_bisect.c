@@ -3,8 +3,9 @@
  * two solvers), every test over both kernels and both implementations.
  *
  * Stated bounds (registry stopping rule |sum - 1| <= 1e-6, then y / sum):
- *   sum y = 1 within EM_SUM = 2e-7 (two float roundings of the final
- *     scaling plus 128-entry block sums; measured <= 9.2e-8);
+ *   sum y = 1 within EM_SUM = 2e-7 (the sum divided by is taken in
+ *     double; the float 1/sum and each product round once: <= 2^-23 plus the
+ *     rounding of y; measured <= 9.2e-8);
  *   vs float64 references, alpha in (1, 2]: |y - ref| <= EM_ABS = 1e-6
  *     (the stop leaves |f| <= 1e-6 and the division removes most of it;
  *     measured <= 5.8e-7 bisection, <= 1.7e-7 Halley over random rows);
@@ -301,6 +302,47 @@ TEST(entmax_closed_cases) {
       for (size_t i = 0; i < N; i++)
         CHECK(ss_ulp_diff(y[i], 1.0f / N) <= 2, "%s %s a=%g: uniform y[%zu]=%.9g", k->name,
               ss_impl_name(impl), al, i, y[i]);
+    }
+  }
+}
+
+/* Thresholds too close to the max for a float pair: alpha = 10 with
+   c = 30000 tied maxima puts tau within c^{-9} ~ 2^-134 of (alpha-1) max
+   (below the normal floats), where the SIMD path runs the double pass;
+   5000 ties (2^-111) and alpha = 4 with 2^12 ties (2^-36) stay on the
+   float pair. The ties get 1/c each (2 ulp), the rest exactly 0, the sum is
+   1 within EM_SUM, and Halley takes <= 12 passes in both impls (measured 10;
+   14 for SIMD without the double pass). */
+TEST(entmax_ties_tiny_threshold) {
+  enum { N = 40001 };
+  float *x = ss_test_alloc(N * 4), *y = ss_test_alloc(N * 4);
+  static const double as[] = {10.0, 10.0, 4.0};
+  static const size_t ties[] = {30000, 5000, 4096};
+  for (int j = 0; j < 3; j++) {
+    st_fill(x, N, 66, -3.0f, -0.5f);
+    for (size_t i = 0; i < ties[j]; i++) x[(i * 7919) % N] = 0.25f;
+    size_t c = 0;
+    for (size_t i = 0; i < N; i++) c += x[i] == 0.25f;
+    FOR_EACH_IMPL(impl) {
+      unsigned it = 0;
+      CHECK_STATUS(ss_entmax_solve(impl, SS_ENTMAX_HALLEY, x, N, as[j], 1e-6, 100, y, NULL, &it),
+                   SS_OK);
+      CHECK(it <= 12, "%s a=%g, %zu ties: %u Halley passes", ss_impl_name(impl), as[j], c, it);
+    }
+    FOR_EACH_KERNEL(k) FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(k, impl, x, N, &as[j], 1, y), SS_OK);
+      double sum = 0.0;
+      for (size_t i = 0; i < N; i++) sum += y[i];
+      CHECK(fabs(sum - 1.0) <= EM_SUM, "%s %s a=%g: sum %.9g", k->name, ss_impl_name(impl),
+            as[j], sum);
+      for (size_t i = 0; i < N; i++) {
+        if (x[i] == 0.25f)
+          CHECK(ss_ulp_diff(y[i], (float)(1.0 / c)) <= 2, "%s %s a=%g: tie y[%zu]=%.9g, 1/%zu",
+                k->name, ss_impl_name(impl), as[j], i, y[i], c);
+        else
+          CHECK(y[i] == 0.0f, "%s %s a=%g: y[%zu]=%g", k->name, ss_impl_name(impl), as[j], i,
+                y[i]);
+      }
     }
   }
 }

@@ -151,7 +151,13 @@ describe('every registered normalizer', () => {
       for (const n of [5, 64, 1001]) {
         const x = randomLogits(n, 3 * n, 16);
         const a = simd.normalize(k.name, x, fitParams(k, n)), b = scalar.normalize(k.name, x, fitParams(k, n));
-        if (k.output === 'log_probs') {
+        // Sparse outputs (exact zeros): an entry just above the threshold,
+        // y = u^(1/(alpha-1)) with u small, has a large relative sensitivity
+        // to tau; there the bound is 1e-5 relative + 1e-6 absolute.
+        if (b.some((v) => v === 0) && k.output !== 'log_probs') {
+          for (let i = 0; i < n; i++)
+            expect(Math.abs(a[i] - b[i]), `${k.name} n=${n} i=${i}`).toBeLessThanOrEqual(1e-5 * Math.abs(b[i]) + 1e-6);
+        } else if (k.output === 'log_probs') {
           for (let i = 0; i < n; i++) expect(Math.abs(a[i] - b[i]), `${k.name} n=${n} i=${i}`).toBeLessThanOrEqual(1e-5);
         } else {
           expect(maxRelErr(a, Float64Array.from(b)).err, `${k.name} n=${n}`).toBeLessThanOrEqual(1e-5);

@@ -106,7 +106,7 @@ ss_status ss_em_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
    support, gbar = sum s g / sum s,
      dz_i = s_i (g_i - gbar)                            (VJP, times c outside)
      dalpha = sum_i (g_i - gbar) y_i (1 - a log y_i) / a^2
-   vjp writes dx = c dz; param returns dalpha and (when x != NULL)
+   vjp writes dx = c dz; param returns dalpha and (when dc != NULL)
    dc = sum_i dz_i (x_i - max x) over the support. */
 void ss_em_vjp_scalar(const float *y, const float *g, size_t n, double alpha,
                       double c, float *dx);
