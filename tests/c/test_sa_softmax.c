@@ -3,7 +3,9 @@
  * y = (x - lo)/(hi - lo) softmax(x), lo = min(min x, 0), hi = max(max x, 0).
  *
  * Stated bounds: |y - y64| <= SA_REL |y64| for |y64| >= 1e-30 (float64
- * reference below), else |y - y64| <= 1e-30; SIMD vs scalar <= 8 ulp.
+ * reference below; measured 1.9e-7 scalar, 3.4e-7 SIMD), else
+ * |y - y64| <= 1e-30; SIMD vs scalar <= 16 ulp (measured 7) (softmax's 8 plus
+ * the product with the weight).
  */
 #include <string.h>
 
@@ -12,7 +14,7 @@
 #include "softmax_testing.h"
 #include "variants_testing.h"
 
-#define SA_REL 4e-6
+#define SA_REL 1e-6
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("sa_softmax", SS_FAMILY_NORMALIZER); }
 static const ss_kernel_info *KS(void) { return ss_kernel_find("softmax", SS_FAMILY_NORMALIZER); }
@@ -157,8 +159,14 @@ TEST(sa_softmax_simd_vs_scalar) {
     st_fill(x, n, 30 + n, -20, 20);
     for (int v = 0; v < 2; v++) {
       const uint32_t u = vt_simd_vs_scalar(K(), v ? NORM : PLAIN, 1, x, n, 1e-30f);
-      CHECK(u <= 8, "n=%zu normalized=%d: %u ulp", n, v, u);
+      CHECK(u <= 16, "n=%zu normalized=%d: %u ulp", n, v, u);
     }
+  }
+  float *x = ss_test_alloc(65539 * 4);
+  st_fill(x, 65539, 31, -10, 10);
+  for (int v = 0; v < 2; v++) {
+    const uint32_t u = vt_simd_vs_scalar(K(), v ? NORM : PLAIN, 1, x, 65539, 1e-30f);
+    CHECK(u <= 16, "n=65539 normalized=%d: %u ulp", v, u);
   }
 }
 

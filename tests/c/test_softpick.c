@@ -3,7 +3,8 @@
  * y = 0 when max x <= 0.
  *
  * Stated bounds: rel err <= SP_REL vs the float64 reference below for
- * outputs >= 1e-30 (normal logits); SIMD vs scalar <= 16 ulp.
+ * outputs >= 1e-30 (normal logits; measured 6e-8 scalar, 3.3e-7 SIMD);
+ * SIMD vs scalar <= 8 ulp (measured 5).
  */
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #include "softmax_testing.h"
 #include "variants_testing.h"
 
-#define SP_REL 4e-6
+#define SP_REL 1e-6
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("softpick", SS_FAMILY_NORMALIZER); }
 
@@ -166,13 +167,13 @@ TEST(softpick_simd_vs_scalar) {
     for (size_t s = 0; s < 4; s++) {
       st_fill(x, n, 40 * s + n, -scales[s], scales[s]);
       const uint32_t u = vt_simd_vs_scalar(K(), NULL, 0, x, n, 1e-30f);
-      CHECK(u <= 16, "n=%zu scale=%g: %u ulp", n, scales[s], u);
+      CHECK(u <= 8, "n=%zu scale=%g: %u ulp", n, scales[s], u);
     }
   }
   float *x = ss_test_alloc(70001 * 4);
   st_fill(x, 70001, 41, -20, 20);
   const uint32_t u = vt_simd_vs_scalar(K(), NULL, 0, x, 70001, 1e-30f);
-  CHECK(u <= 16, "n=70001: %u ulp", u);
+  CHECK(u <= 8, "n=70001: %u ulp", u);
 }
 
 /* VJP vs central differences of the float64 model: dx_j = w_j ([x_j > 0] g_j
@@ -221,7 +222,7 @@ TEST(softpick_masking) {
     vt_fill_masked(x, n, 70 + n, -6, 6, 0.4);
     x[n - 1] = 2.5f; /* a positive entry: outputs not all 0 */
     FOR_EACH_IMPL(impl) {
-      const uint32_t ulps = impl == SS_IMPL_SCALAR ? 0 : 16;
+      const uint32_t ulps = impl == SS_IMPL_SCALAR ? 0 : 8;
       CHECK(vt_padding_holds(K(), impl, NULL, 0, x, n, ulps, 1e-30f, why, sizeof why), "%s n=%zu: %s",
             ss_impl_name(impl), n, why);
     }
@@ -229,12 +230,12 @@ TEST(softpick_masking) {
 }
 
 TEST(softpick_n1_and_direct_call) {
-  const float xs[3] = {2.0f, -1.0f, 0.0f};
+  const float xs[6] = {-1.0f, 0.0f, 2.0f, 0.3f, 7.0f, 1e-20f};
   FOR_EACH_IMPL(impl) {
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < 6; c++) {
       float y[1];
       CHECK_STATUS(ss_normalize(K(), impl, &xs[c], 1, NULL, 0, y), SS_OK);
-      CHECK(y[0] == (c == 0 ? 1.0f : 0.0f), "%s: n=1 x=%g gives %g", ss_impl_name(impl), xs[c], y[0]);
+      CHECK(y[0] == (c >= 2 ? 1.0f : 0.0f), "%s: n=1 x=%g gives %g", ss_impl_name(impl), xs[c], y[0]);
     }
   }
   float x[19], a[19], b[19];

@@ -2,7 +2,8 @@
  * stablemax: y_i = s(x_i) / sum_j s(x_j), s(x) = x + 1 (x >= 0), 1/(1 - x) (x < 0).
  *
  * Stated bounds: |y_i - y64_i| <= SM_REL y64_i for outputs >= 1e-30 (float64
- * reference written below); SIMD vs scalar <= 8 ulp for outputs >= 1e-30.
+ * reference written below; measured 6e-8 scalar, 1.9e-7 SIMD); SIMD vs
+ * scalar <= 8 ulp for outputs >= 1e-30 (measured 3).
  */
 #include <string.h>
 
@@ -11,7 +12,7 @@
 #include "softmax_testing.h"
 #include "variants_testing.h"
 
-#define SM_REL 4e-6
+#define SM_REL 1e-6
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("stablemax", SS_FAMILY_NORMALIZER); }
 
@@ -225,11 +226,13 @@ TEST(stablemax_masking) {
 }
 
 TEST(stablemax_n1_and_direct_call) {
-  const float one[1] = {-7.5f};
+  const float one[6] = {-7.5f, 0.0f, 2.0f, 0.3f, -3e38f, 3e38f};
   float y[1], a[19], b[19], x[19];
   FOR_EACH_IMPL(impl) {
-    CHECK_STATUS(ss_normalize(K(), impl, one, 1, NULL, 0, y), SS_OK);
-    CHECK(y[0] == 1.0f, "%s: n=1 gives %g", ss_impl_name(impl), y[0]);
+    for (int c = 0; c < 6; c++) {
+      CHECK_STATUS(ss_normalize(K(), impl, &one[c], 1, NULL, 0, y), SS_OK);
+      CHECK(y[0] == 1.0f, "%s: n=1 x=%g gives %a", ss_impl_name(impl), one[c], y[0]);
+    }
   }
   st_fill(x, 19, 900, -9, 9);
   CHECK_STATUS(ss_stablemax(x, 19, a), SS_OK);

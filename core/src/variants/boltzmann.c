@@ -31,7 +31,11 @@
  * in the SIMD path: x_i - a overflows float for logits near +-FLT_MAX).
  * The scalar value uses double exp throughout; the SIMD one the float vector
  * exp of common/exp_simd.h with b rounded to float (relative error of the
- * weights ~ |b (x_i - a)| 2^-23). Bounds in tests/c/test_boltzmann.c.
+ * weights ~ |b (x_i - a)| 2^-23).
+ * Stated bounds (tests/c/test_boltzmann.c): terms rel err <= 4e-6 +
+ * 2^-23 |b (x_i - a)| for outputs >= 1e-30 (measured max 0.34 of it, over
+ * b in [-1e3, 1e3]); value |v - v64| <= 2e-6 max|x| (measured 4e-9 max|x|);
+ * SIMD vs scalar terms <= 16 ulp, measured 6.
  */
 #include <math.h>
 

@@ -37,8 +37,10 @@
  * in a pass that only finds max z and checks it (nothing is written on an
  * error), then written to y, then softmax's exp-and-sum pass
  * (ss_exp_store_*) in place on y and its scaling. Accuracy: softmax's
- * (rel err <= 2e-6 vs float64 softmax of the float z; vs the exact z add
- * |z_i| 2^-24 from rounding z to float). Tests: tests/c/test_multimax.c.
+ * (rel err <= 2e-6 vs float64 softmax of the float z); vs the exact z the
+ * stated bound is 2e-6 + 3 2^-24 max|z| (rounding z to float), measured
+ * 2.2e-6 at max|z| ~ 36, 0.4e-6 at max|z| ~ 6. SIMD vs scalar <= 16 ulp,
+ * measured 9 (tests/c/test_multimax.c).
  */
 #include <math.h>
 #include <stdbool.h>

@@ -32,8 +32,9 @@
  * weights of the normalized form are computed in double in both impls
  * (f64x2 in the SIMD one): x_i - lo overflows float for logits near
  * +-FLT_MAX.
- * Accuracy (tests/c/test_sa_softmax.c): |y_i - y64_i| <= 4e-6 |y64_i| for
- * |y64_i| >= 1e-30; measured max see there. SIMD vs scalar <= 8 ulp.
+ * Accuracy (tests/c/test_sa_softmax.c): |y_i - y64_i| <= 1e-6 |y64_i| for
+ * |y64_i| >= 1e-30, measured 1.9e-7 (scalar) and 3.4e-7 (SIMD) over logits
+ * up to +-3e37; SIMD vs scalar <= 16 ulp, measured 7.
  */
 #include <math.h>
 #include <stdbool.h>

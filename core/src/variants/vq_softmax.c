@@ -45,8 +45,9 @@
  * Both impls use the same per-element exp for scratch and recomputation, so
  * entries with the same code get bitwise equal outputs. The SIMD version
  * vectorizes the exps, the clamp and the scaling; gathers are scalar.
- * Accuracy: that of softmax on the tied vector (rel err <= 2e-6 vs float64)
- * (tests/c/test_vq_softmax.c).
+ * Accuracy: that of softmax on the tied vector: rel err <= 2e-6 vs float64
+ * (measured 2.1e-7), <= 8 ulp from ss_normalize(softmax) on the explicit
+ * tied vector (measured 2), SIMD vs scalar <= 8 ulp (tests/c/test_vq_softmax.c).
  */
 #include <math.h>
 #include <stdbool.h>

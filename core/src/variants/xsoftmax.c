@@ -22,8 +22,8 @@
  * Accuracy: p is the library's softmax of beta x (rel err <= 2e-6 at beta = 1,
  * plus ~|beta (x_i - a)| 2^-23 for beta != 1 from the float beta, as for
  * softmax_temperature); the product with x_i adds one rounding in the SIMD
- * path (the scalar multiplies in double). Stated bounds in
- * tests/c/test_sa_softmax.c and tests/c/test_boltzmann.c.
+ * path (the scalar multiplies in double). Stated and measured bounds in
+ * sa_softmax.c and boltzmann.c (tests/c/test_sa_softmax.c, test_boltzmann.c).
  */
 #include "variants/xsoftmax.h"
 
