@@ -117,8 +117,18 @@ typedef struct ss_param_info {
 typedef enum ss_input_kind {
   SS_INPUT_LOGITS = 0,     /* real logits (may hold -Inf masks) */
   SS_INPUT_PROBS = 1,      /* one non-negative vector p */
-  SS_INPUT_PROBS_PAIR = 2  /* two non-negative vectors p, q of equal length */
+  SS_INPUT_PROBS_PAIR = 2, /* two non-negative vectors p, q of equal length */
+  SS_INPUT_VALUES = 3      /* finite real values with a kernel-stated domain
+                              (dirichlet: concentrations > 0; dare: weights) */
 } ss_input_kind;
+
+/* What one draw of a sampler is. */
+typedef enum ss_draw_kind {
+  SS_DRAW_INDEX = 0,   /* an index in [0, n) (filters, categorical, gumbel_max) */
+  SS_DRAW_RELAXED = 1, /* a vector on the simplex and its argmax index
+                          (gumbel_softmax, gumbel_softmax_hard, reinmax) */
+  SS_DRAW_VECTOR = 2   /* a vector of length n (gumbel_sigmoid, dirichlet, dare) */
+} ss_draw_kind;
 
 /* What a normalizer's output is, so a UI or CLI knows how to show it. */
 typedef enum ss_output_kind {
@@ -155,6 +165,24 @@ typedef ss_status (*ss_normalize_param_vjp_fn)(const float *x, const float *y,
 typedef ss_status (*ss_loss_fn)(const float *x, size_t n, const double *params,
                                 double *loss, float *grad);
 
+/* Sampler. params hold `seed` and `draws` (by name; the kernel's own
+   parameters first). probs[0..n) receives the distribution the draws come
+   from (for SS_DRAW_VECTOR: the mean of one draw); indices[0..draws) the
+   drawn indices (INDEX and RELAXED kernels) and samples[0..draws*n) the drawn
+   vectors (RELAXED and VECTOR kernels), each may be NULL to skip it. A draw
+   is a pure function of (seed, draw number, x, params): bit-identical in
+   every build and impl. */
+typedef ss_status (*ss_sample_fn)(const float *x, size_t n,
+                                  const double *params, float *probs,
+                                  uint32_t *indices, float *samples);
+/* Sampler VJP (relaxed and straight-through samplers): dx = d/dx of
+   sum_d <g_d, sample_d>, g of length draws*n, recreating the forward noise
+   from the seed; for hard (one-hot) forwards this is the estimator's
+   surrogate gradient (straight-through, ReinMax). */
+typedef ss_status (*ss_sample_vjp_fn)(const float *x, size_t n,
+                                      const double *params, const float *g,
+                                      float *dx);
+
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
   ss_family family;
@@ -165,6 +193,7 @@ typedef struct ss_kernel_info {
   const ss_param_info *params;
   ss_input_kind input;     /* measures: what they read; normalizers: LOGITS */
   ss_output_kind output;   /* normalizers: what y is (PROBS by default) */
+  ss_draw_kind draws;      /* samplers: what one draw is */
   bool has_backward;
   bool has_param_backward; /* normalizers: normalize_param_vjp is set */
   /* Indexed by ss_impl; an entry is NULL when that impl is not compiled in.
@@ -175,6 +204,8 @@ typedef struct ss_kernel_info {
   ss_measure_fn measure[SS_IMPL_COUNT];
   ss_measure_vjp_fn measure_vjp[SS_IMPL_COUNT];
   ss_loss_fn loss[SS_IMPL_COUNT];
+  ss_sample_fn sample[SS_IMPL_COUNT];
+  ss_sample_vjp_fn sample_vjp[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -216,6 +247,19 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
                   size_t n, const double *params, size_t nparams,
                   double *loss, float *grad);
+/* A sampler (see ss_sample_fn). probs is required; indices and samples may
+   be NULL. draws * n > SS_MAX_N with samples != NULL is SS_ERR_TOO_LARGE. */
+ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
+                    size_t n, const double *params, size_t nparams,
+                    float *probs, uint32_t *indices, float *samples);
+/* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
+ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
+                        size_t n, const double *params, size_t nparams,
+                        const float *g, float *dx);
+/* The value of parameter `name` of k in params (registry order), or `def`
+   when k has no such parameter. */
+double ss_param_value(const ss_kernel_info *k, const double *params,
+                      const char *name, double def);
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);
@@ -393,6 +437,35 @@ ss_status ss_softplus_l1(const float *x, size_t n, double head_dim, float *y);
 
 /* ---------------------------------------------------------------------- */
 /* Losses (core/src/loss)                                                   */
+/* Reached through ss_loss (cross_entropy, sparsemax_loss, entmax15_loss,
+   entmax_bisect_loss). */
+
+/* ---------------------------------------------------------------------- */
+/* Random numbers and samplers (core/src/common/rng.c, core/src/sample)     */
+
+/* Philox4x32-10 counter-based draws (see core/src/common/rng.h): number i
+   of (seed, stream) is a pure function of the three, the same in every
+   build. Uniforms lie in the open interval (0, 1): 2^-24 <= u <= 1 - 2^-24,
+   so -log(-log u) is always finite. out[i] is number first + i of the
+   stream; seed, stream, first: any 64-bit values (first + n must not wrap);
+   n checked like every n. */
+ss_status ss_uniform(uint64_t seed, uint64_t stream, uint64_t first, size_t n,
+                     float *out);
+/* Standard normals (Box-Muller in double, own log / sin / cos, rounded to
+   float). */
+ss_status ss_normal(uint64_t seed, uint64_t stream, uint64_t first, size_t n,
+                    float *out);
+/* Standard Gumbel noise g = -log(-log u) of the same uniforms (float). */
+ss_status ss_gumbel(uint64_t seed, uint64_t stream, uint64_t first, size_t n,
+                    float *out);
+/* Draws from the categorical distribution with non-negative weights w
+   (need not sum to 1; zero weight is never drawn): out[d] for draw d =
+   first .. first + draws - 1, by inverse CDF of uniform d of (seed, stream).
+   SS_ERR_DOMAIN for a negative / non-finite weight or a zero total;
+   draws <= 2^31. */
+ss_status ss_categorical(const float *w, size_t n, uint64_t seed,
+                         uint64_t stream, uint64_t first, size_t draws,
+                         uint32_t *out);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,45 @@ ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
   return k->loss[impl](x, n, params, loss, grad);
 }
 
+/* draws * n vector entries must fit like one n. */
+static ss_status check_draws(const ss_kernel_info *k, const double *params, size_t n,
+                             bool vectors) {
+  const double d = ss_param_value(k, params, "draws", 0.0);
+  if (vectors && k->draws != SS_DRAW_INDEX && d * (double)n > (double)SS_MAX_N)
+    return SS_ERR_TOO_LARGE;
+  return SS_OK;
+}
+
+ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
+                    size_t n, const double *params, size_t nparams,
+                    float *probs, uint32_t *indices, float *samples) {
+  if (!x || !probs) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->sample[impl]) return SS_ERR_UNSUPPORTED;
+  s = check_draws(k, params, n, samples != NULL);
+  if (s != SS_OK) return s;
+  if (k->draws == SS_DRAW_VECTOR) indices = NULL;
+  if (k->draws == SS_DRAW_INDEX) samples = NULL;
+  return k->sample[impl](x, n, params, probs, indices, samples);
+}
+
+ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
+                        size_t n, const double *params, size_t nparams,
+                        const float *g, float *dx) {
+  if (!x || !g || !dx) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->has_backward) return SS_ERR_NO_BACKWARD;
+  if (!k->sample_vjp[impl]) return SS_ERR_UNSUPPORTED;
+  s = check_draws(k, params, n, true);
+  if (s != SS_OK) return s;
+  const size_t draws = (size_t)ss_param_value(k, params, "draws", 0.0);
+  s = ss_check_finite(g, draws * n);
+  if (s != SS_OK) return s;
+  return k->sample_vjp[impl](x, n, params, g, dx);
+}
+
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out) {

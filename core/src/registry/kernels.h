@@ -38,6 +38,10 @@ extern const ss_kernel_info ss_kernel_adaptive_temperature;
 extern const ss_kernel_info ss_kernel_ssmax;
 extern const ss_kernel_info ss_kernel_softplus_l1;
 
+/* samplers (core/src/sample) */
+extern const ss_kernel_info ss_kernel_temperature;
+extern const ss_kernel_info ss_kernel_categorical;
+
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;
 extern const ss_kernel_info ss_kernel_sparsemax_loss;

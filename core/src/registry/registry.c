@@ -35,6 +35,9 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_adaptive_temperature,
     &ss_kernel_ssmax,
     &ss_kernel_softplus_l1,
+    /* samplers (core/src/sample) */
+    &ss_kernel_temperature,
+    &ss_kernel_categorical,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -169,6 +172,7 @@ static const char *input_kind_name(ss_input_kind k) {
   switch (k) {
     case SS_INPUT_PROBS: return "probs";
     case SS_INPUT_PROBS_PAIR: return "probs_pair";
+    case SS_INPUT_VALUES: return "values";
     default: return "logits";
   }
 }
@@ -178,6 +182,14 @@ static const char *output_kind_name(ss_output_kind k) {
     case SS_OUTPUT_LOG_PROBS: return "log_probs";
     case SS_OUTPUT_WEIGHTS: return "weights";
     default: return "probs";
+  }
+}
+
+static const char *draw_kind_name(ss_draw_kind k) {
+  switch (k) {
+    case SS_DRAW_RELAXED: return "relaxed";
+    case SS_DRAW_VECTOR: return "vector";
+    default: return "index";
   }
 }
 
@@ -198,6 +210,10 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jraw(b, ",\"output\":");
     jstr(b, output_kind_name(k->output));
   }
+  if (k->family == SS_FAMILY_SAMPLER) {
+    jraw(b, ",\"draws\":");
+    jstr(b, draw_kind_name(k->draws));
+  }
   jraw(b, k->has_backward ? ",\"has_backward\":true" : ",\"has_backward\":false");
   if (k->family == SS_FAMILY_NORMALIZER)
     jraw(b, k->has_param_backward ? ",\"has_param_backward\":true"
@@ -205,7 +221,7 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jraw(b, ",\"impls\":[");
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {
-    const bool have = k->normalize[i] || k->measure[i] || k->loss[i];
+    const bool have = k->normalize[i] || k->measure[i] || k->loss[i] || k->sample[i];
     if (!have) continue;
     if (!first) jraw(b, ",");
     jstr(b, ss_impl_name((ss_impl)i));

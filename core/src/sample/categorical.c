@@ -1,0 +1,71 @@
+/*
+ * categorical -- draw indices from a probability vector (or any
+ * non-negative weights, normalized by their sum):
+ *
+ *   p_i = w_i / sum_j w_j,   draw = the first i with u * sum w < w_0 + ... + w_i
+ *
+ * the sampler to put after a normalizer (sparsemax's exact zeros are never
+ * drawn). Inverse CDF with blocked prefix sums (draw.c): O(n) once, then
+ * O(log n + block) per draw, no allocation. Input: SS_INPUT_PROBS (NaN is
+ * SS_ERR_NAN, a negative or infinite weight SS_ERR_DOMAIN, all zero
+ * SS_ERR_ALL_MASKED).
+ */
+#include "common/check.h"
+#include "registry/kernels.h"
+#include "sample/sample_internal.h"
+
+static const ss_param_info categorical_params[] = {
+    SS_SAMPLER_SEED_PARAM,
+    SS_SAMPLER_DRAWS_PARAM,
+};
+
+static ss_status categorical_run(ss_impl impl, const float *w, size_t n,
+                                 const double *params, float *probs, uint32_t *indices) {
+  ss_status s = ss_check_finite(w, n);
+  if (s == SS_ERR_NONFINITE) return SS_ERR_DOMAIN;
+  if (s != SS_OK) return s;
+  for (size_t i = 0; i < n; i++)
+    if (w[i] < 0.0f) return SS_ERR_DOMAIN;
+  const double sum = impl == SS_IMPL_SCALAR ? ss_sum4_scalar(w, n)
+#if SS_HAVE_SIMD
+                                            : ss_sum4_simd(w, n);
+#else
+                                            : ss_sum4_scalar(w, n);
+#endif
+  if (!(sum > 0.0)) return SS_ERR_ALL_MASKED;
+  if (probs != w)
+    for (size_t i = 0; i < n; i++) probs[i] = w[i];
+  ss_det_scale(impl, probs, n, (float)(1.0 / sum));
+  if (indices)
+    ss_draw_weights(probs, n, ss_sampler_seed(&ss_kernel_categorical, params),
+                    SS_STREAM_CATEGORICAL, 0, ss_sampler_draws(&ss_kernel_categorical, params),
+                    indices);
+  return SS_OK;
+}
+
+static ss_status categorical_scalar(const float *x, size_t n, const double *params,
+                                    float *probs, uint32_t *indices, float *samples) {
+  (void)samples;
+  return categorical_run(SS_IMPL_SCALAR, x, n, params, probs, indices);
+}
+
+#if SS_HAVE_SIMD
+static ss_status categorical_simd(const float *x, size_t n, const double *params,
+                                  float *probs, uint32_t *indices, float *samples) {
+  (void)samples;
+  return categorical_run(SS_IMPL_SIMD, x, n, params, probs, indices);
+}
+#endif
+
+const ss_kernel_info ss_kernel_categorical = {
+    .name = "categorical",
+    .family = SS_FAMILY_SAMPLER,
+    .summary = "draw indices from a probability vector (weights normalized by their sum)",
+    .formula = "P(draw = i) = w_i / sum_j w_j; inverse CDF of a uniform in (0, 1)",
+    .paper = "inverse transform sampling (e.g. Devroye 1986, Non-Uniform Random Variate Generation, ch. III)",
+    .nparams = sizeof categorical_params / sizeof categorical_params[0],
+    .params = categorical_params,
+    .input = SS_INPUT_PROBS,
+    .draws = SS_DRAW_INDEX,
+    .sample = {categorical_scalar, SS_SIMD(categorical_simd)},
+};

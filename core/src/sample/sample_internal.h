@@ -1,0 +1,103 @@
+/*
+ * Shared plumbing of the samplers (core/src/sample).
+ *
+ * Determinism contract: a sampler's probs, draws and samples are
+ * bit-identical in every build (native, wasm scalar, wasm SIMD) and for both
+ * impls. So every value a draw depends on is computed by the same IEEE
+ * operations in the same order on both paths:
+ *   - exp / log are our own (det_math.h; the SIMD path runs the same
+ *     polynomial four lanes at a time);
+ *   - sums are "4-lane" sums: element i goes to double accumulator i % 4 in
+ *     index order, and the total is (a0 + a1) + (a2 + a3) -- which the SIMD
+ *     path does with two f64x2 accumulators and the scalar path with four
+ *     doubles;
+ *   - decisions that follow (kept sets, the inverse CDF) are scalar code
+ *     shared by both paths.
+ * The SIMD versions are faster because the elementwise work (divide, exp,
+ * compare, scale, noise) runs four lanes at a time, not because they round
+ * differently.
+ *
+ * Random streams (the Philox `stream` word; see common/rng.h): one per use,
+ * so that e.g. gumbel_max, gumbel_softmax and gumbel_softmax_hard with the
+ * same seed see the same noise and pick the same index.
+ */
+#ifndef SS_SAMPLE_INTERNAL_H
+#define SS_SAMPLE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/simd.h"
+#include "softscope.h"
+
+enum {
+  SS_STREAM_CATEGORICAL = 1, /* inverse-CDF uniforms, one block per draw */
+  SS_STREAM_GUMBEL = 2,      /* Gumbel noise, ceil(n/4) blocks per draw */
+  SS_STREAM_LOGISTIC = 3,    /* gumbel_sigmoid's logistic noise */
+  SS_STREAM_DIRICHLET = 4,   /* gamma variates */
+  SS_STREAM_DARE = 5         /* drop masks */
+};
+
+/* Largest accepted `draws`. */
+#define SS_MAX_DRAWS ((double)(1u << 24))
+
+/* Philox blocks per draw of n per-entry uniforms. */
+static inline uint64_t ss_blocks_per_draw(size_t n) { return ((uint64_t)n + 3) / 4; }
+
+/* 4-lane double sum of w[0..n) (the order described above). */
+double ss_sum4_scalar(const float *w, size_t n);
+#if SS_HAVE_SIMD
+double ss_sum4_simd(const float *w, size_t n);
+#endif
+
+/* y_i = exp(z_i - max z) with z_i = x_i / t (float division; t = 1 skips
+   it), -Inf -> 0; returns the 4-lane sum of y. Validates x like every
+   logit input (NaN, +Inf, all -Inf) and returns the status through *st
+   (the sum is 0 then). y may alias x. */
+double ss_det_exp_scalar(const float *x, size_t n, float t, float *y, ss_status *st);
+#if SS_HAVE_SIMD
+double ss_det_exp_simd(const float *x, size_t n, float t, float *y, ss_status *st);
+#endif
+
+/* y_i *= s (float multiply). */
+void ss_det_scale_scalar(float *y, size_t n, float s);
+#if SS_HAVE_SIMD
+void ss_det_scale_simd(float *y, size_t n, float s);
+#endif
+
+/* e_i = 0 where e_i < thr; returns the 4-lane sum of what is kept. */
+double ss_det_mask_below_scalar(float *e, size_t n, float thr);
+#if SS_HAVE_SIMD
+double ss_det_mask_below_simd(float *e, size_t n, float thr);
+#endif
+
+/* The impl-dispatching forms of the three above (bit-identical either way). */
+double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st);
+void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
+double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr);
+
+/* Inverse-CDF categorical draws from non-negative weights (no checks; the
+   total must be positive and finite): out[d] for draws first .. first +
+   draws - 1 under (seed, stream). Shared scalar code for both impls. */
+void ss_draw_weights(const float *w, size_t n, uint64_t seed, uint64_t stream,
+                     uint64_t first, size_t draws, uint32_t *out);
+
+/* The `seed` and `draws` parameters of a sampler. */
+uint64_t ss_sampler_seed(const ss_kernel_info *k, const double *params);
+size_t ss_sampler_draws(const ss_kernel_info *k, const double *params);
+
+/* Registry parameter blocks every sampler ends with (see sample_params.c). */
+#define SS_SAMPLER_SEED_PARAM                                                 \
+  {.name = "seed", .type = SS_PARAM_INT, .min = 0.0, .max = 0x1p53,          \
+   .def = 0.0, .ui_min = 0.0, .ui_max = 1000.0,                              \
+   .help = "random seed: the same seed gives the same draws in every build"}
+#define SS_SAMPLER_DRAWS_PARAM                                                \
+  {.name = "draws", .type = SS_PARAM_INT, .min = 0.0, .max = SS_MAX_DRAWS,   \
+   .def = 1.0, .ui_min = 1.0, .ui_max = 10000.0, .log_scale = true,          \
+   .help = "number of draws (0: only the distribution)"}
+#define SS_SAMPLER_TEMPERATURE_PARAM                                          \
+  {.name = "temperature", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e6,    \
+   .min_open = true, .def = 1.0, .ui_min = 0.05, .ui_max = 10.0,             \
+   .log_scale = true, .help = "logits are divided by it first"}
+
+#endif
