@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// softscope CLI: list the registry, run a normalizer, a measure or a loss on a vector.
+// softscope CLI: list the registry, run a normalizer, a measure, a loss or a sampler on a vector.
 // Arguments are parsed by hand (no dependencies). Exit status: 0 ok, 2 bad
 // input or usage (message on stderr as "softscope: <message>"), 1 internal
 // error. With --json the result is {"kernel","impl","output","metrics"}
@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSoftscope } from './index.js';
 import { cmdSweep, SWEEP_OPTIONS, SWEEP_HELP } from './cli-sweep.js';
+import { chiSquare, drawCounts } from './stats.js';
 
 const HELP = `softscope — numeric kernels around softmax (WebAssembly SIMD128)
 
@@ -18,6 +19,7 @@ usage:
   softscope normalize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
   softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]
   softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]
+  softscope sample <kernel> --input <x> --param seed=S --param draws=N [--param name=value]... [--impl I] [--json]
   softscope sweep dispersion --normalizers a,b,... --n-max N [sweep options] [--impl I] [--json] [--svg FILE]
   softscope --help | --version
 
@@ -41,6 +43,17 @@ exp(y) for log-probabilities, y / sum(y) for unnormalized weights):
 loss output: the loss value and its gradient with respect to the logits;
   --json prints {"kernel","impl","output": loss,"grad": [dL/dx]}
 
+sample output: --json prints {"kernel","impl","output","probs","metrics"}:
+  output   the draws: indices for index samplers (filters, categorical, gumbel_max); for
+           relaxed samplers (gumbel_softmax, gumbel_softmax_hard, reinmax) the argmax index
+           of each draw, with the drawn vectors in "samples"; for vector samplers
+           (gumbel_sigmoid, dirichlet, dare) one array of n values per draw
+  probs    the distribution the draws come from (vector samplers: the mean of a draw)
+  metrics  draws, support (entries with probs > 0), entropy (nats), kept_mass (filters with a
+           temperature: the mass of the kept set under softmax(x / temperature)), and for
+           index draws chi2, dof, p_value (Pearson's goodness of fit of the draws to probs)
+  The same seed gives the same draws in every build (native, wasm scalar, wasm SIMD).
+
 ${SWEEP_HELP}
   --json prints {"kernel": "dispersion","impl","n": [...],"series": [{"name","params","output",
   "keyProb","maxProb","entropy","support","sum","errors"}],"inputs": {...}}
@@ -57,6 +70,7 @@ examples:
   echo '[1, 2, 3]' | softscope normalize log_softmax --input - --impl scalar
   softscope measure kl_divergence --input '[0.5, 0.5]' --input2 '[0.9, 0.1]'
   softscope loss sparsemax_loss --input '[-2, 0, 0.5]' --param target=2 --json
+  softscope sample top_p --input '[3, 2, 1, 0, -1]' --param p=0.9 --param seed=1 --param draws=1000 --json
   softscope sweep dispersion --normalizers softmax,softmax_temperature --param temperature=0.5 --n-max 2^16 --svg d.svg
 `;
 
@@ -308,6 +322,61 @@ async function cmdLoss(ss, name, opt, out) {
   out(table(rowsOf(x, grad), ['i', 'x', 'dL/dx']));
 }
 
+function entropyOf(p) {
+  let h = 0;
+  for (const v of p) if (v > 0) h -= v * Math.log(v);
+  return h;
+}
+
+function sampleMetrics(ss, k, x, params, r) {
+  const m = { draws: r.draws, support: r.probs.reduce((c, v) => c + (v > 0 ? 1 : 0), 0), entropy: entropyOf(r.probs) };
+  if (k.params.some((p) => p.name === 'temperature') && k.input === 'logits') {
+    const base = ss.sample('temperature', x, { temperature: params.temperature ?? 1, draws: 0 }).probs;
+    let kept = 0;
+    for (let i = 0; i < base.length; i++) if (r.probs[i] > 0) kept += base[i];
+    m.kept_mass = kept;
+  }
+  if (r.indices && r.draws > 0) {
+    const c = chiSquare(r.indices, r.probs);
+    m.chi2 = c.chi2;
+    m.dof = c.dof;
+    m.p_value = c.pValue;
+  }
+  return m;
+}
+
+async function cmdSample(ss, name, opt, out) {
+  if (!name) throw new UsageError('sample: which kernel? (softscope list --family sampler)');
+  const k = ss.kernel(name, 'sampler');
+  if (opt.input === undefined) throw new UsageError('sample: --input is required');
+  if (opt.input2 !== undefined) throw new UsageError('sample: --input2 is only for measures');
+  const x = await readVector(opt.input, '--input');
+  const params = parseParams(opt.param, k);
+  const r = ss.sample(k.name, x, params);
+  const metrics = sampleMetrics(ss, k, x, params, r);
+  const rows = (flat) => Array.from({ length: r.draws }, (_, d) => Array.from(flat.subarray(d * r.n, (d + 1) * r.n), f32));
+  if (opt.json) {
+    const res = { kernel: k.name, impl: ss.impl, output: r.indices ? Array.from(r.indices) : rows(r.samples),
+      probs: Array.from(r.probs, f32) };
+    if (k.draws === 'relaxed') res.samples = rows(r.samples);
+    res.metrics = metrics;
+    out(toJson(res));
+    return;
+  }
+  out(`${k.name} (${ss.impl}), n = ${x.length}, ${Object.entries(params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}`);
+  if (r.indices) {
+    const cnt = drawCounts(r.indices, r.n);
+    out(table(rowsOf(x, r.probs).map((row) => (row[0] === '...' ? [...row, ''] : [...row, num(r.draws ? cnt[Number(row[0])] / r.draws : 0)])),
+      ['i', 'x', 'p', 'drawn']));
+  } else {
+    const mean = new Float64Array(r.n);
+    for (let d = 0; d < r.draws; d++) for (let i = 0; i < r.n; i++) mean[i] += r.samples[d * r.n + i] / r.draws;
+    out(table(rowsOf(x, r.probs).map((row) => (row[0] === '...' ? [...row, ''] : [...row, num(mean[Number(row[0])])])),
+      ['i', 'x', 'mean', 'draw mean']));
+  }
+  out(Object.entries(metrics).map(([a, b]) => `${a} ${num(b)}`).join('  '));
+}
+
 // The API's messages name its argument ("x", "p", "params.alpha"); on the
 // command line those are --input, --input2 and --param.
 function cliMessage(e) {
@@ -335,7 +404,7 @@ export async function main(argv, io = {}) {
   const [cmd, name, ...extra] = pos;
   try {
     if (!cmd) throw new UsageError('no command (softscope --help)');
-    if (!['list', 'normalize', 'measure', 'loss', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sweep; see softscope --help)`);
+    if (!['list', 'normalize', 'measure', 'loss', 'sample', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sample, sweep; see softscope --help)`);
     if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
     const sweepOnly = cmd === 'sweep' ? undefined : SWEEP_OPTIONS.find((o) => opt[o] !== undefined);
@@ -347,6 +416,7 @@ export async function main(argv, io = {}) {
     if (cmd === 'list') cmdList(ss, opt, out);
     else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
     else if (cmd === 'loss') await cmdLoss(ss, name, opt, out);
+    else if (cmd === 'sample') await cmdSample(ss, name, opt, out);
     else if (cmd === 'sweep') await cmdSweep(ss, name, opt, out, { UsageError, parseNumberToken, toJson, num, table });
     else await cmdMeasure(ss, name, opt, out);
     return 0;

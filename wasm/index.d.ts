@@ -30,10 +30,13 @@ export interface KernelInfo {
   summary: string;
   formula: string;
   paper: string;
-  /** What a measure reads; 'logits' for normalizers. */
-  input: 'logits' | 'probs' | 'probs_pair';
+  /** What a measure or sampler reads; 'logits' for normalizers ('values':
+   *  a sampler-stated domain, e.g. dirichlet's concentrations). */
+  input: 'logits' | 'probs' | 'probs_pair' | 'values';
   /** Normalizers only: what y is. */
   output?: 'probs' | 'log_probs' | 'weights';
+  /** Samplers only: what one draw is. */
+  draws?: DrawKind;
   has_backward: boolean;
   /** Normalizers: whether normalizeParamBackward is available. */
   has_param_backward?: boolean;
@@ -113,6 +116,19 @@ export interface Softscope {
   boltzmann(x: Vector, b?: number): number;
   /** Loss of logits x against params.target (a class index < x.length) and its gradient dL/dx. */
   loss(kernel: string, x: Vector, params?: Params): { loss: number; grad: Float32Array };
+  /** Run a sampler (params.seed, params.draws and the kernel's own). */
+  sample(kernel: string, x: Vector, params?: Params): SampleResult;
+  /** d/dx sum_d <g_d, sample_d>, g of length draws * n (relaxed / straight-through samplers). */
+  sampleBackward(kernel: string, x: Vector, g: Vector, params?: Params): Float32Array;
+  /** n uniforms in (0, 1): numbers first.. of the Philox stream (seed, stream). */
+  uniform(n: number, options?: StreamOptions): Float32Array;
+  normal(n: number, options?: StreamOptions): Float32Array;
+  gumbel(n: number, options?: StreamOptions): Float32Array;
+  /** Draws from non-negative weights (normalized by their sum). */
+  categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
+  /** Bias / variance of a gradient estimator against the exact (enumerated) gradient. */
+  estimatorStats(estimator: Estimator, theta: Vector, target: Vector,
+    options?: { tau?: number; seed?: number | bigint; samples?: number }): EstimatorStats;
   /** For one-input measures the params may be passed in q's place. */
   measure(kernel: string, p: Vector, q?: Vector | null | Params, params?: Params): number;
   measureBackward(kernel: string, p: Vector, g?: number, params?: Params): Float32Array;
@@ -123,6 +139,33 @@ export interface Softscope {
   alloc(n: number): HeapBuffer;
   normalizeInto(kernel: string, x: HeapBuffer, y: HeapBuffer, params?: Params): HeapBuffer;
   heapStats(): HeapStats;
+}
+
+export type DrawKind = 'index' | 'relaxed' | 'vector';
+export type Estimator = 'st' | 'gumbel_softmax' | 'st_gumbel' | 'reinmax';
+
+export interface SampleResult {
+  /** The distribution the draws come from (vector samplers: the mean of one draw). */
+  probs: Float32Array;
+  /** Drawn indices (index and relaxed samplers), else null. */
+  indices: Uint32Array | null;
+  /** draws * n values, draw d at [d*n, (d+1)*n) (relaxed and vector samplers), else null. */
+  samples: Float32Array | null;
+  draws: number;
+  n: number;
+}
+
+export interface StreamOptions {
+  seed?: number | bigint;
+  stream?: number | bigint;
+  first?: number | bigint;
+}
+
+export interface EstimatorStats {
+  bias: number;
+  variance: number;
+  mean: Float32Array;
+  exact: Float32Array;
 }
 
 export interface CreateOptions {

@@ -12,6 +12,7 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, statusError, de
 import { Heap, Scratch, HeapBuffer, isHeapBufferOf } from './heap.js';
 import { detectSimd } from './simd-detect.js';
 import { directCalls } from './direct-calls.js';
+import { samplerCalls } from './sampler-calls.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
@@ -336,6 +337,7 @@ class Softscope {
     const args = inputs.map((a) => ({ ...a, array: a.heap ? a.heap.array : a.array }));
     switch (status) {
       case STATUS.SS_ERR_PARAM_RANGE: {
+        if (!k) break; // a direct call: no registry parameters
         const i = this.exports.ss_params_bad_index(this._ptr.get(k), this._paramsPtr, k.params.length);
         if (i >= 0) {
           const p = k.params[i];
@@ -345,7 +347,7 @@ class Softscope {
         break;
       }
       case STATUS.SS_ERR_UNSUPPORTED:
-        return new SoftscopeError(`${where}: no ${this.impl} implementation of "${k.name}" in this build`, status);
+        return new SoftscopeError(`${where}: no ${this.impl} implementation of "${k?.name ?? where}" in this build`, status);
       case STATUS.SS_ERR_NO_BACKWARD:
         return new SoftscopeError(`${where}: "${k.name}" has no backward pass`, status);
       case STATUS.SS_ERR_EMPTY: {
@@ -459,6 +461,75 @@ class Softscope {
     }
     this._heap.refresh();
     return { loss: this._heap.f64[this._outPtr >>> 3], grad: this._heap.f32.slice(pg >>> 2, (pg >>> 2) + xa.n) };
+  }
+
+  // ---- samplers ----
+
+  /** Run a sampler: { probs, indices, samples, draws, n }.
+   *  probs: the distribution the draws come from (Float32Array, length n; for
+   *  vector samplers the mean of one draw); indices: Uint32Array of the drawn
+   *  indices (index and relaxed samplers, else null); samples: Float32Array of
+   *  draws * n values, draw d at [d*n, (d+1)*n) (relaxed and vector samplers,
+   *  else null). params.seed and params.draws as in the registry. */
+  sample(kernel, x, params = {}) {
+    const k = this._lookup(kernel, 'sampler', 'softscope.sample');
+    const where = `softscope.sample("${k.name}")`;
+    const xa = this._input(x, 'x', where);
+    this._checkN(xa, where);
+    const np = this._packParams(k, params, where, xa.n);
+    const draws = this._drawsParam(k);
+    const vectors = k.draws !== 'index', indexed = k.draws !== 'vector';
+    this._checkDraws(k, draws, xa.n, where);
+    const [px] = this._stage([xa]);
+    const pp = this._scratch.get('out0', xa.n * 4);
+    const pi = indexed ? this._scratch.get('draws', Math.max(1, draws) * 4) : 0;
+    const ps = vectors ? this._scratch.get('samples', Math.max(1, draws * xa.n) * 4) : 0;
+    const s = this._need('ss_sample', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pp, pi, ps);
+    if (s !== 0) throw this._fail(where, s, [xa], k);
+    const h = this._heap;
+    h.refresh();
+    return {
+      probs: h.f32.slice(pp >>> 2, (pp >>> 2) + xa.n),
+      indices: indexed ? h.u32.slice(pi >>> 2, (pi >>> 2) + draws) : null,
+      samples: vectors ? h.f32.slice(ps >>> 2, (ps >>> 2) + draws * xa.n) : null,
+      draws,
+      n: xa.n,
+    };
+  }
+
+  /** The sampler's surrogate gradient: dx = d/dx sum_d <g_d, sample_d> with
+   *  g of length draws * n (the same params, hence the same noise, as the
+   *  forward call). Relaxed and straight-through samplers only. */
+  sampleBackward(kernel, x, g, params = {}) {
+    const k = this._lookup(kernel, 'sampler', 'softscope.sampleBackward');
+    const where = `softscope.sampleBackward("${k.name}")`;
+    const xa = this._input(x, 'x', where), ga = this._input(g, 'g', where);
+    this._checkN(xa, where);
+    if (!k.has_backward) throw new SoftscopeError(`${where}: "${k.name}" has no backward pass`, STATUS.SS_ERR_NO_BACKWARD);
+    const np = this._packParams(k, params, where, xa.n);
+    const draws = this._drawsParam(k);
+    this._checkDraws(k, draws, xa.n, where);
+    if (ga.n !== draws * xa.n)
+      throw new SoftscopeError(`${where}: g has length ${ga.n} but draws * n = ${draws} * ${xa.n} = ${draws * xa.n}; they must match`,
+        STATUS.SS_ERR_LENGTH, { argument: 'g' });
+    const [px, pg] = this._stage([xa, ga]);
+    const pdx = this._scratch.get('out0', xa.n * 4);
+    const s = this._need('ss_sample_vjp', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pg, pdx);
+    if (s !== 0) throw this._fail(where, s, [xa, ga], k);
+    this._heap.refresh();
+    return this._heap.f32.slice(pdx >>> 2, (pdx >>> 2) + xa.n);
+  }
+
+  // The packed `draws` parameter of a sampler (after _packParams).
+  _drawsParam(k) {
+    const i = k.params.findIndex((p) => p.name === 'draws');
+    return i < 0 ? 0 : this._heap.f64[(this._paramsPtr >>> 3) + i];
+  }
+
+  _checkDraws(k, draws, n, where) {
+    if (k.draws !== 'index' && draws * n > this.maxN)
+      throw new SoftscopeError(`${where}: params.draws * n = ${draws} * ${n} vector entries exceed maxN (${this.maxN})`,
+        STATUS.SS_ERR_TOO_LARGE, { argument: 'params.draws' });
   }
 
   // ---- measures ----
@@ -667,6 +738,6 @@ class SoftmaxState {
 }
 
 // threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js)
-Object.assign(Softscope.prototype, directCalls);
+Object.assign(Softscope.prototype, directCalls, samplerCalls);
 
 export default createSoftscope;
