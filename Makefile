@@ -148,6 +148,7 @@ bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
        $(B)/wasm/bench-simd.wasm $(B)/wasm/bench-scalar.wasm
 	$(NODE) tests/bench/run.js
 	$(NODE) tests/bench/run-normalizers.js
+	$(NODE) tests/bench/run-samplers.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist

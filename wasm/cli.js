@@ -217,8 +217,14 @@ function table(rows, header) {
 
 // ---- commands ------------------------------------------------------------------
 
+// Bounds like 2^53 (seeds) and 2^24 (draws) read better as powers of two.
+function bound(v) {
+  const e = Math.log2(Math.abs(v));
+  return v >= 2 ** 20 && Number.isInteger(e) ? `2^${e}` : num(v);
+}
+
 function paramText(p) {
-  const lo = p.min === null ? '-inf' : num(p.min), hi = p.max === null ? 'inf' : num(p.max);
+  const lo = p.min === null ? '-inf' : bound(p.min), hi = p.max === null ? 'inf' : bound(p.max);
   const nb = p.n_bound === 'le' ? ', <= n' : p.n_bound === 'lt' ? ', < n' : '';
   return `${p.name}=${num(p.default)} ${p.min_open ? '(' : '['}${lo}, ${hi}${p.max_open ? ')' : ']'}${nb}`;
 }
