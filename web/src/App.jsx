@@ -7,11 +7,13 @@ import { availableMeasures } from './lib/metrics.js';
 import { colorMap } from './lib/colors.js';
 import { NormalizerPanel } from './panels/NormalizerPanel.jsx';
 import { DispersionPanel } from './panels/DispersionPanel.jsx';
+import { SamplingPanel } from './panels/SamplingPanel.jsx';
 
-// Later issues add panels here (samplers, optimizers, quantizers, ...).
+// Later issues add panels here (optimizers, quantizers, ...).
 const TABS = [
   { id: 'normalizers', label: 'Normalizers' },
   { id: 'dispersion', label: 'Dispersion' },
+  { id: 'sampling', label: 'Sampling' },
 ];
 
 /** Drops kernel names the registry does not know; falls back to defaults if none remain. */
@@ -98,6 +100,7 @@ export function App() {
         {ss && view.panel === 'dispersion' && (
           <DispersionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
         )}
+        {ss && view.panel === 'sampling' && <SamplingPanel ss={ss} state={view} update={update} />}
       </main>
       <footer class="foot muted">
         State lives in the URL: copy the address to share exactly this view. Kernel names, formulas, papers and

@@ -9,6 +9,9 @@
 // entry), normalizers (comma separated registry names). The dispersion panel's
 // keys are prefixed "dispersion." (normalizers, margin, distractor, scale,
 // nmax, seed, ppo, plog) and written only when they differ from the default.
+// The sampling panel's keys are prefixed "sampling." (see SAMPLING_KEYS; the
+// same rule). state.sampling is present only when the hash has a sampling key
+// (absent = every sampling default; read it through samplingState(state)).
 // Every other key is a kernel parameter, by its registry name (names are the
 // same in C, JS, CLI and here); one value is shared by every chosen kernel
 // that has a parameter of that name, in every panel.
@@ -19,7 +22,7 @@
 import { makePreset, PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../presets.js';
 import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../../wasm/dispersion.js';
 
-export const PANELS = ['normalizers', 'dispersion'];
+export const PANELS = ['normalizers', 'dispersion', 'sampling'];
 const RESERVED = new Set(['panel', 'preset', 'seed', 'n', 'logits', 'normalizers']);
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -110,6 +113,114 @@ function writeDispersion(q, d) {
   if (d.probLog !== D.probLog) q.set(K.probLog, d.probLog ? '1' : '0');
 }
 
+// ---- the sampling panel ----
+// Decoding stages in the order LLM decoders apply them; each has an on/off
+// toggle (sampling.on lists the ones on) and one value (sampling.<id>).
+export const SAMPLING_STAGES = ['temperature', 'top_k', 'top_p', 'min_p', 'typical'];
+// The value ranges the URL accepts (the registry's ranges are checked later,
+// against the build); the sliders use the registry's ui ranges.
+const STAGE_RANGES = {
+  temperature: { min: 1e-3, max: 100 }, top_k: { min: 1, max: 2 ** 20, integer: true },
+  top_p: { min: 1e-6, max: 1 }, min_p: { min: 0, max: 1 }, typical: { min: 1e-6, max: 1 },
+};
+export const SAMPLING_LM = 'lm_next_token';          // the long-tailed preset (large n)
+export const SAMPLING_LM_N = { min: 256, max: 65536, default: 32000 };
+export const SAMPLING_DRAWS = { min: 100, max: 100000 };
+export const SAMPLING_TAU = { min: 0.05, max: 10 };
+export const SAMPLING_M = { min: 10, max: 1000 };
+export const SAMPLING_TRI_LIMIT = 6;
+export const SAMPLING_TARGET_LIMIT = 10;
+export const DEFAULT_SAMPLING = Object.freeze({
+  preset: SAMPLING_LM, n: SAMPLING_LM_N.default, seed: 1, logits: null,
+  on: Object.freeze(['temperature', 'top_p']),
+  values: Object.freeze({ temperature: 1, top_k: 50, top_p: 0.9, min_p: 0.05, typical: 0.95 }),
+  draws: 10000,
+  tri: Object.freeze([1.5, 0.5, -1]), tau: 1, m: 300, hard: false,
+  target: Object.freeze([1, 0, 0]),
+});
+const SAMPLING_KEYS = {
+  preset: 'sampling.preset', n: 'sampling.n', seed: 'sampling.seed', logits: 'sampling.logits', on: 'sampling.on',
+  draws: 'sampling.draws', tri: 'sampling.tri', tau: 'sampling.tau', m: 'sampling.m', hard: 'sampling.hard', target: 'sampling.target',
+};
+const samplingValueKey = (id) => `sampling.${id}`;
+
+/** A fresh, mutable copy of the sampling defaults. */
+export function defaultSampling() {
+  const d = DEFAULT_SAMPLING;
+  return { ...d, on: [...d.on], values: { ...d.values }, tri: [...d.tri], target: [...d.target] };
+}
+
+/** The sampling state of a playground state (defaults when the hash had no sampling key). */
+export function samplingState(state) {
+  return state.sampling ?? defaultSampling();
+}
+
+/** n for a sampling preset: the LM preset is large, the others are the editor's presets. */
+export function samplingNRange(preset) {
+  return preset === SAMPLING_LM ? SAMPLING_LM_N : { min: N_MIN, max: N_MAX, default: DEFAULT_N };
+}
+
+function parseVector(s, len, limit) {
+  if (s == null) return null;
+  const parts = s.split(',');
+  if (parts.length !== len) return null;
+  const xs = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));
+  return xs.every((v) => Number.isFinite(v) && Math.abs(v) <= limit) ? xs.map((v) => v + 0) : null;
+}
+
+function parseSampling(q) {
+  const d = defaultSampling();
+  const K = SAMPLING_KEYS;
+  const preset = q.get(K.preset);
+  if (preset === 'custom' || preset === SAMPLING_LM || PRESET_NAMES.includes(preset)) d.preset = preset;
+  d.seed = parseInteger(q.get(K.seed), 0, 2 ** 31 - 1) ?? d.seed;
+  const logits = parseLogits(q.get(K.logits));
+  if (logits) {
+    d.preset = 'custom';
+    d.logits = logits;
+    d.n = logits.length;
+  } else {
+    if (d.preset === 'custom') d.preset = DEFAULT_SAMPLING.preset; // nothing to regenerate from
+    const r = samplingNRange(d.preset);
+    d.n = parseInteger(q.get(K.n), r.min, r.max) ?? r.default;
+  }
+  const on = q.get(K.on);
+  if (on != null) d.on = SAMPLING_STAGES.filter((id) => on.split(',').includes(id));
+  for (const id of SAMPLING_STAGES) {
+    const r = STAGE_RANGES[id], s = q.get(samplingValueKey(id));
+    const v = r.integer ? parseInteger(s, r.min, r.max) : parseNumberIn(s, r);
+    if (v != null) d.values[id] = v;
+  }
+  d.draws = parseInteger(q.get(K.draws), SAMPLING_DRAWS.min, SAMPLING_DRAWS.max) ?? d.draws;
+  d.tri = parseVector(q.get(K.tri), 3, SAMPLING_TRI_LIMIT) ?? d.tri;
+  const tau = parseNumberIn(q.get(K.tau), SAMPLING_TAU);
+  if (tau != null) d.tau = tau;
+  d.m = parseInteger(q.get(K.m), SAMPLING_M.min, SAMPLING_M.max) ?? d.m;
+  const hard = q.get(K.hard);
+  if (hard === '1' || hard === '0') d.hard = hard === '1';
+  d.target = parseVector(q.get(K.target), 3, SAMPLING_TARGET_LIMIT) ?? d.target;
+  return d;
+}
+
+function writeSampling(q, s) {
+  if (!s) return;
+  const D = DEFAULT_SAMPLING, K = SAMPLING_KEYS;
+  const custom = s.preset === 'custom' && Array.isArray(s.logits);
+  if (s.preset !== D.preset && (custom || s.preset !== 'custom')) q.set(K.preset, s.preset);
+  if (custom) q.set(K.logits, s.logits.map((v) => String(v)).join(','));
+  else if (s.n !== samplingNRange(s.preset).default) q.set(K.n, String(s.n));
+  if (s.seed !== D.seed) q.set(K.seed, String(s.seed));
+  const on = SAMPLING_STAGES.filter((id) => s.on.includes(id));
+  if (on.join(',') !== D.on.join(',')) q.set(K.on, on.join(','));
+  for (const id of SAMPLING_STAGES) if (s.values[id] !== D.values[id]) q.set(samplingValueKey(id), String(s.values[id]));
+  if (s.draws !== D.draws) q.set(K.draws, String(s.draws));
+  if (s.tri.join(',') !== D.tri.join(',')) q.set(K.tri, s.tri.join(','));
+  if (s.tau !== D.tau) q.set(K.tau, String(s.tau));
+  if (s.m !== D.m) q.set(K.m, String(s.m));
+  if (s.hard !== D.hard) q.set(K.hard, s.hard ? '1' : '0');
+  if (s.target.join(',') !== D.target.join(',')) q.set(K.target, s.target.join(','));
+}
+
 function parseLogits(s) {
   if (s == null || s === '') return null;
   const parts = s.split(',');
@@ -159,6 +270,8 @@ export function parseHash(hash) {
   const norms = q.get('normalizers');
   if (norms != null) state.normalizers = parseNames(norms);
   state.dispersion = parseDispersion(q);
+  // Only when asked for: a state without sampling keys has no sampling field.
+  if ([...q.keys()].some((k) => k.startsWith('sampling.'))) state.sampling = parseSampling(q);
 
   for (const [k, v] of q) {
     if (RESERVED.has(k) || !NAME_RE.test(k) || v.trim() === '') continue;
@@ -180,6 +293,7 @@ export function serializeState(state) {
     if (!RESERVED.has(k) && NAME_RE.test(k) && Number.isFinite(state.params[k])) q.set(k, String(state.params[k]));
   }
   writeDispersion(q, state.dispersion);
+  writeSampling(q, state.sampling);
   // Commas are legal in a fragment; leaving them unescaped keeps links readable.
   return q.toString().replace(/%2C/g, ',');
 }
