@@ -22,6 +22,11 @@ export function stageParam(id, kernelInfo) {
   return kernelInfo.params.find((p) => p.name === want) ?? kernelInfo.params.find((p) => !COMMON.has(p.name)) ?? null;
 }
 
+/** The largest value an n-bounded parameter may take at length n (Infinity when unbounded). */
+export function nBound(p, n) {
+  return p.n_bound === 'le' ? n : p.n_bound === 'lt' ? n - 1 : Infinity;
+}
+
 export function countNonzero(p) {
   let c = 0;
   for (let i = 0; i < p.length; i++) if (p[i] > 0) c++;
@@ -61,7 +66,7 @@ export function runPipeline(ss, x, s, kernels) {
     if (names.has('draws')) params.draws = 0;
     let value = s.values[id];
     // k (an n-bounded integer) cannot exceed n: clamp rather than fail.
-    if (pi && pi.type === 'int') value = Math.max(Math.ceil(pi.min), Math.min(Math.round(value), pi.n_bound ? n : Infinity));
+    if (pi && pi.type === 'int') value = Math.max(Math.ceil(pi.min), Math.min(Math.round(value), nBound(pi, n)));
     if (pi) params[pi.name] = value;
     let input = logOf(cur);
     if (first && names.has('temperature')) { input = x; params.temperature = T; }

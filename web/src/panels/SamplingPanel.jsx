@@ -16,7 +16,7 @@ import { TauChart } from '../components/TauChart.jsx';
 import { chiSquare } from '../../../wasm/stats.js';
 import { N_MIN, N_MAX } from '../presets.js';
 import { SAMPLING_PRESETS, SAMPLING_PRESET_NAMES, LM_SIZES, samplingLogits } from '../lib/samplingPresets.js';
-import { STAGE_INFO, STAGE_IDS, stageParam, runPipeline, rankOrder, rankBins, tvDistance } from '../lib/decoding.js';
+import { STAGE_INFO, STAGE_IDS, stageParam, nBound, runPipeline, rankOrder, rankBins, tvDistance } from '../lib/decoding.js';
 import { startDraws } from '../lib/drawRunner.js';
 import { gumbelKernels, gumbelSamples, estimatorGrid, TAU_GRID } from '../lib/gumbelView.js';
 import { sliderRange } from '../lib/params.js';
@@ -185,7 +185,7 @@ function StageRow({ id, n, info, on, value, result, onToggle, onValue }) {
   const meta = STAGE_INFO[id];
   const p = stageParam(id, info);
   let range = p ? sliderRange(p) : null;
-  if (range && p.n_bound) range = { ...range, max: Math.max(range.min + 1, Math.min(range.max, n)) };
+  if (range && p.n_bound) range = { ...range, max: Math.max(range.min + 1, Math.min(range.max, nBound(p, n))) };
   const round = (v) => (range.integer ? Math.round(v) : roundSig(v, 3));
   const shown = result && result.value !== undefined && range?.integer ? result.value : value;
   return (

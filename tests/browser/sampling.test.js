@@ -1,0 +1,149 @@
+// The sampling tab in a real browser: the kept count is the one the package
+// computes in Node (scalar build) for the state in the URL, dragging the
+// top-p slider (or, in a build without top_p, the temperature slider) changes
+// what is kept, the live histogram reaches N draws, the triangle shows M
+// Gumbel-Softmax dots (or says the kernel is not in this build), slider moves
+// at n = 32000 stay interactive, and nothing logs an error.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createSoftscope } from '../../wasm/index.js';
+import { parseHash, samplingState } from '../../web/src/state/url.js';
+import { samplingLogits } from '../../web/src/lib/samplingPresets.js';
+import { runPipeline } from '../../web/src/lib/decoding.js';
+import { serveStatic } from './static-server.js';
+import { launchChromium } from './chromium.js';
+
+const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+let server, browser, page, ss, kernels;
+const pageErrors = [];
+
+beforeAll(async () => {
+  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
+  ss = await createSoftscope({ impl: 'scalar' });
+  kernels = new Map(ss.kernels('sampler').map((k) => [k.name, k]));
+  server = await serveStatic(DIST);
+  browser = await launchChromium({ width: 1280, height: 1400 });
+  page = browser.page;
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const card = () => page.$eval('.decode-card', (c) => ({ ...c.dataset }));
+// The state the page shows, read back from its URL, and the kept count Node computes for it.
+async function nodeKept() {
+  await page.waitForTimeout(350); // the hash writer runs at most every 200 ms
+  const s = samplingState(parseHash(await page.evaluate(() => location.hash)));
+  return { s, kept: runPipeline(ss, samplingLogits(s), s, kernels).kept };
+}
+async function dragSlider(sel, from, to) {
+  const box = await (await page.$(sel)).boundingBox();
+  const y = box.y + box.height / 2, at = (t) => box.x + 8 + t * (box.width - 16);
+  await page.mouse.move(at(from), y);
+  await page.mouse.down();
+  await page.mouse.move(at(to), y, { steps: 6 });
+  await page.mouse.up();
+}
+
+describe('sampling tab in Chromium', () => {
+  it('opens from the URL and shows the kept count the package computes', async () => {
+    await page.goto(`${server.url}#panel=sampling&sampling.draws=20000`);
+    await page.waitForSelector('.decode-card[data-kept]');
+    expect(await page.getAttribute('#tab-sampling', 'aria-selected')).toBe('true');
+    const { s, kept } = await nodeKept();
+    expect(s.n).toBe(32000);
+    expect(Number((await card()).kept)).toBe(kept);
+    // the large vocabulary is drawn as an aggregated rank plot
+    expect(await page.$$eval('[data-chart="rank"] .kept-strip rect', (r) => r.length)).toBeLessThanOrEqual(161);
+  });
+
+  it('the live histogram reaches N draws, spread over several frames', async () => {
+    await page.waitForFunction(() => {
+      const c = document.querySelector('.decode-card');
+      return c && c.dataset.drawsDone === c.dataset.drawsTotal;
+    }, null, { timeout: 30000 });
+    const c = await card();
+    expect(c.drawsDone).toBe('20000');
+    const tv = Number(c.tv), p = Number(c.chi2P);
+    expect(tv).toBeGreaterThan(0);
+    expect(tv).toBeLessThan(1);
+    expect(p).toBeGreaterThanOrEqual(0);
+    expect(p).toBeLessThanOrEqual(1);
+    expect(await page.$$eval('[data-chart="rank"] [data-series="empirical"] circle', (d) => d.length)).toBeGreaterThan(20);
+  });
+
+  it('dragging the top-p (else the temperature) slider changes what is kept, as the package computes', async () => {
+    const before = await card();
+    if (kernels.has('top_p')) {
+      await dragSlider('#sampling-top_p', 0.9, 0.3);
+      await page.waitForFunction((k) => document.querySelector('.decode-card').dataset.kept !== k, before.kept);
+      const { s, kept } = await nodeKept();
+      expect(s.values.top_p).toBeLessThan(0.6);
+      const now = Number((await card()).kept);
+      expect(now).toBeLessThan(Number(before.kept));
+      expect(now).toBe(kept);
+      expect(Number(await page.getAttribute('[data-stage="top_p"]', 'data-stage-kept'))).toBe(now);
+    } else {
+      // no filter in this build: temperature keeps every token but moves the mass (the drawn curve changes)
+      expect(await page.textContent('[data-stage="top_p"]')).toContain('not in this build');
+      const curve = () => page.getAttribute('[data-chart="rank"] path[data-series="final"]', 'd');
+      const d0 = await curve();
+      await dragSlider('#sampling-temperature', 0.57, 0.3);
+      await page.waitForFunction((d) => document.querySelector('[data-chart="rank"] path[data-series="final"]').getAttribute('d') !== d, d0);
+      const { s, kept } = await nodeKept();
+      expect(s.values.temperature).toBeLessThan(0.7);
+      expect(Number((await card()).kept)).toBe(kept);
+      expect(kept).toBe(32000);
+    }
+    // a move restarts the draws, which reach N again
+    await page.waitForFunction(() => {
+      const c = document.querySelector('.decode-card');
+      return c.dataset.drawsDone === c.dataset.drawsTotal;
+    }, null, { timeout: 30000 });
+  });
+
+  it('slider moves at n = 32000 stay interactive', async () => {
+    const ms = await page.evaluate(async () => {
+      const input = document.querySelector('#sampling-temperature');
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+      const t0 = performance.now();
+      for (let i = 0; i < 10; i++) {
+        input.value = String(300 + 30 * i);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+      }
+      return (performance.now() - t0) / 10;
+    });
+    console.log(`sampling panel: ${ms.toFixed(1)} ms per temperature move at n = 32000`);
+    expect(ms).toBeLessThan(200);
+  });
+
+  it('the triangle shows M Gumbel-Softmax dots (or says the kernel is missing)', async () => {
+    await page.goto(`${server.url}#panel=sampling&sampling.preset=planted_peak&sampling.m=250&sampling.tau=0.4`);
+    await page.waitForSelector('.simplex-card');
+    if (kernels.has('gumbel_softmax')) {
+      expect(await page.$$eval('[data-chart="simplex"] circle[data-dot]', (d) => d.length)).toBe(250);
+      // moving τ moves the dots but keeps their number
+      const first = () => page.$eval('[data-chart="simplex"] circle[data-dot="0"]', (c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`);
+      const p0 = await first();
+      await dragSlider('#sampling-tau', 0.4, 0.8);
+      await page.waitForFunction((p) => {
+        const c = document.querySelector('[data-chart="simplex"] circle[data-dot="0"]');
+        return `${c.getAttribute('cx')},${c.getAttribute('cy')}` !== p;
+      }, p0);
+      expect(await page.$$eval('[data-chart="simplex"] circle[data-dot]', (d) => d.length)).toBe(250);
+    } else {
+      expect(await page.textContent('.simplex-card')).toContain('not in this build');
+    }
+  });
+
+  it('logs no errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
