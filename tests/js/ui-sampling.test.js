@@ -14,6 +14,8 @@ import { runPipeline, rankOrder, rankBins, tvDistance, countNonzero } from '../.
 import { startDraws, DRAW_STREAM } from '../../web/src/lib/drawRunner.js';
 import { lmLogits, samplingLogits } from '../../web/src/lib/samplingPresets.js';
 import { SamplingPanel } from '../../web/src/panels/SamplingPanel.jsx';
+import { toXY } from '../../web/src/components/Simplex.jsx';
+import { TAU_GRID } from '../../web/src/lib/gumbelView.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -62,6 +64,30 @@ function withReferenceFilters(real) {
     sample: (name, x, params) => (REF[name] ? { probs: REF[name](x, params), indices: null, samples: null, draws: 0, n: x.length } : real.sample(name, x, params)),
     categorical: (w, o) => real.categorical(w, o),
     estimatorStats: (...a) => real.estimatorStats(...a),
+  };
+}
+// Gumbel-Softmax in JS on the API's Gumbel noise, and a stand-in estimator-stats export.
+function gumbelRef(x, { tau = 1, seed = 0, draws = 1 }, hard) {
+  const n = x.length, g = ss.gumbel(n * draws, { seed, stream: 2 }), out = new Float32Array(n * draws);
+  for (let d = 0; d < draws; d++) {
+    const z = Array.from(x, (v, i) => (v + g[d * n + i]) / tau), p = softmax64(z);
+    const arg = z.indexOf(Math.max(...z));
+    for (let i = 0; i < n; i++) out[d * n + i] = hard ? +(i === arg) : p[i];
+  }
+  return out;
+}
+const GS_PARAMS = [{ name: 'tau', type: 'float', min: 0, max: 1e6, min_open: true, default: 1 }, P.seed, P.draws];
+function withReferenceGumbel(real) {
+  const entries = ['gumbel_softmax', 'gumbel_softmax_hard'].map((name) => ({ name, family: 'sampler', draws: 'relaxed', params: GS_PARAMS }));
+  const stats = [];
+  return {
+    stats,
+    kernels: (f) => (f === 'sampler' ? [...real.kernels('sampler').filter((k) => !k.name.startsWith('gumbel_softmax')), ...entries] : real.kernels(f)),
+    sample: (name, x, params) => (name.startsWith('gumbel_softmax')
+      ? { probs: null, indices: null, samples: gumbelRef(x, params, name.endsWith('hard')), draws: params.draws, n: x.length }
+      : real.sample(name, x, params)),
+    categorical: (w, o) => real.categorical(w, o),
+    estimatorStats: (name, theta, target, o) => { stats.push([name, o.tau]); return { bias: 0.01 * (1 + o.tau), variance: 1 / o.tau }; },
   };
 }
 /** The real API reduced to what the sampler core had first: temperature and categorical, no estimator export. */
@@ -392,5 +418,38 @@ describe('the panel in a DOM', () => {
     const est = root.querySelector('.estimator-card');
     expect(est.dataset.estimators).toBe(exported ? 'ok' : 'missing');
     if (exported) expect(root.querySelectorAll('[data-chart="bias"] path[data-series]').length).toBe(4);
+  });
+
+  it('the triangle draws each sample at its barycentric point; hard samples sit on the vertices with their counts', async () => {
+    const api = withReferenceGumbel(ss);
+    const { root, box } = mount('#panel=sampling&sampling.n=1024&sampling.m=60&sampling.tau=0.7&sampling.tri=1,0,-0.5', api);
+    const dots = [...root.querySelectorAll('[data-chart="simplex"] circle[data-dot]')];
+    expect(dots.length).toBe(60);
+    const want = gumbelRef(Float32Array.from([1, 0, -0.5]), { tau: 0.7, seed: 1, draws: 60 });
+    dots.forEach((c, d) => {
+      const [px, py] = toXY(want[3 * d], want[3 * d + 1], want[3 * d + 2]);
+      expect(Number(c.getAttribute('cx'))).toBeCloseTo(px, 1);
+      expect(Number(c.getAttribute('cy'))).toBeCloseTo(py, 1);
+    });
+    // every estimator over the τ grid, reinmax only where τ >= 1
+    expect(root.querySelectorAll('[data-chart="bias"] path[data-series]').length).toBe(4);
+    const reinmax = root.querySelector('[data-chart="variance"] path[data-series="reinmax"]').dataset.values.split(',').map(Number);
+    TAU_GRID.forEach((t, j) => expect(Number.isNaN(reinmax[j]), `tau ${t}`).toBe(t < 1));
+    expect(api.stats.filter(([n, t]) => n === 'reinmax' && t < 1)).toEqual([]);
+    // the hard toggle: one-hot samples, counted per vertex
+    const cb = root.querySelector('#sampling-hard');
+    cb.checked = true;
+    cb.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(samplingState(box.state).hard).toBe(true));
+    const hard = gumbelRef(Float32Array.from([1, 0, -0.5]), { tau: 0.7, seed: 1, draws: 60 }, true);
+    const counts = [0, 1, 2].map((i) => hard.filter((v, j) => j % 3 === i && v === 1).length);
+    expect([...root.querySelectorAll('[data-count]')].map((e) => Number(e.dataset.count))).toEqual(counts);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
+    // a new τ moves the dots (the same noise, so not their number)
+    cb.checked = false;
+    cb.dispatchEvent(new Event('change', { bubbles: true }));
+    slide(root.querySelector('#sampling-tau'), 900);
+    await vi.waitFor(() => expect(samplingState(box.state).tau).toBeGreaterThan(3));
+    expect(root.querySelectorAll('[data-chart="simplex"] circle[data-dot]').length).toBe(60);
   });
 });

@@ -124,10 +124,13 @@ export function SamplingPanel({ ss, state, update }) {
           {small ? (
             <LogitEditor logits={Array.from(x, (v) => v + 0)} onChange={(next) => setS({ preset: 'custom', logits: next, n: next.length })} />
           ) : (
-            <p class="help lm-note">
-              {n.toLocaleString('en-US')} tokens, {SAMPLING_PRESETS[SAMPLING_LM].help}. Too many to edit as bars: the chart below
-              shows them by rank. Choose a small preset to edit logits by hand.
-            </p>
+            <>
+              <p class="help lm-note">
+                {n.toLocaleString('en-US')} tokens, {SAMPLING_PRESETS[SAMPLING_LM].help}. Too many to edit as bars: the chart below
+                shows them by rank (choose a small preset to edit logits by hand). The most probable tokens:
+              </p>
+              {pipe.final && <TopTokens order={order} x={x} base={pipe.base} final={pipe.final} />}
+            </>
           )}
         </div>
 
@@ -178,6 +181,22 @@ export function SamplingPanel({ ss, state, update }) {
 
       <GumbelSection ss={ss} s={s} setS={setS} kernels={kernels} />
     </section>
+  );
+}
+
+function TopTokens({ order, x, base, final, rows = 8 }) {
+  return (
+    <table class="top-tokens" data-top-tokens={rows}>
+      <thead><tr><th>rank</th><th>token id</th><th>logit</th><th>softmax(x / T)</th><th>sampled p</th></tr></thead>
+      <tbody>
+        {Array.from(order.subarray(0, rows), (i, r) => (
+          <tr key={r} class={final[i] > 0 ? 'kept' : 'dropped'}>
+            <td>{r + 1}</td><td>#{i}</td><td>{fmt(x[i], 3)}</td><td>{fmt(base[i], 3)}</td>
+            <td>{final[i] > 0 ? fmt(final[i], 3) : 'dropped'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
