@@ -54,7 +54,8 @@ export function drawCounts(indices, n) {
 }
 
 /** { chi2, dof, pValue, impossible }: draws vs probs. impossible counts draws
- *  of zero-probability entries (then pValue is 0). */
+ *  of zero-probability entries (then pValue is 0). dof 0 means too few draws
+ *  for a test (every cell pooled into one): pValue is then 1. */
 export function chiSquare(indices, probs) {
   const n = probs.length, N = indices.length;
   const counts = drawCounts(indices, n);
@@ -65,6 +66,7 @@ export function chiSquare(indices, probs) {
     if (e >= 5) { chi2 += (counts[i] - e) ** 2 / e; cells++; } else { poolE += e; poolO += counts[i]; }
   }
   if (poolE > 0) { chi2 += (poolO - poolE) ** 2 / poolE; cells++; }
-  const dof = Math.max(1, cells - 1);
-  return { chi2, dof, pValue: impossible > 0 ? 0 : N === 0 ? 1 : gammaQ(dof / 2, chi2 / 2), impossible };
+  const dof = Math.max(0, cells - 1);
+  const pValue = impossible > 0 ? 0 : dof === 0 ? 1 : gammaQ(dof / 2, chi2 / 2);
+  return { chi2, dof, pValue, impossible };
 }

@@ -41,6 +41,10 @@ extern const ss_kernel_info ss_kernel_softplus_l1;
 /* samplers (core/src/sample) */
 extern const ss_kernel_info ss_kernel_temperature;
 extern const ss_kernel_info ss_kernel_categorical;
+extern const ss_kernel_info ss_kernel_top_k;
+extern const ss_kernel_info ss_kernel_top_p;
+extern const ss_kernel_info ss_kernel_min_p;
+extern const ss_kernel_info ss_kernel_typical;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -38,6 +38,10 @@ static const ss_kernel_info *const registry[] = {
     /* samplers (core/src/sample) */
     &ss_kernel_temperature,
     &ss_kernel_categorical,
+    &ss_kernel_top_k,
+    &ss_kernel_top_p,
+    &ss_kernel_min_p,
+    &ss_kernel_typical,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,

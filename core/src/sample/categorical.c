@@ -19,23 +19,18 @@ static const ss_param_info categorical_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-static ss_status categorical_run(ss_impl impl, const float *w, size_t n,
+SS_ALWAYS_INLINE ss_status categorical_run(const ss_det_ops *ops, const float *w, size_t n,
                                  const double *params, float *probs, uint32_t *indices) {
   ss_status s = ss_check_finite(w, n);
   if (s == SS_ERR_NONFINITE) return SS_ERR_DOMAIN;
   if (s != SS_OK) return s;
   for (size_t i = 0; i < n; i++)
     if (w[i] < 0.0f) return SS_ERR_DOMAIN;
-  const double sum = impl == SS_IMPL_SCALAR ? ss_sum4_scalar(w, n)
-#if SS_HAVE_SIMD
-                                            : ss_sum4_simd(w, n);
-#else
-                                            : ss_sum4_scalar(w, n);
-#endif
+  const double sum = ops->sum4(w, n);
   if (!(sum > 0.0)) return SS_ERR_ALL_MASKED;
   if (probs != w)
     for (size_t i = 0; i < n; i++) probs[i] = w[i];
-  ss_det_scale(impl, probs, n, (float)(1.0 / sum));
+  ops->scale(probs, n, (float)(1.0 / sum));
   if (indices)
     ss_draw_weights(probs, n, ss_sampler_seed(&ss_kernel_categorical, params),
                     SS_STREAM_CATEGORICAL, 0, ss_sampler_draws(&ss_kernel_categorical, params),
@@ -46,14 +41,14 @@ static ss_status categorical_run(ss_impl impl, const float *w, size_t n,
 static ss_status categorical_scalar(const float *x, size_t n, const double *params,
                                     float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return categorical_run(SS_IMPL_SCALAR, x, n, params, probs, indices);
+  return categorical_run(SS_DET_OPS_SCALAR, x, n, params, probs, indices);
 }
 
 #if SS_HAVE_SIMD
 static ss_status categorical_simd(const float *x, size_t n, const double *params,
                                   float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return categorical_run(SS_IMPL_SIMD, x, n, params, probs, indices);
+  return categorical_run(SS_DET_OPS_SIMD, x, n, params, probs, indices);
 }
 #endif
 

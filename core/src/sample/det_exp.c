@@ -18,9 +18,20 @@
 /* ---- scalar ----------------------------------------------------------- */
 
 double ss_sum4_scalar(const float *w, size_t n) {
-  double a[4] = {0.0, 0.0, 0.0, 0.0};
-  for (size_t i = 0; i < n; i++) a[i & 3] += (double)w[i];
-  return (a[0] + a[1]) + (a[2] + a[3]);
+  /* Four named accumulators (an array of four would be kept in a v128 by
+     the wasm backend); element i goes to accumulator i % 4. */
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    a0 += (double)w[i];
+    a1 += (double)w[i + 1];
+    a2 += (double)w[i + 2];
+    a3 += (double)w[i + 3];
+  }
+  if (i < n) a0 += (double)w[i++];
+  if (i < n) a1 += (double)w[i++];
+  if (i < n) a2 += (double)w[i];
+  return (a0 + a1) + (a2 + a3);
 }
 
 /* max of z_i = x_i / t with the validation of every logit input. */
@@ -153,29 +164,36 @@ double ss_det_mask_below_simd(float *e, size_t n, float thr) {
 
 /* ---- impl dispatch -------------------------------------------------------- */
 
-double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st) {
+/* Through a table of function pointers: the impl is a run-time choice, and a
+   scalar entry point that dispatches this way links no SIMD code into its
+   own call graph (tests/build-checks.sh follows direct calls). */
+const ss_det_ops ss_det_ops_scalar = {ss_det_exp_scalar, ss_det_scale_scalar,
+                                      ss_det_mask_below_scalar, ss_sum4_scalar};
 #if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return ss_det_exp_simd(x, n, t, y, st);
+const ss_det_ops ss_det_ops_simd = {ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,
+                                    ss_sum4_simd};
+#endif
+
+const ss_det_ops *ss_det_ops_for(ss_impl impl) {
+#if SS_HAVE_SIMD
+  if (impl == SS_IMPL_SIMD) return &ss_det_ops_simd;
 #endif
   (void)impl;
-  return ss_det_exp_scalar(x, n, t, y, st);
+  return &ss_det_ops_scalar;
+}
+
+double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st) {
+  return ss_det_ops_for(impl)->exp(x, n, t, y, st);
 }
 
 void ss_det_scale(ss_impl impl, float *y, size_t n, float s) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    ss_det_scale_simd(y, n, s);
-    return;
-  }
-#endif
-  (void)impl;
-  ss_det_scale_scalar(y, n, s);
+  ss_det_ops_for(impl)->scale(y, n, s);
 }
 
 double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return ss_det_mask_below_simd(e, n, thr);
-#endif
-  (void)impl;
-  return ss_det_mask_below_scalar(e, n, thr);
+  return ss_det_ops_for(impl)->mask_below(e, n, thr);
+}
+
+double ss_det_sum4(ss_impl impl, const float *w, size_t n) {
+  return ss_det_ops_for(impl)->sum4(w, n);
 }

@@ -1,5 +1,5 @@
 /*
- * The skeleton every decoding filter shares (filter.c):
+ * The skeleton every decoding filter shares (filter.h):
  *
  *   z = x / temperature            (float division; skipped for 1)
  *   e = exp(z - max z)             (det_exp: e_max = 1 exactly)
@@ -19,10 +19,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sample/sample_internal.h"
 #include "softscope.h"
 
 typedef struct ss_filter_ctx {
-  ss_impl impl;
+  const ss_det_ops *ops;
   const double *params; /* the kernel's, registry order */
   double sum;           /* S = 4-lane sum of e */
 } ss_filter_ctx;
@@ -38,9 +39,33 @@ typedef ss_status (*ss_filter_keep_fn)(float *e, size_t n, const ss_filter_ctx *
 /* Runs the skeleton for kernel k (its `temperature`, `seed`, `draws`
    parameters are read by name; a kernel without `temperature` uses 1).
    Exactly one of thr / keep is non-NULL, or both NULL (keep everything:
-   the `temperature` and `categorical` kernels). */
-ss_status ss_filter_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
-                           size_t n, const double *params, ss_filter_threshold_fn thr,
-                           ss_filter_keep_fn keep, float *probs, uint32_t *indices);
+   the `temperature` kernel). Inlined into each entry point (see
+   SS_ALWAYS_INLINE in sample_internal.h). */
+SS_ALWAYS_INLINE ss_status ss_filter_sample(const ss_kernel_info *k, const ss_det_ops *ops,
+                                            const float *x, size_t n, const double *params,
+                                            ss_filter_threshold_fn thr, ss_filter_keep_fn keep,
+                                            float *probs, uint32_t *indices) {
+  const float t = (float)ss_param_value(k, params, "temperature", 1.0);
+  ss_status s;
+  double sum = ops->exp(x, n, t, probs, &s);
+  if (s != SS_OK) return s;
+  const ss_filter_ctx c = {ops, params, sum};
+  if (thr) {
+    bool permuted = false;
+    const float v = thr(probs, n, &c, &permuted);
+    if (permuted) sum = ops->exp(x, n, t, probs, &s);
+    if (v > 0.0f) sum = ops->mask_below(probs, n, v);
+  } else if (keep) {
+    s = keep(probs, n, &c);
+    if (s != SS_OK) return s;
+    sum = ops->sum4(probs, n);
+  }
+  /* sum >= 1: the maximum has e = 1 and every filter keeps it. */
+  ops->scale(probs, n, (float)(1.0 / sum));
+  if (indices)
+    ss_draw_weights(probs, n, ss_sampler_seed(k, params), SS_STREAM_CATEGORICAL, 0,
+                    ss_sampler_draws(k, params), indices);
+  return SS_OK;
+}
 
 #endif

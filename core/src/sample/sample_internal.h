@@ -71,7 +71,31 @@ double ss_det_mask_below_scalar(float *e, size_t n, float thr);
 double ss_det_mask_below_simd(float *e, size_t n, float thr);
 #endif
 
-/* The impl-dispatching forms of the three above (bit-identical either way). */
+/* The impl-dispatching forms of the above (bit-identical either way). */
+typedef struct ss_det_ops {
+  double (*exp)(const float *x, size_t n, float t, float *y, ss_status *st);
+  void (*scale)(float *y, size_t n, float s);
+  double (*mask_below)(float *e, size_t n, float thr);
+  double (*sum4)(const float *w, size_t n);
+} ss_det_ops;
+extern const ss_det_ops ss_det_ops_scalar;
+#if SS_HAVE_SIMD
+extern const ss_det_ops ss_det_ops_simd;
+#endif
+const ss_det_ops *ss_det_ops_for(ss_impl impl);
+
+/* A sampler's body is written once, run(ops, ...), and inlined into its two
+   entry points with the table as a compound literal: the calls through it
+   become direct calls, so name_scalar calls only scalar code and name_simd
+   the SIMD code (what tests/build-checks.sh verifies on the wasm). */
+#define SS_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define SS_DET_OPS_SCALAR                                                          \
+  (&(const ss_det_ops){ss_det_exp_scalar, ss_det_scale_scalar, ss_det_mask_below_scalar, \
+                       ss_sum4_scalar})
+#define SS_DET_OPS_SIMD                                                            \
+  (&(const ss_det_ops){ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,   \
+                       ss_sum4_simd})
+double ss_det_sum4(ss_impl impl, const float *w, size_t n);
 double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st);
 void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
 double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr);
@@ -85,6 +109,15 @@ void ss_draw_weights(const float *w, size_t n, uint64_t seed, uint64_t stream,
 /* The `seed` and `draws` parameters of a sampler. */
 uint64_t ss_sampler_seed(const ss_kernel_info *k, const double *params);
 size_t ss_sampler_draws(const ss_kernel_info *k, const double *params);
+
+/* The registry's two entry points of a sampler whose body is one function
+   run(impl, x, n, params, probs, indices, samples): name##_scalar and
+   (inside #if SS_HAVE_SIMD) name##_simd. */
+#define SS_SAMPLER_ENTRY(name, ops, run)                                            \
+  static ss_status name(const float *x, size_t n, const double *params, float *probs, \
+                        uint32_t *indices, float *samples) {                         \
+    return run(ops, x, n, params, probs, indices, samples);                          \
+  }
 
 /* Registry parameter blocks every sampler ends with (see sample_params.c). */
 #define SS_SAMPLER_SEED_PARAM                                                 \

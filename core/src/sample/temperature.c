@@ -6,7 +6,7 @@
  * T < 1 sharpens toward the argmax, T > 1 flattens toward uniform (the
  * temperature of Ackley, Hinton & Sejnowski 1985's Boltzmann machines, the
  * first knob of every LLM decoder). Draws: inverse CDF of p (draw.c).
- * This is the filter skeleton with nothing filtered (filter.c), so it is
+ * This is the filter skeleton with nothing filtered (filter.h), so it is
  * also exactly what every other filter does before filtering.
  */
 #include "sample/filter.h"
@@ -22,7 +22,7 @@ static const ss_param_info temperature_params[] = {
 static ss_status temperature_scalar(const float *x, size_t n, const double *params,
                                     float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_IMPL_SCALAR, x, n, params, NULL, NULL,
+  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SCALAR, x, n, params, NULL, NULL,
                           probs, indices);
 }
 
@@ -30,7 +30,7 @@ static ss_status temperature_scalar(const float *x, size_t n, const double *para
 static ss_status temperature_simd(const float *x, size_t n, const double *params,
                                   float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_IMPL_SIMD, x, n, params, NULL, NULL,
+  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SIMD, x, n, params, NULL, NULL,
                           probs, indices);
 }
 #endif
