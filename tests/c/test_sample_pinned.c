@@ -27,6 +27,11 @@ static const pinned PINNED[] = {
     {"top_p", 0x037804D0EB4007BEull},
     {"min_p", 0x037804D0EB4007BEull}, /* same kept set as top_p on this input */
     {"typical", 0x9E262267F8BD65D8ull},
+    {"gumbel_max", 0xA9F82F3685A4161Eull},
+    {"gumbel_softmax", 0xD66B7F437869E3FCull},
+    {"gumbel_softmax_hard", 0x6EB99C800D84C0CFull},
+    {"reinmax", 0x6EB99C800D84C0CFull}, /* the same one-hot forward as gumbel_softmax_hard */
+    {"gumbel_sigmoid", 0xC0C826CA09C443E0ull},
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t bytes) {

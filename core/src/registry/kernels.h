@@ -45,6 +45,11 @@ extern const ss_kernel_info ss_kernel_top_k;
 extern const ss_kernel_info ss_kernel_top_p;
 extern const ss_kernel_info ss_kernel_min_p;
 extern const ss_kernel_info ss_kernel_typical;
+extern const ss_kernel_info ss_kernel_gumbel_max;
+extern const ss_kernel_info ss_kernel_gumbel_softmax;
+extern const ss_kernel_info ss_kernel_gumbel_softmax_hard;
+extern const ss_kernel_info ss_kernel_reinmax;
+extern const ss_kernel_info ss_kernel_gumbel_sigmoid;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -42,6 +42,11 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_top_p,
     &ss_kernel_min_p,
     &ss_kernel_typical,
+    &ss_kernel_gumbel_max,
+    &ss_kernel_gumbel_softmax,
+    &ss_kernel_gumbel_softmax_hard,
+    &ss_kernel_reinmax,
+    &ss_kernel_gumbel_sigmoid,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,

@@ -168,10 +168,11 @@ double ss_det_mask_below_simd(float *e, size_t n, float thr) {
    scalar entry point that dispatches this way links no SIMD code into its
    own call graph (tests/build-checks.sh follows direct calls). */
 const ss_det_ops ss_det_ops_scalar = {ss_det_exp_scalar, ss_det_scale_scalar,
-                                      ss_det_mask_below_scalar, ss_sum4_scalar};
+                                      ss_det_mask_below_scalar, ss_sum4_scalar,
+                                      ss_gumbel_noise_scalar};
 #if SS_HAVE_SIMD
 const ss_det_ops ss_det_ops_simd = {ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,
-                                    ss_sum4_simd};
+                                    ss_sum4_simd, ss_gumbel_noise_simd};
 #endif
 
 const ss_det_ops *ss_det_ops_for(ss_impl impl) {

@@ -11,6 +11,9 @@
 #include "common/simd.h"
 #include "softscope.h"
 
+/* A noise generator: out[0..n) from blocks first.. of (seed, stream). */
+typedef void (*ss_noise_fn)(uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *out);
+
 /* g[0..n) = -log(-log u) for the uniforms of blocks first.. of (seed, stream). */
 void ss_gumbel_noise_scalar(uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *g);
 #if SS_HAVE_SIMD

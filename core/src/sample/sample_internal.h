@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "common/simd.h"
+#include "sample/noise.h"
 #include "softscope.h"
 
 enum {
@@ -77,6 +78,8 @@ typedef struct ss_det_ops {
   void (*scale)(float *y, size_t n, float s);
   double (*mask_below)(float *e, size_t n, float thr);
   double (*sum4)(const float *w, size_t n);
+  /* g[0..n) = Gumbel noise of blocks first.. of (seed, stream) (noise.h) */
+  void (*gumbel)(uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *g);
 } ss_det_ops;
 extern const ss_det_ops ss_det_ops_scalar;
 #if SS_HAVE_SIMD
@@ -91,10 +94,10 @@ const ss_det_ops *ss_det_ops_for(ss_impl impl);
 #define SS_ALWAYS_INLINE static inline __attribute__((always_inline))
 #define SS_DET_OPS_SCALAR                                                          \
   (&(const ss_det_ops){ss_det_exp_scalar, ss_det_scale_scalar, ss_det_mask_below_scalar, \
-                       ss_sum4_scalar})
+                       ss_sum4_scalar, ss_gumbel_noise_scalar})
 #define SS_DET_OPS_SIMD                                                            \
   (&(const ss_det_ops){ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,   \
-                       ss_sum4_simd})
+                       ss_sum4_simd, ss_gumbel_noise_simd})
 double ss_det_sum4(ss_impl impl, const float *w, size_t n);
 double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st);
 void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
