@@ -79,7 +79,7 @@ export const samplerCalls = {
   /** Bias and variance of a gradient estimator ('st', 'gumbel_softmax',
    *  'st_gumbel', 'reinmax') of d/dtheta E[sum_i (z_i - target_i)^2],
    *  z one-hot ~ softmax(theta), against the exact gradient by enumeration:
-   *  { bias, variance, mean, exact }. options: tau (> 0; >= 1 for reinmax),
+   *  { bias, variance, mean, exact }. options: tau in (0, 1000],
    *  seed, samples (Monte Carlo samples, default 1000). */
   estimatorStats(estimator, theta, target, options) {
     const where = 'softscope.estimatorStats';
@@ -103,9 +103,10 @@ export const samplerCalls = {
     const po = this._scratch.get('direct-out', 16);
     const s = fn(id, pt, pg, ta.n, tau, seed, samples, po, po + 8, pm, pe);
     if (s !== 0) {
-      if (s === STATUS.SS_ERR_PARAM_RANGE && estimator === 'reinmax' && tau < 1)
-        throw new SoftscopeError(`${where}: options.tau = ${tau} must be >= 1 for reinmax (as in the authors' implementation)`,
-          s, { argument: 'options.tau' });
+      if (s === STATUS.SS_ERR_PARAM_RANGE)
+        throw new SoftscopeError(`${where}: options.tau = ${tau} must be in (0, 1000]`, s, { argument: 'options.tau' });
+      if (s === STATUS.SS_ERR_TOO_LARGE)
+        throw new SoftscopeError(`${where}: theta has ${ta.n} entries; the enumeration takes at most 256`, s, { argument: 'theta' });
       throw this._fail(where, s, [ta, ga], null);
     }
     const h = this._heap;

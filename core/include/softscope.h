@@ -467,6 +467,27 @@ ss_status ss_categorical(const float *w, size_t n, uint64_t seed,
                          uint64_t stream, uint64_t first, size_t draws,
                          uint32_t *out);
 
+/* Gradient estimators of a categorical objective (core/src/sample/
+   estimators.c), for the sampling view: the objective is
+     L(theta) = E_{z ~ onehot(softmax(theta))} sum_i (z_i - target_i)^2,
+   its exact gradient is computed by enumeration over the n outcomes, and
+   `samples` Monte Carlo estimates (Gumbel noise of (seed, stream 2), draw d
+   as in gumbel_max) give mean[0..n), bias = |mean - exact|_2 and
+   variance = (1/M) sum_d |est_d - mean|_2^2. exact[0..n) receives the
+   exact gradient. n <= SS_ESTIMATOR_MAX_N, 0 < tau <= 1e3,
+   1 <= samples <= 2^24. */
+typedef enum ss_estimator {
+  SS_ESTIMATOR_ST = 0,             /* straight-through: (1/tau) J_softmax(theta/tau)^T grad f(D) */
+  SS_ESTIMATOR_GUMBEL_SOFTMAX = 1, /* (1/tau) J_y^T grad f(y), y = softmax((theta + G) / tau) */
+  SS_ESTIMATOR_ST_GUMBEL = 2,      /* (1/tau) J_y^T grad f(D): straight-through Gumbel-Softmax */
+  SS_ESTIMATOR_REINMAX = 3,        /* 2 J_pi1^T grad f(D) - J_pi0^T grad f(D) / 2 */
+  SS_ESTIMATOR_COUNT = 4
+} ss_estimator;
+#define SS_ESTIMATOR_MAX_N 256
+ss_status ss_estimator_stats(int estimator, const float *theta, const float *target, size_t n,
+                             double tau, uint64_t seed, size_t samples, double *bias,
+                             double *variance, float *mean, float *exact);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,7 +43,9 @@ async function nodeKept() {
   return { s, kept: runPipeline(ss, samplingLogits(s), s, kernels).kept };
 }
 async function dragSlider(sel, from, to) {
-  const box = await (await page.$(sel)).boundingBox();
+  const el = await page.$(sel);
+  await el.scrollIntoViewIfNeeded(); // the triangle card sits below the fold
+  const box = await el.boundingBox();
   const y = box.y + box.height / 2, at = (t) => box.x + 8 + t * (box.width - 16);
   await page.mouse.move(at(from), y);
   await page.mouse.down();
@@ -130,13 +132,12 @@ describe('sampling tab in Chromium', () => {
     if (kernels.has('gumbel_softmax')) {
       expect(await page.$$eval('[data-chart="simplex"] circle[data-dot]', (d) => d.length)).toBe(250);
       // moving τ moves the dots but keeps their number
-      const first = () => page.$eval('[data-chart="simplex"] circle[data-dot="0"]', (c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`);
-      const p0 = await first();
+      // (all dots compared: a single one may sit on a vertex at both τ)
+      const where = () => page.$$eval('[data-chart="simplex"] circle[data-dot]', (cs) => cs.map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`).join(' '));
+      const p0 = await where();
       await dragSlider('#sampling-tau', 0.4, 0.8);
-      await page.waitForFunction((p) => {
-        const c = document.querySelector('[data-chart="simplex"] circle[data-dot="0"]');
-        return `${c.getAttribute('cx')},${c.getAttribute('cy')}` !== p;
-      }, p0);
+      await page.waitForFunction((p) => [...document.querySelectorAll('[data-chart="simplex"] circle[data-dot]')]
+        .map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`).join(' ') !== p, p0);
       expect(await page.$$eval('[data-chart="simplex"] circle[data-dot]', (d) => d.length)).toBe(250);
     } else {
       expect(await page.textContent('.simplex-card')).toContain('not in this build');

@@ -22,9 +22,9 @@ export function Simplex({ samples, m, softmax, mean, counts, labels = ['class 0'
   const ring = mean && toXY(mean[0], mean[1], mean[2]);
   const mid = (a, b) => [(V[a][0] + V[b][0]) / 2, (V[a][1] + V[b][1]) / 2];
   const c = toXY(1, 1, 1);
-  const anchors = [['middle', 0, -10], ['end', -8, 16], ['start', 8, 16]];
+  const anchors = [['middle', 0, -10], ['middle', 0, 20], ['middle', 0, 20]]; // labels above / below the vertices
   return (
-    <svg class="chart simplex" viewBox={`0 0 ${width} ${height + 14}`} role="img" data-chart="simplex" data-dots={m}
+    <svg class="chart simplex" viewBox={`-40 0 ${width + 80} ${height + 26}`} role="img" data-chart="simplex" data-dots={m}
       aria-label="three-class probability vectors on the triangle">
       <polygon class="simplex-edge" points={V.map((p) => p.join(',')).join(' ')} />
       {[[0, 1, 2], [1, 2, 0], [2, 0, 1]].map(([a, b, o]) => {

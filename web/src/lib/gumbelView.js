@@ -52,7 +52,6 @@ export function estimatorGrid(ss, theta, target, seed, samples = ESTIMATOR_SAMPL
     const bias = [], variance = [];
     let error = null;
     for (const tau of TAU_GRID) {
-      if (name === 'reinmax' && tau < 1) { bias.push(NaN); variance.push(NaN); continue; }
       try {
         const r = ss.estimatorStats(name, th, tg, { tau, seed, samples });
         bias.push(r.bias);

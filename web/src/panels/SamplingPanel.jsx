@@ -290,7 +290,7 @@ function GumbelSection({ ss, s, setS, kernels }) {
           </div>
           <p class="help">
             Bias and variance of estimators of ∇<sub>x</sub> E[‖z − target‖²], z one-hot ~ softmax(x), against the exact
-            gradient (by enumeration), {est.samples} samples each. ReinMax needs τ ≥ 1.
+            gradient (by enumeration), {est.samples} samples each. ReinMax's authors use τ ≥ 1; below it its bias grows.
           </p>
           <div class="controls target-controls">
             target{' '}
