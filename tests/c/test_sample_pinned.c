@@ -32,6 +32,8 @@ static const pinned PINNED[] = {
     {"gumbel_softmax_hard", 0x6EB99C800D84C0CFull},
     {"reinmax", 0x6EB99C800D84C0CFull}, /* the same one-hot forward as gumbel_softmax_hard */
     {"gumbel_sigmoid", 0xC0C826CA09C443E0ull},
+    {"dirichlet", 0x7E65D93E7F4ECDF4ull},
+    {"dare", 0xF8DAE3F13FB52A45ull},
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t bytes) {

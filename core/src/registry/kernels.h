@@ -50,6 +50,8 @@ extern const ss_kernel_info ss_kernel_gumbel_softmax;
 extern const ss_kernel_info ss_kernel_gumbel_softmax_hard;
 extern const ss_kernel_info ss_kernel_reinmax;
 extern const ss_kernel_info ss_kernel_gumbel_sigmoid;
+extern const ss_kernel_info ss_kernel_dirichlet;
+extern const ss_kernel_info ss_kernel_dare;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -47,6 +47,8 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_gumbel_softmax_hard,
     &ss_kernel_reinmax,
     &ss_kernel_gumbel_sigmoid,
+    &ss_kernel_dirichlet,
+    &ss_kernel_dare,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
