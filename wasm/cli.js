@@ -51,7 +51,9 @@ sample output: --json prints {"kernel","impl","output","probs","metrics"}:
   probs    the distribution the draws come from (vector samplers: the mean of a draw)
   metrics  draws, support (entries with probs > 0), entropy (nats), kept_mass (filters with a
            temperature: the mass of the kept set under softmax(x / temperature)), and for
-           index draws chi2, dof, p_value (Pearson's goodness of fit of the draws to probs)
+           index draws chi2, dof, p_value (Pearson's goodness of fit of the draws to probs;
+           dof 0: too few draws for a test); vector samplers: draws, max_mean_error
+           (max |mean of the draws - probs|) and nonzero_fraction (entries not 0)
   The same seed gives the same draws in every build (native, wasm scalar, wasm SIMD).
 
 ${SWEEP_HELP}
@@ -334,7 +336,25 @@ function entropyOf(p) {
   return h;
 }
 
+// Vector draws (gates, masked deltas, simplex points): probs is their mean,
+// not a distribution over indices, so the metrics check the draws against it.
+function vectorMetrics(r) {
+  const m = { draws: r.draws };
+  if (r.draws === 0) return m;
+  let err = 0, nonzero = 0;
+  for (let i = 0; i < r.n; i++) {
+    let mean = 0;
+    for (let d = 0; d < r.draws; d++) mean += r.samples[d * r.n + i];
+    err = Math.max(err, Math.abs(mean / r.draws - r.probs[i]));
+  }
+  for (const v of r.samples) if (v !== 0) nonzero++;
+  m.max_mean_error = err;
+  m.nonzero_fraction = nonzero / r.samples.length;
+  return m;
+}
+
 function sampleMetrics(ss, k, x, params, r) {
+  if (k.draws === 'vector') return vectorMetrics(r);
   const m = { draws: r.draws, support: r.probs.reduce((c, v) => c + (v > 0 ? 1 : 0), 0), entropy: entropyOf(r.probs) };
   if (k.params.some((p) => p.name === 'temperature') && k.input === 'logits') {
     const base = ss.sample('temperature', x, { temperature: params.temperature ?? 1, draws: 0 }).probs;
