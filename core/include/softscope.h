@@ -183,6 +183,12 @@ typedef ss_status (*ss_sample_vjp_fn)(const float *x, size_t n,
                                       const double *params, const float *g,
                                       float *dx);
 
+/* Quantizer (core/src/quant): y[0..n) = dequantize(quantize(x)), codes[0..n)
+   the integer codes (may be NULL). x finite. Deterministic like the
+   samplers (stochastic rounding draws from Philox under `seed`). */
+typedef ss_status (*ss_quantize_fn)(const float *x, size_t n, const double *params,
+                                    int32_t *codes, float *y);
+
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
   ss_family family;
@@ -206,6 +212,7 @@ typedef struct ss_kernel_info {
   ss_loss_fn loss[SS_IMPL_COUNT];
   ss_sample_fn sample[SS_IMPL_COUNT];
   ss_sample_vjp_fn sample_vjp[SS_IMPL_COUNT];
+  ss_quantize_fn quantize[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -252,6 +259,9 @@ ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
 ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
                     size_t n, const double *params, size_t nparams,
                     float *probs, uint32_t *indices, float *samples);
+/* A quantizer (see ss_quantize_fn); codes may be NULL, y is required. */
+ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
+                      const double *params, size_t nparams, int32_t *codes, float *y);
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,

@@ -96,6 +96,17 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
   return k->sample[impl](x, n, params, probs, indices, samples);
 }
 
+ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
+                      const double *params, size_t nparams, int32_t *codes, float *y) {
+  if (!x || !y) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_QUANTIZER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->quantize[impl]) return SS_ERR_UNSUPPORTED;
+  s = ss_check_finite(x, n);
+  if (s != SS_OK) return s;
+  return k->quantize[impl](x, n, params, codes, y);
+}
+
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,
                         const float *g, float *dx) {

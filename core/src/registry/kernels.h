@@ -52,6 +52,10 @@ extern const ss_kernel_info ss_kernel_reinmax;
 extern const ss_kernel_info ss_kernel_gumbel_sigmoid;
 extern const ss_kernel_info ss_kernel_dirichlet;
 extern const ss_kernel_info ss_kernel_dare;
+/* quantizers (core/src/quant) */
+extern const ss_kernel_info ss_kernel_uniform;
+extern const ss_kernel_info ss_kernel_fp8_e4m3;
+extern const ss_kernel_info ss_kernel_fp8_e5m2;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -49,6 +49,10 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_gumbel_sigmoid,
     &ss_kernel_dirichlet,
     &ss_kernel_dare,
+    /* quantizers (core/src/quant) */
+    &ss_kernel_uniform,
+    &ss_kernel_fp8_e4m3,
+    &ss_kernel_fp8_e5m2,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -232,7 +236,8 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jraw(b, ",\"impls\":[");
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {
-    const bool have = k->normalize[i] || k->measure[i] || k->loss[i] || k->sample[i];
+    const bool have = k->normalize[i] || k->measure[i] || k->loss[i] || k->sample[i] ||
+                      k->quantize[i];
     if (!have) continue;
     if (!first) jraw(b, ",");
     jstr(b, ss_impl_name((ss_impl)i));

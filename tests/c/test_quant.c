@@ -1,0 +1,212 @@
+/*
+ * Quantizers uniform, fp8_e4m3, fp8_e5m2 (core/src/quant):
+ *   - uniform, round to nearest: |y - x| <= s/2 (s recomputed here in
+ *     float64 from the definition, bound widened by 1e-6 relative) for
+ *     bits 2..8, symmetric and asymmetric, per tensor and per group of 16;
+ *     codes in range; quantizing y again returns the same codes and y
+ *     (idempotent);
+ *   - stochastic rounding is unbiased: over 4000 seeds the mean of y is
+ *     within 4.75 standard errors of x;
+ *   - fp8: every one of the 256 codes, decoded by the formula of the
+ *     format (float64, written here), casts back to itself and to the same
+ *     value; random inputs land on the nearest representable value with
+ *     ties to the even code, and past the largest finite value saturate;
+ *   - scalar and SIMD codes and values are bit-identical;
+ *   - bits out of range, a group not dividing n, scale <= 0 or non-finite,
+ *     NaN / Inf input, n = 0 get their status.
+ */
+#include <string.h>
+
+#include "harness.h"
+#include "sample_testing.h"
+
+static const ss_kernel_info *Q(const char *name) { return ss_kernel_find(name, SS_FAMILY_QUANTIZER); }
+
+static void values(float *x, size_t n, uint64_t seed) {
+  ss_rng r = {seed};
+  for (size_t i = 0; i < n; i++) x[i] = (float)(3.0 * (2.0 * ss_rng_unif(&r) - 1.0) + 0.4);
+}
+
+TEST(uniform_round_trip_within_half_a_step) {
+  enum { N = 96 };
+  const ss_kernel_info *k = Q("uniform");
+  CHECK(k, "uniform not registered");
+  float x[N], y[N], y2[N];
+  int32_t c[N], c2[N];
+  values(x, N, 1);
+  for (int bits = 2; bits <= 8; bits++)
+    for (int sym = 0; sym <= 1; sym++)
+      for (int gi = 0; gi < 2; gi++) {
+        const size_t group = gi ? 16 : N;
+        double params[5] = {bits, sym, gi ? 16 : 0, 0, 0};
+        FOR_EACH_IMPL(impl) {
+          CHECK_STATUS(ss_quantize(k, impl, x, N, params, 5, c, y), SS_OK);
+          for (size_t g0 = 0; g0 < N; g0 += group) {
+            double mn = x[g0], mx = x[g0];
+            for (size_t i = g0; i < g0 + group; i++) mn = fmin(mn, x[i]), mx = fmax(mx, x[i]);
+            const double s = sym ? fmax(fabs(mn), fabs(mx)) / ((1 << (bits - 1)) - 1)
+                                 : (fmax(mx, 0) - fmin(mn, 0)) / ((1 << bits) - 1);
+            const int lo = sym ? -((1 << (bits - 1)) - 1) : 0, hi = sym ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+            for (size_t i = g0; i < g0 + group; i++) {
+              CHECK(fabs((double)y[i] - x[i]) <= 0.5 * s * (1 + 1e-6) + 1e-7,
+                    "bits %d sym %d group %zu: |y - x| = %g > s/2 = %g", bits, sym, group,
+                    fabs((double)y[i] - x[i]), 0.5 * s);
+              CHECK(c[i] >= lo && c[i] <= hi, "code %d outside [%d, %d]", c[i], lo, hi);
+            }
+          }
+          CHECK_STATUS(ss_quantize(k, impl, y, N, params, 5, c2, y2), SS_OK);
+          for (size_t i = 0; i < N; i++)
+            CHECK(c2[i] == c[i] && fabsf(y2[i] - y[i]) <= 1e-6f * fabsf(y[i]),
+                  "not idempotent at %zu: %d %g -> %d %g", i, c[i], y[i], c2[i], y2[i]);
+        }
+      }
+}
+
+TEST(stochastic_rounding_is_unbiased) {
+  enum { N = 16, S = 4000 };
+  const ss_kernel_info *k = Q("uniform");
+  CHECK(k, "uniform not registered");
+  float x[N], y[N];
+  values(x, N, 2);
+  double mean[N] = {0};
+  double amax = 0.0;
+  for (size_t i = 0; i < N; i++) amax = fmax(amax, fabs(x[i]));
+  const double s = amax / 7.0; /* 4-bit symmetric */
+  for (size_t t = 0; t < S; t++) {
+    double params[5] = {4, 1, 0, 1, (double)t};
+    CHECK_STATUS(ss_quantize(k, SS_IMPL_SCALAR, x, N, params, 5, NULL, y), SS_OK);
+    for (size_t i = 0; i < N; i++) {
+      CHECK(fabs((double)y[i] - x[i]) <= s * (1 + 1e-6), "stochastic step past one level");
+      mean[i] += y[i] / S;
+    }
+  }
+  for (size_t i = 0; i < N; i++) {
+    const double se = 0.5 * s / sqrt((double)S);
+    CHECK(fabs(mean[i] - x[i]) <= 4.75 * se, "entry %zu: mean %g vs x %g (se %g)", i, mean[i], x[i], se);
+  }
+}
+
+/* float64 value of an fp8 code; NaN for the NaN / Inf codes. */
+static double fp8_decode(int code, int ebits, int mbits, bool e4m3) {
+  const int bias = (1 << (ebits - 1)) - 1;
+  const int s = code >> 7, e = (code >> mbits) & ((1 << ebits) - 1), m = code & ((1 << mbits) - 1);
+  if (e4m3 && e == 15 && m == 7) return NAN;
+  if (!e4m3 && e == 31) return NAN;
+  const double v = e == 0 ? ldexp((double)m, 1 - bias - mbits) : ldexp(1.0 + m / (double)(1 << mbits), e - bias);
+  return s ? -v : v;
+}
+
+static void fp8_checks(const char *name, int ebits, int mbits, bool e4m3, double maxv) {
+  const ss_kernel_info *k = Q(name);
+  if (!k) { ss_test_fail(__FILE__, __LINE__, "%s not registered", name); return; }
+  double params[1] = {1.0};
+  /* every code */
+  float x[256], y[256];
+  int32_t c[256];
+  int nv = 0, codes_of[256];
+  for (int code = 0; code < 256; code++) {
+    const double v = fp8_decode(code, ebits, mbits, e4m3);
+    if (isnan(v)) continue;
+    codes_of[nv] = code;
+    x[nv++] = (float)v;
+  }
+  FOR_EACH_IMPL(impl) {
+    if (ss_quantize(k, impl, x, (size_t)nv, params, 1, c, y) != SS_OK) { ss_test_fail(__FILE__, __LINE__, "status"); return; }
+    for (int j = 0; j < nv; j++)
+      if (c[j] != codes_of[j] || memcmp(&y[j], &x[j], 4) != 0) {
+        ss_test_fail(__FILE__, __LINE__, "%s (%s): code 0x%02X (%g) -> 0x%02X (%g)", name,
+                     ss_impl_name(impl), codes_of[j], x[j], c[j], y[j]);
+        return;
+      }
+  }
+  /* random inputs vs brute-force nearest (ties to the even code) */
+  enum { R = 4000 };
+  float *rx = ss_test_alloc(R * 4), *ry = ss_test_alloc(R * 4);
+  int32_t *rc = ss_test_alloc(R * 4);
+  ss_rng r = {7};
+  for (size_t i = 0; i < R; i++) {
+    const double mag = ldexp(1.0, (int)(ss_rng_unif(&r) * (ebits == 4 ? 22 : 46)) - (ebits == 4 ? 11 : 20));
+    double v = mag * (1.0 + ss_rng_unif(&r));
+    if (i % 7 == 0) { /* exact midpoints between neighbouring codes */
+      const int j = (int)(ss_rng_unif(&r) * (nv / 2 - 2)) + 1;
+      v = 0.5 * ((double)x[j] + (double)x[j + 1]);
+    }
+    if (i % 11 == 0) v = maxv * (1.0 + ss_rng_unif(&r)); /* saturation */
+    rx[i] = (float)(i & 1 ? -v : v);
+  }
+  FOR_EACH_IMPL(impl) {
+    if (ss_quantize(k, impl, rx, R, params, 1, rc, ry) != SS_OK) { ss_test_fail(__FILE__, __LINE__, "status"); return; }
+    for (size_t i = 0; i < R; i++) {
+      const double a = fabs((double)rx[i]);
+      int best = -1;
+      double bd = INFINITY;
+      for (int j = 0; j < nv; j++) {
+        if (codes_of[j] & 0x80) continue;
+        const double d = fabs(x[j] - a);
+        if (d < bd || (d == bd && (codes_of[j] & 1) == 0)) bd = d, best = j;
+      }
+      double want = a >= maxv ? maxv : x[best];
+      if (rx[i] < 0) want = -want;
+      if ((double)ry[i] != want) {
+        ss_test_fail(__FILE__, __LINE__, "%s (%s): %.9g -> %.9g, nearest-even %.9g", name,
+                     ss_impl_name(impl), rx[i], ry[i], want);
+        return;
+      }
+      if (fp8_decode(rc[i], ebits, mbits, e4m3) != (double)ry[i]) {
+        ss_test_fail(__FILE__, __LINE__, "%s: code 0x%02X does not decode to %g", name, rc[i], ry[i]);
+        return;
+      }
+    }
+  }
+}
+
+TEST(fp8_e4m3_every_code_and_nearest_even) { fp8_checks("fp8_e4m3", 4, 3, true, 448.0); }
+TEST(fp8_e5m2_every_code_and_nearest_even) { fp8_checks("fp8_e5m2", 5, 2, false, 57344.0); }
+
+TEST(quantizers_bitwise_identical_across_impls) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  enum { N = 1030 };
+  float x[N], y0[N], y1[N];
+  int32_t c0[N], c1[N];
+  values(x, N, 5);
+  x[3] = 0.0f, x[4] = -0.0f, x[5] = 1e-30f;
+  const char *names[] = {"uniform", "fp8_e4m3", "fp8_e5m2"};
+  for (size_t j = 0; j < 3; j++) {
+    const ss_kernel_info *k = Q(names[j]);
+    CHECK(k, "%s not registered", names[j]);
+    for (int variant = 0; variant < 3; variant++) {
+      double params[5] = {4, variant != 1, variant == 2 ? 10 : 0, variant == 1, 9};
+      if (j) params[0] = variant == 0 ? 1.0 : 0.01;
+      CHECK_STATUS(ss_quantize(k, SS_IMPL_SCALAR, x, N, params, k->nparams, c0, y0), SS_OK);
+      CHECK_STATUS(ss_quantize(k, SS_IMPL_SIMD, x, N, params, k->nparams, c1, y1), SS_OK);
+      CHECK(memcmp(c0, c1, sizeof c0) == 0 && memcmp(y0, y1, sizeof y0) == 0,
+            "%s variant %d: impls differ", names[j], variant);
+    }
+  }
+}
+
+TEST(quantizer_errors) {
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8];
+  int32_t c[8];
+  const ss_kernel_info *u = Q("uniform"), *f = Q("fp8_e4m3");
+  CHECK(u && f, "not registered");
+  double p[5] = {1, 1, 0, 0, 0};
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 8, p, 5, c, y), SS_ERR_PARAM_RANGE);
+  p[0] = 9;
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 8, p, 5, c, y), SS_ERR_PARAM_RANGE);
+  p[0] = 4, p[2] = 3;
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 8, p, 5, c, y), SS_ERR_LENGTH);
+  p[2] = 16;
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 8, p, 5, c, y), SS_ERR_LENGTH);
+  p[2] = 0;
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 0, p, 5, c, y), SS_ERR_EMPTY);
+  double s[1] = {0.0};
+  CHECK_STATUS(ss_quantize(f, SS_IMPL_SCALAR, x, 8, s, 1, c, y), SS_ERR_PARAM_RANGE);
+  s[0] = INFINITY;
+  CHECK_STATUS(ss_quantize(f, SS_IMPL_SCALAR, x, 8, s, 1, c, y), SS_ERR_PARAM_RANGE);
+  s[0] = 1.0;
+  x[2] = NAN;
+  CHECK_STATUS(ss_quantize(f, SS_IMPL_SCALAR, x, 8, s, 1, c, y), SS_ERR_NAN);
+  x[2] = INFINITY;
+  CHECK_STATUS(ss_quantize(u, SS_IMPL_SCALAR, x, 8, p, 5, c, y), SS_ERR_NONFINITE);
+}
