@@ -40,7 +40,8 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
   ss_softmax_state_apply ss_softmax_topk \
   ss_sparsemax_ex ss_entmax15_ex ss_entmax_solve ss_masked_softmax ss_vq_softmax ss_boltzmann \
-  ss_sample ss_sample_vjp ss_uniform ss_normal ss_gumbel ss_categorical ss_estimator_stats
+  ss_sample ss_sample_vjp ss_uniform ss_normal ss_gumbel ss_categorical ss_estimator_stats \
+  ss_quantize
 WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
 
 NODE := node --no-warnings
@@ -84,11 +85,11 @@ example: $(B)/native/example
 wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
       $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
 
-$(DIST)/softscope-simd.wasm: $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+$(DIST)/softscope-simd.wasm: $(CORE_SRC) $(HDRS) Makefile | $(B)/.apt-ok
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
 
-$(DIST)/softscope-scalar.wasm: $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+$(DIST)/softscope-scalar.wasm: $(CORE_SRC) $(HDRS) Makefile | $(B)/.apt-ok
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
 

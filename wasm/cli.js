@@ -20,6 +20,7 @@ usage:
   softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]
   softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]
   softscope sample <kernel> --input <x> --param seed=S --param draws=N [--param name=value]... [--impl I] [--json]
+  softscope quantize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
   softscope sweep dispersion --normalizers a,b,... --n-max N [sweep options] [--impl I] [--json] [--svg FILE]
   softscope --help | --version
 
@@ -371,6 +372,51 @@ function sampleMetrics(ss, k, x, params, r) {
   return m;
 }
 
+// Error measures of y = dequantize(quantize(x)); for a probability vector x
+// also the KL divergence KL(x || y / sum y) (null when y drops mass x has)
+// and whether the argmax survives.
+export function quantMetrics(x, y) {
+  let se = 0, maxErr = 0, sig = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = y[i] - x[i];
+    se += d * d;
+    sig += x[i] * x[i];
+    maxErr = Math.max(maxErr, Math.abs(d));
+  }
+  const m = { mse: se / x.length, max_error: maxErr, sqnr_db: se === 0 ? null : 10 * Math.log10(sig / se) };
+  let sx = 0;
+  for (const v of x) sx += v;
+  if (x.every((v) => v >= 0) && Math.abs(sx - 1) < 1e-3) {
+    let sy = 0, kl = 0, ax = 0, ay = 0;
+    for (const v of y) sy += Math.max(v, 0);
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] > x[ax]) ax = i;
+      if (y[i] > y[ay]) ay = i;
+      if (x[i] > 0) kl = y[i] > 0 && kl !== null ? kl + x[i] * Math.log(x[i] / (y[i] / sy)) : null;
+    }
+    m.kl = kl;
+    m.argmax_kept = ax === ay;
+  }
+  return m;
+}
+
+async function cmdQuantize(ss, name, opt, out) {
+  if (!name) throw new UsageError('quantize: which kernel? (softscope list --family quantizer)');
+  const k = ss.kernel(name, 'quantizer');
+  if (opt.input === undefined) throw new UsageError('quantize: --input is required');
+  const x = await readVector(opt.input, '--input');
+  const params = parseParams(opt.param, k);
+  const r = ss.quantize(k.name, x, params);
+  const metrics = quantMetrics(x, r.output);
+  if (opt.json) {
+    out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
+    return;
+  }
+  out(`${k.name} (${ss.impl}), n = ${x.length}, ${Object.entries(params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}`);
+  out(table(rowsOf(x, r.output).map((row) => (row[0] === '...' ? [...row, ''] : [...row, String(r.codes[Number(row[0])])])), ['i', 'x', 'y', 'code']));
+  out(Object.entries(metrics).map(([a, b]) => `${a} ${typeof b === 'number' ? num(b) : b}`).join('  '));
+}
+
 async function cmdSample(ss, name, opt, out) {
   if (!name) throw new UsageError('sample: which kernel? (softscope list --family sampler)');
   const k = ss.kernel(name, 'sampler');
@@ -430,7 +476,7 @@ export async function main(argv, io = {}) {
   const [cmd, name, ...extra] = pos;
   try {
     if (!cmd) throw new UsageError('no command (softscope --help)');
-    if (!['list', 'normalize', 'measure', 'loss', 'sample', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sample, sweep; see softscope --help)`);
+    if (!['list', 'normalize', 'measure', 'loss', 'sample', 'quantize', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sample, quantize, sweep; see softscope --help)`);
     if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
     const sweepOnly = cmd === 'sweep' ? undefined : SWEEP_OPTIONS.find((o) => opt[o] !== undefined);
@@ -443,6 +489,7 @@ export async function main(argv, io = {}) {
     else if (cmd === 'normalize') await cmdNormalize(ss, name, opt, out);
     else if (cmd === 'loss') await cmdLoss(ss, name, opt, out);
     else if (cmd === 'sample') await cmdSample(ss, name, opt, out);
+    else if (cmd === 'quantize') await cmdQuantize(ss, name, opt, out);
     else if (cmd === 'sweep') await cmdSweep(ss, name, opt, out, { UsageError, parseNumberToken, toJson, num, table });
     else await cmdMeasure(ss, name, opt, out);
     return 0;

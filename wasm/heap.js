@@ -25,6 +25,7 @@ export class Heap {
     this._buf = b;
     this.u8 = new Uint8Array(b);
     this.u32 = new Uint32Array(b);
+    this.i32 = new Int32Array(b);
     this.f32 = new Float32Array(b);
     this.f64 = new Float64Array(b);
   }

@@ -126,6 +126,8 @@ export interface Softscope {
   gumbel(n: number, options?: StreamOptions): Float32Array;
   /** Draws from non-negative weights (normalized by their sum). */
   categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
+  /** A quantizer: dequantized values and integer codes. */
+  quantize(kernel: string, x: Vector, params?: Params): { output: Float32Array; codes: Int32Array };
   /** Bias / variance of a gradient estimator against the exact (enumerated) gradient. */
   estimatorStats(estimator: Estimator, theta: Vector, target: Vector,
     options?: { tau?: number; seed?: number | bigint; samples?: number }): EstimatorStats;

@@ -497,6 +497,27 @@ class Softscope {
     };
   }
 
+  /** A quantizer: { output: the dequantized values, codes: the integer codes
+   *  (Int32Array; fp8: the 8-bit patterns) }. x must be finite. */
+  quantize(kernel, x, params = {}) {
+    const k = this._lookup(kernel, 'quantizer', 'softscope.quantize');
+    const where = `softscope.quantize("${k.name}")`;
+    const xa = this._input(x, 'x', where);
+    this._checkN(xa, where);
+    const np = this._packParams(k, params, where, xa.n);
+    const group = params && typeof params === 'object' ? params.group : undefined;
+    if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
+      throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
+        STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
+    const [px] = this._stage([xa]);
+    const py = this._scratch.get('out0', xa.n * 4), pc = this._scratch.get('out1', xa.n * 4);
+    const s = this._need('ss_quantize', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pc, py);
+    if (s !== 0) throw this._fail(where, s, [xa], k);
+    const h = this._heap;
+    h.refresh();
+    return { output: h.f32.slice(py >>> 2, (py >>> 2) + xa.n), codes: h.i32.slice(pc >>> 2, (pc >>> 2) + xa.n) };
+  }
+
   /** The sampler's surrogate gradient: dx = d/dx sum_d <g_d, sample_d> with
    *  g of length draws * n (the same params, hence the same noise, as the
    *  forward call). Relaxed and straight-through samplers only. */
