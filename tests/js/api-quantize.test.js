@@ -43,7 +43,7 @@ describe('quantizers (registry-driven)', () => {
   });
 
   it('every quantizer gives the same bits in the scalar and the SIMD build', () => {
-    const x = values(1027, 3);
+    const x = values(1027, 3).map(Math.abs); // in every quantizer's domain (pow2, log_quant: >= 0)
     for (const k of simd.kernels('quantizer')) {
       const a = simd.quantize(k.name, x), b = scalar.quantize(k.name, x);
       expect(Buffer.from(a.output.buffer).equals(Buffer.from(b.output.buffer)), k.name).toBe(true);

@@ -56,6 +56,8 @@ extern const ss_kernel_info ss_kernel_dare;
 extern const ss_kernel_info ss_kernel_uniform;
 extern const ss_kernel_info ss_kernel_fp8_e4m3;
 extern const ss_kernel_info ss_kernel_fp8_e5m2;
+extern const ss_kernel_info ss_kernel_pow2;
+extern const ss_kernel_info ss_kernel_log_quant;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;
