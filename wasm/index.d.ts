@@ -128,6 +128,9 @@ export interface Softscope {
   categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
   /** A quantizer: dequantized values and integer codes. */
   quantize(kernel: string, x: Vector, params?: Params): { output: Float32Array; codes: Int32Array };
+  /** Codes packed 8, 4 or 2 bits each (lowest bits first); signed: two's complement. */
+  pack(codes: Int32Array, bits: 2 | 4 | 8, options?: { signed?: boolean }): Uint8Array;
+  unpack(bytes: Uint8Array, n: number, bits: 2 | 4 | 8, options?: { signed?: boolean }): Int32Array;
   /** Bias / variance of a gradient estimator against the exact (enumerated) gradient. */
   estimatorStats(estimator: Estimator, theta: Vector, target: Vector,
     options?: { tau?: number; seed?: number | bigint; samples?: number }): EstimatorStats;

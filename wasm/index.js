@@ -518,6 +518,53 @@ class Softscope {
     return { output: h.f32.slice(py >>> 2, (py >>> 2) + xa.n), codes: h.i32.slice(pc >>> 2, (pc >>> 2) + xa.n) };
   }
 
+  /** Codes (Int32Array, e.g. quantize().codes) packed `bits` (8, 4 or 2)
+   *  each, lowest bits first: a Uint8Array of ceil(n bits / 8) bytes.
+   *  options.signed: two's complement codes (symmetric quantizers). */
+  pack(codes, bits, options = {}) {
+    const where = 'softscope.pack';
+    if (!(codes instanceof Int32Array))
+      throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
+    if (![2, 4, 8].includes(bits))
+      throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
+    const n = codes.length, signed = !!options.signed;
+    const lo = signed ? -(2 ** (bits - 1)) : 0, hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    const bad = codes.findIndex((c) => c < lo || c > hi);
+    if (bad >= 0)
+      throw new SoftscopeError(`${where}: codes[${bad}] = ${codes[bad]} does not fit ${bits} ${signed ? 'signed' : 'unsigned'} bits [${lo}, ${hi}]`,
+        STATUS.SS_ERR_DOMAIN, { argument: 'codes' });
+    this._checkN({ n }, where);
+    const bytes = Math.ceil((n * bits) / 8);
+    const pc = this._scratch.get('in0', n * 4), po = this._scratch.get('out0', Math.max(1, bytes));
+    const h = this._heap;
+    h.refresh();
+    h.i32.set(codes, pc >>> 2);
+    const st = this._need('ss_pack', where)(pc, n, bits, signed ? 1 : 0, po);
+    if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
+    h.refresh();
+    return h.u8.slice(po, po + bytes);
+  }
+
+  /** The inverse of pack(): n codes of `bits` each from the bytes. */
+  unpack(bytes, n, bits, options = {}) {
+    const where = 'softscope.unpack';
+    if (!(bytes instanceof Uint8Array))
+      throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
+    if (![2, 4, 8].includes(bits))
+      throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
+    if (!Number.isInteger(n) || n < 1 || Math.ceil((n * bits) / 8) > bytes.length)
+      throw new SoftscopeError(`${where}: n = ${describe(n)} codes of ${bits} bits need ${Math.ceil((n * bits) / 8)} bytes; got ${bytes.length}`,
+        STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    const pb = this._scratch.get('in0', bytes.length), pc = this._scratch.get('out0', n * 4);
+    const h = this._heap;
+    h.refresh();
+    h.u8.set(bytes, pb);
+    const st = this._need('ss_unpack', where)(pb, n, bits, options.signed ? 1 : 0, pc);
+    if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
+    h.refresh();
+    return h.i32.slice(pc >>> 2, (pc >>> 2) + n);
+  }
+
   /** The sampler's surrogate gradient: dx = d/dx sum_d <g_d, sample_d> with
    *  g of length draws * n (the same params, hence the same noise, as the
    *  forward call). Relaxed and straight-through samplers only. */

@@ -262,6 +262,12 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
 /* A quantizer (see ss_quantize_fn); codes may be NULL, y is required. */
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                       const double *params, size_t nparams, int32_t *codes, float *y);
+/* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
+   ss_packed_bytes(n, bits) bytes (0 for other bits). Signed codes are two's
+   complement in their bits; out-of-range codes are SS_ERR_DOMAIN. */
+size_t ss_packed_bytes(size_t n, int bits);
+ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
+ss_status ss_unpack(const uint8_t *in, size_t n, int bits, bool is_signed, int32_t *codes);
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,

@@ -336,3 +336,75 @@ TEST(log_quantizers_bitwise_identical_across_impls_and_reject_negatives) {
   double bad[2] = {4, 0.5};
   CHECK_STATUS(ss_quantize(Q("log_quant"), SS_IMPL_SCALAR, x, N, bad, 2, c0, y0), SS_ERR_PARAM_RANGE);
 }
+
+TEST(sign_mean_uses_the_least_squares_scale) {
+  enum { N = 96 };
+  const ss_kernel_info *k = Q("sign_mean");
+  CHECK(k, "sign_mean not registered");
+  float x[N], y[N], y2[N];
+  int32_t c[N];
+  values(x, N, 12);
+  x[0] = 0.0f;
+  for (int gi = 0; gi < 2; gi++) {
+    const size_t group = gi ? 32 : N;
+    double params[1] = {gi ? 32 : 0};
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_quantize(k, impl, x, N, params, 1, c, y), SS_OK);
+      for (size_t g0 = 0; g0 < N; g0 += group) {
+        double a = 0.0;
+        for (size_t i = g0; i < g0 + group; i++) a += fabs(x[i]) / group;
+        double base = 0.0;
+        for (size_t i = g0; i < g0 + group; i++) {
+          const int want = x[i] < 0 ? -1 : 1;
+          CHECK(c[i] == want, "code %d for %g", c[i], x[i]);
+          CHECK(fabs(y[i] - want * a) <= 1e-6 * a, "y %g vs %g", y[i], want * a);
+          base += (y[i] - x[i]) * (y[i] - x[i]);
+        }
+        /* any other scale does worse */
+        for (double f = 0.9; f <= 1.11; f += 0.2) {
+          double e = 0.0;
+          for (size_t i = g0; i < g0 + group; i++) e += (f * y[i] - x[i]) * (f * y[i] - x[i]);
+          CHECK(e > base, "scale x%g gives %g <= %g", f, e, base);
+        }
+      }
+    }
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      CHECK_STATUS(ss_quantize(k, SS_IMPL_SCALAR, x, N, params, 1, NULL, y), SS_OK);
+      CHECK_STATUS(ss_quantize(k, SS_IMPL_SIMD, x, N, params, 1, NULL, y2), SS_OK);
+      CHECK(memcmp(y, y2, sizeof y) == 0, "impls differ");
+    }
+  }
+}
+
+TEST(packed_codes_unpack_to_the_same_values) {
+  enum { N = 101 };
+  int32_t c[N], back[N];
+  uint8_t packed[N];
+  ss_rng r = {13};
+  const int widths[] = {2, 4, 8};
+  for (size_t w = 0; w < 3; w++)
+    for (int sgn = 0; sgn <= 1; sgn++) {
+      const int bits = widths[w];
+      const int lo = sgn ? -(1 << (bits - 1)) : 0, span = 1 << bits;
+      for (size_t i = 0; i < N; i++) c[i] = lo + (int)(ss_rng_unif(&r) * span);
+      c[0] = lo, c[1] = lo + span - 1;
+      CHECK_STATUS(ss_pack(c, N, bits, sgn, packed), SS_OK);
+      CHECK(ss_packed_bytes(N, bits) == (N * (size_t)bits + 7) / 8, "byte count");
+      CHECK_STATUS(ss_unpack(packed, N, bits, sgn, back), SS_OK);
+      CHECK(memcmp(c, back, sizeof c) == 0, "bits %d signed %d: round trip differs", bits, sgn);
+      if (bits == 4) /* two codes per byte, the first in the low nibble */
+        CHECK(packed[0] == (uint8_t)(((uint32_t)c[0] & 15) | (((uint32_t)c[1] & 15) << 4)), "nibble order");
+    }
+  /* uniform's 4-bit asymmetric codes pack and unpack into the same dequantized values */
+  float x[N], y[N];
+  values(x, N - 1, 14);
+  double params[5] = {4, 0, 0, 0, 0};
+  CHECK_STATUS(ss_quantize(Q("uniform"), SS_IMPL_SCALAR, x, N - 1, params, 5, c, y), SS_OK);
+  CHECK_STATUS(ss_pack(c, N - 1, 4, false, packed), SS_OK);
+  CHECK_STATUS(ss_unpack(packed, N - 1, 4, false, back), SS_OK);
+  CHECK(memcmp(c, back, (N - 1) * sizeof *c) == 0, "uniform codes changed by packing");
+  c[3] = 16;
+  CHECK_STATUS(ss_pack(c, N - 1, 4, false, packed), SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_pack(c, N - 1, 3, false, packed), SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(ss_pack(c, 0, 4, false, packed), SS_ERR_EMPTY);
+}

@@ -80,6 +80,23 @@ describe('quantizers (registry-driven)', () => {
     }
   });
 
+  it('packed codes unpack to the same codes (4-bit grouped, 2-bit ternary, 1-bit signs)', () => {
+    const x = values(256, 21);
+    const u4 = simd.quantize('uniform', x, { bits: 4, symmetric: 0, group: 32 }).codes;
+    const b4 = simd.pack(u4, 4);
+    expect(b4.length).toBe(128);
+    expect(b4[0]).toBe((u4[0] & 15) | ((u4[1] & 15) << 4));
+    expect(Array.from(simd.unpack(b4, 256, 4))).toEqual(Array.from(u4));
+    const t = simd.quantize('uniform', x, { bits: 2, symmetric: 1 }).codes; // ternary -1, 0, 1
+    expect(new Set(t)).toEqual(new Set([-1, 0, 1]));
+    expect(Array.from(simd.unpack(simd.pack(t, 2, { signed: true }), 256, 2, { signed: true }))).toEqual(Array.from(t));
+    const sg = simd.quantize('sign_mean', x).codes;
+    expect(simd.pack(sg, 2, { signed: true }).length).toBe(64);
+    expect(() => simd.pack(u4, 2)).toThrow(/codes\[\d+\] = \d+ does not fit 2 unsigned bits/);
+    expect(() => simd.pack(Array.from(u4), 4)).toThrow(/Int32Array/);
+    expect(() => simd.unpack(b4, 300, 4)).toThrow(/need 150 bytes/);
+  });
+
   it('errors name their argument', () => {
     expect(() => simd.quantize('uniform', new Float32Array([1, 2, 3]), { group: 2 })).toThrow(/params\.group = 2 must divide n = 3/);
     expect(() => simd.quantize('uniform', new Float32Array([1, NaN]))).toThrow(/NaN/);

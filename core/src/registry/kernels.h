@@ -58,6 +58,7 @@ extern const ss_kernel_info ss_kernel_fp8_e4m3;
 extern const ss_kernel_info ss_kernel_fp8_e5m2;
 extern const ss_kernel_info ss_kernel_pow2;
 extern const ss_kernel_info ss_kernel_log_quant;
+extern const ss_kernel_info ss_kernel_sign_mean;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -55,6 +55,7 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_fp8_e5m2,
     &ss_kernel_pow2,
     &ss_kernel_log_quant,
+    &ss_kernel_sign_mean,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
