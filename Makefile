@@ -150,6 +150,7 @@ bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
 	$(NODE) tests/bench/run.js
 	$(NODE) tests/bench/run-normalizers.js
 	$(NODE) tests/bench/run-samplers.js
+	$(NODE) tests/bench/run-quantizers.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist

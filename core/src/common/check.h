@@ -27,6 +27,8 @@ static inline ss_status ss_classify_max(float m) {
 ss_status ss_check_logits(const float *x, size_t n, float *max_out);
 /* Every value finite (gradients, second inputs). */
 ss_status ss_check_finite(const float *x, size_t n);
+/* ss_check_finite with a SIMD pass for the common all-finite case. */
+ss_status ss_check_finite_fast(const float *x, size_t n);
 /* A non-negative finite vector (probabilities or weights). */
 ss_status ss_check_probs(const float *p, size_t n);
 

@@ -7,8 +7,9 @@
  *   asymmetric: lo = min(min x, 0), hi = max(max x, 0), s = (hi - lo) / (2^b - 1),
  *               z = round(-lo / s),  q = clamp(round(x / s) + z, 0, 2^b - 1),  y = (q - z) s
  *
- * round is to nearest, ties to even (rintf / f32x4.nearest), so
- * |y - x| <= s / 2 for every x in range. The range includes 0 (so 0 is
+ * round is to nearest, ties to even (rintf / f32x4.nearest), of x (1/s)
+ * (a multiply, not a divide: both impls round the same), so
+ * |y - x| <= s / 2 for every x in range (to a float rounding). The range includes 0 (so 0 is
  * exact and z is an integer code), as PyTorch's MinMax observers do.
  * b = 2 symmetric is ternary {-s, 0, s}. Stochastic rounding (Gupta et al.
  * 2015) rounds v = x / s up with probability frac(v): q = floor(v) +
@@ -42,7 +43,7 @@ static const ss_param_info uniform_params[] = {
 
 /* One group's grid: y = (q - z) s with q in [qlo, qhi]. */
 typedef struct grid {
-  float s, z, qlo, qhi;
+  float s, inv, z, qlo, qhi;
 } grid;
 
 static grid make_grid(float mn, float mx, int bits, bool symmetric) {
@@ -62,6 +63,8 @@ static grid make_grid(float mn, float mx, int bits, bool symmetric) {
     g.z = rintf(-lo / g.s);
   }
   if (!(g.s > 0.0f)) g.s = 1.0f;
+  g.inv = 1.0f / g.s;
+  if (!(g.inv <= 0x1p127f)) g.inv = 0x1p127f; /* subnormal s */
   return g;
 }
 
@@ -81,7 +84,7 @@ static float code_of(float v, float z, float u, bool stochastic, const grid *g) 
 static void group_scalar(const float *x, size_t m, const grid *g, bool stochastic, int32_t *codes,
                          float *y) {
   for (size_t i = 0; i < m; i++) {
-    const float q = code_of(x[i] / g->s, g->z, y[i], stochastic, g);
+    const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
     y[i] = (q - g->z) * g->s;
   }
@@ -111,12 +114,12 @@ static void minmax_simd(const float *x, size_t m, float *mn, float *mx) {
 
 static void group_simd(const float *x, size_t m, const grid *g, bool stochastic, int32_t *codes,
                        float *y) {
-  const v128_t s = wasm_f32x4_splat(g->s), z = wasm_f32x4_splat(g->z);
+  const v128_t s = wasm_f32x4_splat(g->s), inv = wasm_f32x4_splat(g->inv), z = wasm_f32x4_splat(g->z);
   const v128_t lo = wasm_f32x4_splat(g->qlo), hi = wasm_f32x4_splat(g->qhi);
   const v128_t one = wasm_f32x4_splat(1.0f);
   size_t i = 0;
   for (; i + 4 <= m; i += 4) {
-    const v128_t v = wasm_f32x4_div(wasm_v128_load(x + i), s);
+    const v128_t v = wasm_f32x4_mul(wasm_v128_load(x + i), inv);
     v128_t q;
     if (stochastic) {
       const v128_t f = wasm_f32x4_floor(v);
@@ -130,7 +133,7 @@ static void group_simd(const float *x, size_t m, const grid *g, bool stochastic,
     wasm_v128_store(y + i, wasm_f32x4_mul(wasm_f32x4_sub(q, z), s));
   }
   for (; i < m; i++) {
-    const float q = code_of(x[i] / g->s, g->z, y[i], stochastic, g);
+    const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
     y[i] = (q - g->z) * g->s;
   }

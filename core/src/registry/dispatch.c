@@ -102,7 +102,7 @@ ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, siz
   ss_status s = check_common(k, SS_FAMILY_QUANTIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->quantize[impl]) return SS_ERR_UNSUPPORTED;
-  s = ss_check_finite(x, n);
+  s = ss_check_finite_fast(x, n);
   if (s != SS_OK) return s;
   return k->quantize[impl](x, n, params, codes, y);
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// Benchmarks of the quantizers (`make bench`, after the sampler suite):
+// quantize + dequantize over 2^20 and 2^22 values, side by side in one
+// process:
+//   int8      uniform, 8 bits symmetric, per tensor (N(0, 1) weights)
+//   int4 g32  uniform, 4 bits with zero point, groups of 32, packed two per byte
+//             (the API and JS columns include the packing, the kernel column not)
+//   pow2      4-bit power-of-two quantizer (softmax of N(0, 9) logits)
+//   fp8 e4m3  the E4M3 cast
+// for wasm-simd / wasm-scalar through the JS package (ss.quantize: the
+// result is copied out of wasm memory into fresh typed arrays) and through
+// the bare export on buffers already in wasm memory ("kernel": what a
+// zero-copy caller pays), and the plain JavaScript a user would write
+// (plain-js-quantizers.js). Times are ns per value (median of the trials,
+// timing.js). Target: wasm SIMD int8 >= 4x wasm scalar (kernel columns).
+// Writes $B/bench/quantizers.json.
+//
+// Env / args: B, DIST, BENCH_QUICK=1 or --quick, --sizes n,...
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createSoftscope } from '../../wasm/index.js';
+import { int8Js, int4GroupPackedJs, pow2Js, fp8E4M3Js, weights, softmaxLike } from './plain-js-quantizers.js';
+import { settings, timeCall } from './timing.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const B = path.resolve(root, process.env.B || 'build');
+const DIST = path.resolve(root, process.env.DIST || 'wasm/dist');
+const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+const si = process.argv.indexOf('--sizes');
+const sizes = si > 0 ? process.argv[si + 1].split(',').map(Number) : [1 << 20, 1 << 22];
+const st = settings(quick);
+
+const builds = {
+  'wasm-simd': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-simd.wasm')) }),
+  'wasm-scalar': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-scalar.wasm')) }),
+};
+
+// The bare ss_quantize call on wasm-resident input and outputs.
+function kernelCall(ss, name, params, buf, n) {
+  const k = ss.kernel(name, 'quantizer');
+  const np = ss._packParams(k, params, 'bench', n);
+  const py = ss._scratch.get('bench-y', n * 4), pc = ss._scratch.get('bench-c', n * 4);
+  const fn = ss._need('ss_quantize', 'bench'), kp = ss._ptr.get(k), impl = ss._implFor(k);
+  return () => {
+    const s = fn(kp, impl, buf.ptr, n, ss._paramsPtr, np, pc, py);
+    if (s !== 0) throw new Error(`ss_quantize: status ${s}`);
+  };
+}
+
+const CASES = [
+  { name: 'int8', input: weights, kernel: ['uniform', { bits: 8, symmetric: 1 }], run: (ss, b) => ss.quantize('uniform', b, { bits: 8, symmetric: 1 }), js: int8Js },
+  { name: 'int4 g32 packed', input: weights, kernel: ['uniform', { bits: 4, symmetric: 0, group: 32 }],
+    run: (ss, b) => ss.pack(ss.quantize('uniform', b, { bits: 4, symmetric: 0, group: 32 }).codes, 4), js: (x) => int4GroupPackedJs(x, 32) },
+  { name: 'pow2 4-bit', input: softmaxLike, kernel: ['pow2', { bits: 4 }], run: (ss, b) => ss.quantize('pow2', b, { bits: 4 }), js: (x) => pow2Js(x, 4) },
+  { name: 'fp8 e4m3', input: weights, kernel: ['fp8_e4m3', {}], run: (ss, b) => ss.quantize('fp8_e4m3', b), js: fp8E4M3Js },
+];
+
+const rows = [];
+for (const c of CASES) {
+  for (const n of sizes) {
+    const x = c.input(n, 11);
+    const row = { case: c.name, n, ns_per_value: {} };
+    for (const [label, ss] of Object.entries(builds)) {
+      const buf = ss.alloc(n);
+      buf.array.set(x);
+      row.ns_per_value[label] = timeCall(() => c.run(ss, buf), n, st).ns_per_elem;
+      row.ns_per_value[`${label} kernel`] = timeCall(kernelCall(ss, ...c.kernel, buf, n), n, st).ns_per_elem;
+      buf.free();
+    }
+    row.ns_per_value.js = timeCall(() => c.js(x), n, st).ns_per_elem;
+    const t = row.ns_per_value;
+    row.simd_vs_scalar = t['wasm-scalar kernel'] / t['wasm-simd kernel'];
+    row.simd_vs_js = t.js / t['wasm-simd'];
+    rows.push(row);
+    process.stderr.write(`  ${c.name} n=${n}: simd ${t['wasm-simd kernel'].toFixed(2)} ns, scalar ${t['wasm-scalar kernel'].toFixed(2)} ns, js ${t.js.toFixed(2)} ns\n`);
+  }
+}
+
+const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const head = ['case', 'n', 'simd kernel', 'scalar kernel', 'simd API', 'scalar API', 'plain JS', 'simd/scalar (kernel)', 'API vs JS'];
+const table = [head, ...rows.map((r) => [r.case, `2^${Math.log2(r.n)}`, fmt(r.ns_per_value['wasm-simd kernel']),
+  fmt(r.ns_per_value['wasm-scalar kernel']), fmt(r.ns_per_value['wasm-simd']), fmt(r.ns_per_value['wasm-scalar']),
+  fmt(r.ns_per_value.js), `${r.simd_vs_scalar.toFixed(2)}x`, `${r.simd_vs_js.toFixed(1)}x`])];
+const w = head.map((_, c) => Math.max(...table.map((r) => r[c].length)));
+let text = `quantizers: ns per value (quantize + dequantize), ${quick ? 'QUICK run' : 'full run'}\n\n`;
+text += table.map((r) => r.map((v, c) => (c < 1 ? v.padEnd(w[c]) : v.padStart(w[c]))).join('  ')).join('\n') + '\n';
+const t8 = rows.find((r) => r.case === 'int8' && r.n === (1 << 20)) ?? rows.find((r) => r.case === 'int8');
+const target = { target: 'wasm SIMD int8 >= 4x wasm scalar', measured: t8?.simd_vs_scalar ?? null, met: (t8?.simd_vs_scalar ?? 0) >= 4 };
+text += `\ntargets\n  ${target.met ? 'MET    ' : 'NOT MET'} ${target.target}: ${target.measured == null ? '—' : target.measured.toFixed(2) + 'x'}\n`;
+text += '  (native columns for the quantizers are not measured yet)\n';
+process.stdout.write(text);
+
+const outDir = path.join(B, 'bench');
+mkdirSync(outDir, { recursive: true });
+const outFile = path.join(outDir, 'quantizers.json');
+writeFileSync(outFile, JSON.stringify({ settings: { quick, sizes }, rows, targets: [target] }, null, 2) + '\n');
+console.log(`\nwrote ${path.relative(root, outFile)}`);
