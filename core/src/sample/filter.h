@@ -11,7 +11,7 @@
  * A threshold on e is the common form because each filter in the
  * literature keeps the entries above some value of a monotone function of
  * the probability (top-k, top-p, min-p) -- typical sampling, whose key is
- * not monotone in e, gives its own keep predicate instead.
+ * not monotone in e, has its own body (typical.c).
  */
 #ifndef SS_SAMPLE_FILTER_H
 #define SS_SAMPLE_FILTER_H
@@ -23,7 +23,6 @@
 #include "softscope.h"
 
 typedef struct ss_filter_ctx {
-  const ss_det_ops *ops;
   const double *params; /* the kernel's, registry order */
   double sum;           /* S = 4-lane sum of e */
 } ss_filter_ctx;
@@ -32,33 +31,24 @@ typedef struct ss_filter_ctx {
    skeleton recomputes e). A threshold <= 0 keeps everything. */
 typedef float (*ss_filter_threshold_fn)(float *e, size_t n, const ss_filter_ctx *c,
                                         bool *permuted);
-/* Or a keep predicate applied in place (zero the dropped e_i); e is not
-   permuted. Returns SS_OK or a status. */
-typedef ss_status (*ss_filter_keep_fn)(float *e, size_t n, const ss_filter_ctx *c);
-
 /* Runs the skeleton for kernel k (its `temperature`, `seed`, `draws`
    parameters are read by name; a kernel without `temperature` uses 1).
-   Exactly one of thr / keep is non-NULL, or both NULL (keep everything:
-   the `temperature` kernel). Inlined into each entry point (see
+   thr NULL keeps everything (the `temperature` kernel). Inlined into each entry point (see
    SS_ALWAYS_INLINE in sample_internal.h). */
 SS_ALWAYS_INLINE ss_status ss_filter_sample(const ss_kernel_info *k, const ss_det_ops *ops,
                                             const float *x, size_t n, const double *params,
-                                            ss_filter_threshold_fn thr, ss_filter_keep_fn keep,
+                                            ss_filter_threshold_fn thr,
                                             float *probs, uint32_t *indices) {
   const float t = (float)ss_param_value(k, params, "temperature", 1.0);
   ss_status s;
   double sum = ops->exp(x, n, t, probs, &s);
   if (s != SS_OK) return s;
-  const ss_filter_ctx c = {ops, params, sum};
+  const ss_filter_ctx c = {params, sum};
   if (thr) {
     bool permuted = false;
     const float v = thr(probs, n, &c, &permuted);
     if (permuted) sum = ops->exp(x, n, t, probs, &s);
     if (v > 0.0f) sum = ops->mask_below(probs, n, v);
-  } else if (keep) {
-    s = keep(probs, n, &c);
-    if (s != SS_OK) return s;
-    sum = ops->sum4(probs, n);
   }
   /* sum >= 1: the maximum has e = 1 and every filter keeps it. */
   ops->scale(probs, n, (float)(1.0 / sum));

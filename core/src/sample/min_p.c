@@ -35,7 +35,7 @@ static float min_p_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *p
 SS_ALWAYS_INLINE ss_status min_p_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_min_p, ops, x, n, params, min_p_threshold, NULL, probs, indices);
+  return ss_filter_sample(&ss_kernel_min_p, ops, x, n, params, min_p_threshold, probs, indices);
 }
 
 SS_SAMPLER_ENTRY(min_p_scalar, SS_DET_OPS_SCALAR, min_p_run)

@@ -22,7 +22,7 @@ static const ss_param_info temperature_params[] = {
 static ss_status temperature_scalar(const float *x, size_t n, const double *params,
                                     float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SCALAR, x, n, params, NULL, NULL,
+  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SCALAR, x, n, params, NULL,
                           probs, indices);
 }
 
@@ -30,7 +30,7 @@ static ss_status temperature_scalar(const float *x, size_t n, const double *para
 static ss_status temperature_simd(const float *x, size_t n, const double *params,
                                   float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SIMD, x, n, params, NULL, NULL,
+  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SIMD, x, n, params, NULL,
                           probs, indices);
 }
 #endif

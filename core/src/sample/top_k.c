@@ -37,7 +37,7 @@ SS_ALWAYS_INLINE ss_status top_k_run(const ss_det_ops *ops, const float *x, size
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
   if (params[0] > (double)n) return SS_ERR_LENGTH;
-  return ss_filter_sample(&ss_kernel_top_k, ops, x, n, params, top_k_threshold, NULL, probs, indices);
+  return ss_filter_sample(&ss_kernel_top_k, ops, x, n, params, top_k_threshold, probs, indices);
 }
 
 SS_SAMPLER_ENTRY(top_k_scalar, SS_DET_OPS_SCALAR, top_k_run)

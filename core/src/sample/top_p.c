@@ -39,7 +39,7 @@ static float top_p_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *p
 SS_ALWAYS_INLINE ss_status top_p_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_top_p, ops, x, n, params, top_p_threshold, NULL, probs, indices);
+  return ss_filter_sample(&ss_kernel_top_p, ops, x, n, params, top_p_threshold, probs, indices);
 }
 
 SS_SAMPLER_ENTRY(top_p_scalar, SS_DET_OPS_SCALAR, top_p_run)

@@ -73,7 +73,7 @@ SS_ALWAYS_INLINE ss_status typical_run(const ss_det_ops *ops, const float *x, si
     sum = ops->exp(x, n, t, probs, &st);
     for (size_t i = 0; i < n; i++)
       if (probs[i] > 0.0f && -fabsf(surprise_gap(probs[i], &c)) < kstar) probs[i] = 0.0f;
-    sum = ss_sum4_scalar(probs, n);
+    sum = ops->sum4(probs, n);
   }
   ops->scale(probs, n, (float)(1.0 / sum));
   if (indices)
