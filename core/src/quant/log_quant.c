@@ -46,6 +46,15 @@ static const ss_param_info log_params[] = {
      .ui_max = 4.0, .help = "logarithm base in (1, 4]; 0 searches 2^(k/16) for the least error"},
 };
 
+/* An all-zero x: every value is the zero level. */
+static ss_status all_zero(size_t n, int qmax, int32_t *codes, float *y) {
+  for (size_t i = 0; i < n; i++) {
+    y[i] = 0.0f;
+    if (codes) codes[i] = qmax;
+  }
+  return SS_OK;
+}
+
 static ss_status check_nonneg(const float *x, size_t n, float *mx) {
   float m = 0.0f;
   for (size_t i = 0; i < n; i++) {
@@ -87,10 +96,7 @@ static inline __attribute__((always_inline)) ss_status pow2_run(const float *x, 
   const ss_status st = check_nonneg(x, n, &s);
   if (st != SS_OK) return st;
   const int qmax = (1 << (int)params[0]) - 1;
-  if (s == 0.0f) {
-    for (size_t i = 0; i < n; i++) y[i] = 0.0f, codes ? (void)(codes[i] = qmax) : (void)0;
-    return SS_OK;
-  }
+  if (s == 0.0f) return all_zero(n, qmax, codes, y);
   const float inv_s = 1.0f / s;
   size_t i = 0;
 #if SS_HAVE_SIMD
@@ -207,10 +213,7 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
   const int qmax = (1 << (int)params[0]) - 1;
   const double base = params[1];
   if (base != 0.0 && !(base > 1.0)) return SS_ERR_PARAM_RANGE;
-  if (s == 0.0f) {
-    for (size_t i = 0; i < n; i++) y[i] = 0.0f, codes ? (void)(codes[i] = qmax) : (void)0;
-    return SS_OK;
-  }
+  if (s == 0.0f) return all_zero(n, qmax, codes, y);
   const float inv_s = 1.0f / s;
   float lnb = (float)log(base); /* a parameter, not per element: libm's log is fine here */
   if (base == 0.0) { /* search b = 2^(k/16) */
