@@ -21,12 +21,17 @@ static void chunk(ss_noise_fn noise, uint64_t seed, uint64_t d, size_t n, size_t
   noise(seed, SS_STREAM_GUMBEL, d * ss_blocks_per_draw(n) + c0 / 4, len, buf);
 }
 
+/* Entries in the chunk that starts at c0. */
+static size_t len_at(size_t n, size_t c0) {
+  return n - c0 < SS_GUMBEL_CHUNK ? n - c0 : SS_GUMBEL_CHUNK;
+}
+
 uint32_t ss_gumbel_argmax(ss_noise_fn noise, const float *x, size_t n, uint64_t seed, uint64_t d) {
   float buf[SS_GUMBEL_CHUNK];
   float best = -INFINITY;
   uint32_t idx = 0;
   for (size_t c0 = 0; c0 < n; c0 += SS_GUMBEL_CHUNK) {
-    const size_t len = n - c0 < SS_GUMBEL_CHUNK ? n - c0 : SS_GUMBEL_CHUNK;
+    const size_t len = len_at(n, c0);
     chunk(noise, seed, d, n, c0, len, buf);
     for (size_t j = 0; j < len; j++) {
       const float v = x[c0 + j] + buf[j];
@@ -34,10 +39,6 @@ uint32_t ss_gumbel_argmax(ss_noise_fn noise, const float *x, size_t n, uint64_t 
     }
   }
   return idx;
-}
-
-static size_t len_at(size_t n, size_t c0) {
-  return n - c0 < SS_GUMBEL_CHUNK ? n - c0 : SS_GUMBEL_CHUNK;
 }
 
 /* exp(w - m) in double for w <= m (w may be -Inf). */
