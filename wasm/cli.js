@@ -173,6 +173,7 @@ function parseParams(list, kernel) {
     const spec = kernel.params.find((p) => p.name === name);
     let v;
     if (spec?.type === 'bool' && /^(true|false)$/i.test(raw)) v = /^true$/i.test(raw);
+    else if (spec?.choices && /^[a-z_]+$/i.test(raw)) v = raw; // a named choice, checked by the API
     else {
       try { v = parseNumberToken(raw, `--param ${name}`, 0); } catch {
         throw new UsageError(`--param ${name}=${raw}: not a number`);
@@ -229,6 +230,7 @@ function bound(v) {
 function paramText(p) {
   const lo = p.min === null ? '-inf' : bound(p.min), hi = p.max === null ? 'inf' : bound(p.max);
   const nb = p.n_bound === 'le' ? ', <= n' : p.n_bound === 'lt' ? ', < n' : '';
+  if (p.choices) return `${p.name}=${p.choices[p.default - p.min]} (${p.choices.join('|')})`;
   return `${p.name}=${num(p.default)} ${p.min_open ? '(' : '['}${lo}, ${hi}${p.max_open ? ')' : ']'}${nb}`;
 }
 

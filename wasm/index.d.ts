@@ -21,6 +21,8 @@ export interface ParamInfo {
   help: string;
   /** Also bounded by the input length n: 'le' value <= n (a count), 'lt' value < n (an index). */
   n_bound?: 'le' | 'lt';
+  /** int parameters naming a choice: the names of min, min + 1, ..., max (e.g. rounding: ['nearest', 'stochastic']); the API accepts the name. */
+  choices?: string[];
 }
 
 /** A registry entry (frozen). */
@@ -46,7 +48,7 @@ export interface KernelInfo {
 
 /** Float32Array; a Float64Array is accepted and converted to float32. */
 export type Vector = Float32Array | Float64Array | HeapBuffer;
-export type Params = Record<string, number | boolean>;
+export type Params = Record<string, number | boolean | string>;
 
 /** A Float32 buffer resident in the wasm heap (see Softscope.alloc). */
 export interface HeapBuffer {

@@ -13,6 +13,7 @@ import { Heap, Scratch, HeapBuffer, isHeapBufferOf } from './heap.js';
 import { detectSimd } from './simd-detect.js';
 import { directCalls } from './direct-calls.js';
 import { samplerCalls } from './sampler-calls.js';
+import { quantCalls } from './quant-calls.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
@@ -277,6 +278,15 @@ class Softscope {
       let v = params[p.name];
       if (v === undefined) v = p.default;
       if (typeof v === 'boolean' && p.type === 'bool') v = v ? 1 : 0;
+      // A named choice (uniform's rounding: 'nearest' | 'stochastic') is the
+      // integer min + its position in the registry's list.
+      if (typeof v === 'string' && p.choices) {
+        const at = p.choices.indexOf(v);
+        if (at < 0)
+          throw new SoftscopeError(`${where}: params.${p.name} = "${v}" is not one of ${p.choices.map((c) => `"${c}"`).join(', ')}`,
+            STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
+        v = p.min + at;
+      }
       const bad = (rule) => new SoftscopeError(`${where}: params.${p.name} = ${typeof v === 'number' ? fmt(v) : describe(v)} ${rule}`,
         STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
       if (typeof v !== 'number') throw bad(`is not a number; valid range ${rangeText(p)}`);
@@ -509,6 +519,15 @@ class Softscope {
     if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
       throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
         STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
+    if (k.name === 'vq') {
+      const dim = params?.dim ?? 1, K = params?.codebook ?? k.params[0].default;
+      if (xa.n % dim !== 0)
+        throw new SoftscopeError(`${where}: params.dim = ${dim} must divide n = ${xa.n} (x is read as vectors of dim values)`,
+          STATUS.SS_ERR_LENGTH, { argument: 'params.dim' });
+      if (K > xa.n / dim)
+        throw new SoftscopeError(`${where}: params.codebook = ${K} is more than the ${xa.n / dim} vectors of x`,
+          STATUS.SS_ERR_LENGTH, { argument: 'params.codebook' });
+    }
     const [px] = this._stage([xa]);
     const py = this._scratch.get('out0', xa.n * 4), pc = this._scratch.get('out1', xa.n * 4);
     const s = this._need('ss_quantize', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pc, py);
@@ -805,7 +824,8 @@ class SoftmaxState {
   }
 }
 
-// threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js)
-Object.assign(Softscope.prototype, directCalls, samplerCalls);
+// threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js);
+// the samplers' direct calls (sampler-calls.js); vqTrain, vqAssign, vqBackward (quant-calls.js)
+Object.assign(Softscope.prototype, directCalls, samplerCalls, quantCalls);
 
 export default createSoftscope;

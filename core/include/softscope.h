@@ -111,6 +111,10 @@ typedef struct ss_param_info {
   bool log_scale;   /* slider moves on a log scale */
   const char *help; /* one-line meaning */
   ss_n_bound n_bound; /* also bounded by n (SS_N_BOUND_NONE by default) */
+  /* int parameters that name a choice: the names of min, min + 1, ..., max,
+     separated by '|' (e.g. "nearest|stochastic"); the JS API, the CLI and
+     the UI accept the names. NULL for numeric parameters. */
+  const char *choices;
 } ss_param_info;
 
 /* What a measure reads. */
@@ -259,7 +263,8 @@ ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
 ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
                     size_t n, const double *params, size_t nparams,
                     float *probs, uint32_t *indices, float *samples);
-/* A quantizer (see ss_quantize_fn); codes may be NULL, y is required. */
+/* A quantizer (see ss_quantize_fn); y is required, codes may be NULL except
+   for vq, which keeps its assignment there (SS_ERR_NULL). */
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                       const double *params, size_t nparams, int32_t *codes, float *y);
 /* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
@@ -268,6 +273,30 @@ ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, siz
 size_t ss_packed_bytes(size_t n, int bits);
 ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
 ss_status ss_unpack(const uint8_t *in, size_t n, int bits, bool is_signed, int32_t *codes);
+/* Vector quantization (core/src/quant/vq.c): x is nvec vectors of dim
+   values (row-major), the codebook k vectors of dim. dim <= SS_VQ_MAX_DIM.
+   ss_vq_train: k-means++ seeding under `seed`, then up to `iters` Lloyd
+   iterations (stopping when no code changes); codebook[k dim] and
+   codes[nvec] receive the result, loss (NULL or iters + 1 entries) the mean
+   squared error per value after the seeding and after each iteration (never
+   increasing); scratch is nvec floats. k > nvec is SS_ERR_LENGTH. The
+   result is the same in every build and impl. */
+#define SS_VQ_MAX_DIM 256
+#define SS_VQ_MAX_ITERS 100000u
+ss_status ss_vq_train(ss_impl impl, const float *x, size_t nvec, size_t dim, size_t k,
+                      unsigned iters, uint64_t seed, float *codebook, int32_t *codes,
+                      double *loss, float *scratch);
+/* codes[i] = the nearest codeword of x_i (ties: the lowest index); y (may
+   be NULL) receives the codewords, nvec * dim values. */
+ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
+                       const float *codebook, size_t k, int32_t *codes, float *y);
+/* The straight-through backward of VQ-VAE with commitment weight beta:
+   given g = dL/dz_q, dx = g + 2 beta (x - e_c(x)) and (dcodebook may be
+   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). Codes outside
+   [0, k) are SS_ERR_DOMAIN. */
+ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
+                         size_t k, const int32_t *codes, const float *g, double beta, float *dx,
+                         float *dcodebook);
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,

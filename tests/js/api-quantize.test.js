@@ -39,7 +39,7 @@ beforeAll(async () => {
 describe('quantizers (registry-driven)', () => {
   it('the registry lists uniform and the FP8 casts as quantizers', () => {
     const names = simd.kernels('quantizer').map((k) => k.name);
-    for (const n of ['uniform', 'fp8_e4m3', 'fp8_e5m2']) expect(names).toContain(n);
+    for (const n of ['uniform', 'pow2', 'log_quant', 'fp8_e4m3', 'fp8_e5m2', 'vq', 'sign_mean']) expect(names).toContain(n);
   });
 
   it('every quantizer gives the same bits in the scalar and the SIMD build', () => {
@@ -107,6 +107,67 @@ describe('quantizers (registry-driven)', () => {
   });
 });
 
+describe('vector quantization and named choices', () => {
+  it('vqTrain: the loss never rises, it is the MSE of the codes, and quantize("vq") reads that codebook', () => {
+    const x = values(600, 21), dim = 3;
+    for (const ss of [simd, scalar]) {
+      const { codebook, codes, loss } = ss.vqTrain(x, { k: 10, dim, iters: 15, seed: 4 });
+      expect(loss).toHaveLength(16);
+      for (let t = 1; t < loss.length; t++) expect(loss[t]).toBeLessThanOrEqual(loss[t - 1] * (1 + 1e-6));
+      let se = 0;
+      for (let i = 0; i < codes.length; i++)
+        for (let t = 0; t < dim; t++) se += (x[i * dim + t] - codebook[codes[i] * dim + t]) ** 2;
+      expect(se / x.length).toBeCloseTo(loss[15], 9);
+      const q = ss.quantize('vq', x, { codebook: 10, dim, iters: 15, seed: 4 });
+      for (let i = 0; i < x.length; i++) {
+        expect(q.codes[i]).toBe(codes[Math.floor(i / dim)]);
+        expect(q.output[i]).toBe(codebook[codes[Math.floor(i / dim)] * dim + (i % dim)]);
+      }
+      // the nearest codeword of each vector is its code
+      expect(Array.from(ss.vqAssign(x, codebook, { dim }).codes)).toEqual(Array.from(codes));
+    }
+  });
+
+  it('vqBackward: dx = g + 2 beta (x - e) and dcodebook = sum 2 (e - x), recomputed here', () => {
+    const x = values(40, 5), g = values(40, 6);
+    const { codebook, codes } = simd.vqTrain(x, { k: 4, dim: 2, iters: 5 });
+    const { dx, dcodebook } = simd.vqBackward(x, codebook, codes, g, { dim: 2, beta: 0.5 });
+    const dc = new Float64Array(8);
+    for (let i = 0; i < 20; i++) for (let t = 0; t < 2; t++) {
+      const r = x[2 * i + t] - codebook[2 * codes[i] + t];
+      expect(dx[2 * i + t]).toBeCloseTo(g[2 * i + t] + r, 5);
+      dc[2 * codes[i] + t] -= 2 * r;
+    }
+    for (let j = 0; j < 8; j++) expect(dcodebook[j]).toBeCloseTo(dc[j], 4);
+  });
+
+  it('rounding takes its name: "stochastic" is rounding 1, "nearest" rounding 0', () => {
+    const x = values(64, 2);
+    const byName = simd.quantize('uniform', x, { bits: 3, rounding: 'stochastic', seed: 9 });
+    const byNum = simd.quantize('uniform', x, { bits: 3, rounding: 1, seed: 9 });
+    expect(Array.from(byName.codes)).toEqual(Array.from(byNum.codes));
+    expect(Array.from(simd.quantize('uniform', x, { rounding: 'nearest' }).codes)).toEqual(Array.from(simd.quantize('uniform', x).codes));
+    expect(simd.kernel('uniform', 'quantizer').params.find((p) => p.name === 'rounding').choices).toEqual(['nearest', 'stochastic']);
+  });
+
+  it('errors name their argument', () => {
+    const x = values(12, 1);
+    expect(() => simd.quantize('uniform', x, { rounding: 'up' })).toThrow(/params\.rounding = "up" is not one of "nearest", "stochastic"/);
+    expect(() => simd.quantize('vq', x, { dim: 5 })).toThrow(/params\.dim = 5 must divide n = 12/);
+    expect(() => simd.quantize('vq', x, { codebook: 7, dim: 2 })).toThrow(/params\.codebook = 7 is more than the 6 vectors/);
+    expect(() => simd.vqTrain(x, { k: 13 })).toThrow(/options\.k = 13/);
+    expect(() => simd.vqTrain(Array.from(x))).toThrow(/\bx\b/);
+    expect(() => simd.vqTrain(x, { dim: 0 })).toThrow(/options\.dim/);
+    const { codebook, codes } = simd.vqTrain(x, { k: 3 });
+    expect(() => simd.vqBackward(x, codebook, Array.from(codes), x)).toThrow(/codes must be an Int32Array/);
+    expect(() => simd.vqBackward(x, codebook, codes.subarray(1), x)).toThrow(/codes\.length = 11/);
+    expect(() => simd.vqBackward(x, codebook, codes, x.subarray(1))).toThrow(/g\.length = 11/);
+    expect(() => simd.vqBackward(x, codebook, codes, x, { beta: -1 })).toThrow(/options\.beta/);
+    const bad = codes.slice(); bad[0] = 3;
+    expect(() => simd.vqBackward(x, codebook, bad, x)).toThrow(/codes\[0\] = 3/);
+  });
+});
+
 describe('softscope quantize (CLI)', () => {
   it('--json prints output, codes and metrics that match the values', async () => {
     const p = [0.6, 0.25, 0.1, 0.05];
@@ -121,6 +182,14 @@ describe('softscope quantize (CLI)', () => {
     expect(j.metrics.sqnr_db).toBeCloseTo(10 * Math.log10(p.reduce((a, v) => a + v * v, 0) / se), 6);
     expect(j.metrics.argmax_kept).toBe(true);
     expect(j.codes).toEqual(y.map((v) => Math.round(v / (0.6 / 7))));
+  });
+
+  it('--param rounding=stochastic is accepted by name', async () => {
+    const r = await run(['quantize', 'uniform', '--input', '[0.3,-1.2,2.5,0.01]', '--param', 'bits=3', '--param', 'rounding=stochastic', '--param', 'seed=4', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out);
+    const want = simd.quantize('uniform', new Float32Array([0.3, -1.2, 2.5, 0.01]), { bits: 3, rounding: 1, seed: 4 });
+    expect(j.codes).toEqual(Array.from(want.codes));
   });
 
   it('bad input exits 2 with a message', async () => {

@@ -29,4 +29,9 @@
 #define SS_SIMD(f) NULL
 #endif
 
+/* A kernel body written once and force-inlined into its _scalar and _simd
+   entry points, so each calls its own impl's helpers directly (checked by
+   tests/build-checks.sh). */
+#define SS_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 #endif

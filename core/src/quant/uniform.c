@@ -36,7 +36,8 @@ static const ss_param_info uniform_params[] = {
      .max = (double)SS_MAX_N, .def = 0.0, .ui_min = 0.0, .ui_max = 256.0,
      .help = "values per scale (0: the whole tensor); must divide n"},
     {.name = "rounding", .type = SS_PARAM_INT, .min = 0.0, .max = 1.0, .def = 0.0, .ui_min = 0.0,
-     .ui_max = 1.0, .help = "0: nearest (ties to even), 1: stochastic (unbiased, seeded)"},
+     .ui_max = 1.0, .help = "nearest (ties to even) or stochastic (unbiased, seeded)",
+     .choices = "nearest|stochastic"},
     {.name = "seed", .type = SS_PARAM_INT, .min = 0.0, .max = 0x1p53, .def = 0.0, .ui_min = 0.0,
      .ui_max = 1000.0, .help = "seed of stochastic rounding"},
 };

@@ -59,6 +59,7 @@ extern const ss_kernel_info ss_kernel_fp8_e5m2;
 extern const ss_kernel_info ss_kernel_pow2;
 extern const ss_kernel_info ss_kernel_log_quant;
 extern const ss_kernel_info ss_kernel_sign_mean;
+extern const ss_kernel_info ss_kernel_vq;
 
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;

@@ -56,6 +56,7 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_pow2,
     &ss_kernel_log_quant,
     &ss_kernel_sign_mean,
+    &ss_kernel_vq,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -269,6 +270,14 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jraw(b, p->log_scale ? ",\"log_scale\":true" : ",\"log_scale\":false");
     jraw(b, ",\"help\":");
     jstr(b, p->help);
+    if (p->choices) {
+      jraw(b, ",\"choices\":[\"");
+      for (const char *c = p->choices; *c; c++) {
+        if (*c == '|') jraw(b, "\",\"");
+        else jput(b, c, 1);
+      }
+      jraw(b, "\"]");
+    }
     if (p->n_bound != SS_N_BOUND_NONE)
       jraw(b, p->n_bound == SS_N_BOUND_LE ? ",\"n_bound\":\"le\"" : ",\"n_bound\":\"lt\"");
     jraw(b, "}");

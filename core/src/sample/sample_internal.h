@@ -90,8 +90,8 @@ const ss_det_ops *ss_det_ops_for(ss_impl impl);
 /* A sampler's body is written once, run(ops, ...), and inlined into its two
    entry points with the table as a compound literal: the calls through it
    become direct calls, so name_scalar calls only scalar code and name_simd
-   the SIMD code (what tests/build-checks.sh verifies on the wasm). */
-#define SS_ALWAYS_INLINE static inline __attribute__((always_inline))
+   the SIMD code (what tests/build-checks.sh verifies on the wasm).
+   SS_ALWAYS_INLINE is in common/simd.h. */
 #define SS_DET_OPS_SCALAR                                                          \
   (&(const ss_det_ops){ss_det_exp_scalar, ss_det_scale_scalar, ss_det_mask_below_scalar, \
                        ss_sum4_scalar, ss_gumbel_noise_scalar})
