@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { createSoftscope } from './index.js';
 import { cmdSweep, SWEEP_OPTIONS, SWEEP_HELP } from './cli-sweep.js';
 import { chiSquare, drawCounts } from './stats.js';
+import { quantMetrics } from './quant-metrics.js';
+
+export { quantMetrics };
 
 const HELP = `softscope — numeric kernels around softmax (WebAssembly SIMD128)
 
@@ -377,31 +380,6 @@ function sampleMetrics(ss, k, x, params, r) {
 // Error measures of y = dequantize(quantize(x)); for a probability vector x
 // also the KL divergence KL(x || y / sum y) (null when y drops mass x has)
 // and whether the argmax survives.
-export function quantMetrics(x, y) {
-  let se = 0, maxErr = 0, sig = 0;
-  for (let i = 0; i < x.length; i++) {
-    const d = y[i] - x[i];
-    se += d * d;
-    sig += x[i] * x[i];
-    maxErr = Math.max(maxErr, Math.abs(d));
-  }
-  const m = { mse: se / x.length, max_error: maxErr, sqnr_db: se === 0 ? null : 10 * Math.log10(sig / se) };
-  let sx = 0;
-  for (const v of x) sx += v;
-  if (x.every((v) => v >= 0) && Math.abs(sx - 1) < 1e-3) {
-    let sy = 0, kl = 0, ax = 0, ay = 0;
-    for (const v of y) sy += Math.max(v, 0);
-    for (let i = 0; i < x.length; i++) {
-      if (x[i] > x[ax]) ax = i;
-      if (y[i] > y[ay]) ay = i;
-      if (x[i] > 0) kl = y[i] > 0 && kl !== null ? kl + x[i] * Math.log(x[i] / (y[i] / sy)) : null;
-    }
-    m.kl = kl;
-    m.argmax_kept = ax === ay;
-  }
-  return m;
-}
-
 async function cmdQuantize(ss, name, opt, out) {
   if (!name) throw new UsageError('quantize: which kernel? (softscope list --family quantizer)');
   const k = ss.kernel(name, 'quantizer');

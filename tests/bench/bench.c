@@ -79,7 +79,7 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* How a target runs: the registry entry point, or a threshold method. */
-typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT } run_kind;
+typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT, RUN_QUANTIZE } run_kind;
 
 /* One thing to time: a registry kernel with an impl, or the naive baseline. */
 typedef struct target {
@@ -87,7 +87,11 @@ typedef struct target {
   ss_impl impl;
   run_kind kind;
   double params[16];
+  const char *overrides; /* quantizers: "p=v+p=v" after the '@' */
 } target;
+
+/* Codes of the quantizers (allocated in main for the largest n). */
+static int32_t *quant_codes;
 
 static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
   if (!t->k) {
@@ -99,6 +103,8 @@ static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
       return ss_sparsemax_ex(t->impl, SS_THRESHOLD_SORT, x, n, y, NULL, NULL);
     case RUN_ENTMAX15_SORT:
       return ss_entmax15_ex(t->impl, SS_THRESHOLD_SORT, x, n, y, NULL, NULL);
+    case RUN_QUANTIZE:
+      return ss_quantize(t->k, t->impl, x, n, t->params, t->k->nparams, quant_codes, y);
     default:
       return ss_normalize(t->k, t->impl, x, n, t->params, t->k->nparams, y);
   }
@@ -112,6 +118,12 @@ static bool resolve(const char *name, target *t) {
   if (len >= sizeof base) return false;
   memcpy(base, name, len);
   base[len] = '\0';
+  t->k = ss_kernel_find(base, SS_FAMILY_QUANTIZER);
+  if (t->k) { /* a quantizer: "<kernel>[@p=v+p=v]" */
+    t->kind = RUN_QUANTIZE;
+    t->overrides = at ? at + 1 : NULL;
+    return true;
+  }
   t->k = ss_kernel_find(base, SS_FAMILY_NORMALIZER);
   if (!t->k) return false;
   t->kind = RUN_REGISTRY;
@@ -120,6 +132,23 @@ static bool resolve(const char *name, target *t) {
     if (!strcmp(base, "sparsemax")) t->kind = RUN_SPARSEMAX_SORT;
     else if (!strcmp(base, "entmax15")) t->kind = RUN_ENTMAX15_SORT;
     else return false;
+  }
+  return true;
+}
+
+/* "bits=4+group=32": set those registry parameters of a quantizer. */
+static bool apply_overrides(target *t) {
+  char buf[128];
+  if (strlen(t->overrides) >= sizeof buf) return false;
+  strcpy(buf, t->overrides);
+  for (char *kv = strtok(buf, "+"); kv; kv = strtok(NULL, "+")) {
+    char *eq = strchr(kv, '=');
+    if (!eq) return false;
+    *eq = '\0';
+    size_t p = 0;
+    while (p < t->k->nparams && strcmp(t->k->params[p].name, kv)) p++;
+    if (p == t->k->nparams) return false;
+    t->params[p] = strtod(eq + 1, NULL);
   }
   return true;
 }
@@ -329,6 +358,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   bench_fill_uniform(x, nmax, SEED, -50.0f, 50.0f);
+  float *xq = malloc(nmax * sizeof *xq);
+  quant_codes = malloc(nmax * sizeof *quant_codes);
+  if (!xq || !quant_codes) {
+    fprintf(stderr, "bench: out of memory for n = %zu\n", nmax);
+    return 1;
+  }
+  for (size_t i = 0; i < nmax; i++) xq[i] = fabsf(x[i]) / 50.0f;
 
 #if defined(__wasm__)
   const char *platform = "wasm";
@@ -361,12 +397,17 @@ int main(int argc, char **argv) {
       }
       for (size_t p = 0; p < t.k->nparams && p < 16; p++)
         t.params[p] = t.k->params[p].def;
+      if (t.overrides && !apply_overrides(&t)) {
+        printf("{\"type\":\"skip\",\"kernel\":\"%s\",\"reason\":\"bad parameters\"}\n", name);
+        continue;
+      }
     }
     for (int im = 0; im < SS_IMPL_COUNT; im++) {
       const ss_impl impl = (ss_impl)im;
       if (!t.k && impl != SS_IMPL_SCALAR) continue;
       if (t.k && !want_impl[impl]) continue;
-      if (t.k && (!ss_impl_available(impl) || !t.k->normalize[impl])) {
+      if (t.k && (!ss_impl_available(impl) ||
+                  !(t.kind == RUN_QUANTIZE ? t.k->quantize[impl] != NULL : t.k->normalize[impl] != NULL))) {
         printf("{\"type\":\"skip\",\"kernel\":\"%s\",\"impl\":\"%s\","
                "\"reason\":\"impl not compiled in\"}\n",
                name, ss_impl_name(impl));
@@ -374,8 +415,11 @@ int main(int argc, char **argv) {
       }
       t.impl = impl;
       const char *iname = t.k ? ss_impl_name(impl) : "scalar";
+      /* Quantizers read |x| / 50 in [0, 1): in every quantizer's domain
+         (pow2 and log_quant take values >= 0). */
+      const float *in = t.kind == RUN_QUANTIZE ? xq : x;
       for (size_t si = 0; si < ns; si++)
-        if (!time_target(&t, name, iname, x, sizes[si], y, &st)) {
+        if (!time_target(&t, name, iname, in, sizes[si], y, &st)) {
           failed = true;
           break;
         }
@@ -385,6 +429,8 @@ int main(int argc, char **argv) {
     }
   }
   free(x);
+  free(xq);
+  free(quant_codes);
   free(y);
   free(ref64);
   return failed ? 1 : 0;

@@ -10,13 +10,16 @@
 // for wasm-simd / wasm-scalar through the JS package (ss.quantize: the
 // result is copied out of wasm memory into fresh typed arrays) and through
 // the bare export on buffers already in wasm memory ("kernel": what a
-// zero-copy caller pays), and the plain JavaScript a user would write
+// zero-copy caller pays), native scalar / SIMD (SIMDe) through the C
+// bench harness ($B/native/bench, ss_quantize on |x| / 50 in [0, 1): the
+// same work per value, other values), and the plain JavaScript a user would write
 // (plain-js-quantizers.js). Times are ns per value (median of the trials,
 // timing.js). Target: wasm SIMD int8 >= 4x wasm scalar (kernel columns).
 // Writes $B/bench/quantizers.json.
 //
 // Env / args: B, DIST, BENCH_QUICK=1 or --quick, --sizes n,...
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,6 +52,22 @@ function kernelCall(ss, name, params, buf, n) {
   };
 }
 
+// Native: one run of the C harness for every case and size; "<kernel>@p=v+p=v" names.
+const nativeName = ([k, p]) => (Object.keys(p).length ? `${k}@${Object.entries(p).map(([a, b]) => `${a}=${b}`).join('+')}` : k);
+function nativeTimes(cases) {
+  const args = ['--no-naive', '--kernels', cases.map((c) => nativeName(c.kernel)).join(','), '--sizes', sizes.join(',')];
+  if (quick) args.push('--quick');
+  const r = spawnSync(path.join(B, 'native/bench'), args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`native bench failed (${r.status}): ${r.stderr || r.stdout}`);
+  const t = new Map();
+  for (const line of r.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const j = JSON.parse(line);
+    if (j.type === 'time') t.set(`${j.kernel} ${j.impl} ${j.n}`, j.ns_per_elem);
+  }
+  return t;
+}
+
 const CASES = [
   { name: 'int8', input: weights, kernel: ['uniform', { bits: 8, symmetric: 1 }], run: (ss, b) => ss.quantize('uniform', b, { bits: 8, symmetric: 1 }), js: int8Js },
   { name: 'int4 g32 packed', input: weights, kernel: ['uniform', { bits: 4, symmetric: 0, group: 32 }],
@@ -57,6 +76,7 @@ const CASES = [
   { name: 'fp8 e4m3', input: weights, kernel: ['fp8_e4m3', {}], run: (ss, b) => ss.quantize('fp8_e4m3', b), js: fp8E4M3Js },
 ];
 
+const native = nativeTimes(CASES);
 const rows = [];
 for (const c of CASES) {
   for (const n of sizes) {
@@ -69,6 +89,7 @@ for (const c of CASES) {
       row.ns_per_value[`${label} kernel`] = timeCall(kernelCall(ss, ...c.kernel, buf, n), n, st).ns_per_elem;
       buf.free();
     }
+    for (const impl of ['simd', 'scalar']) row.ns_per_value[`native-${impl}`] = native.get(`${nativeName(c.kernel)} ${impl} ${n}`) ?? null;
     row.ns_per_value.js = timeCall(() => c.js(x), n, st).ns_per_elem;
     const t = row.ns_per_value;
     row.simd_vs_scalar = t['wasm-scalar kernel'] / t['wasm-simd kernel'];
@@ -78,18 +99,21 @@ for (const c of CASES) {
   }
 }
 
-const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const head = ['case', 'n', 'simd kernel', 'scalar kernel', 'simd API', 'scalar API', 'plain JS', 'simd/scalar (kernel)', 'API vs JS'];
+const fmt = (v) => (v == null ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const head = ['case', 'n', 'simd kernel', 'scalar kernel', 'simd API', 'scalar API', 'native simd', 'native scalar', 'plain JS', 'simd/scalar (kernel)', 'wasm/native simd', 'API vs JS'];
 const table = [head, ...rows.map((r) => [r.case, `2^${Math.log2(r.n)}`, fmt(r.ns_per_value['wasm-simd kernel']),
   fmt(r.ns_per_value['wasm-scalar kernel']), fmt(r.ns_per_value['wasm-simd']), fmt(r.ns_per_value['wasm-scalar']),
-  fmt(r.ns_per_value.js), `${r.simd_vs_scalar.toFixed(2)}x`, `${r.simd_vs_js.toFixed(1)}x`])];
+  fmt(r.ns_per_value['native-simd']), fmt(r.ns_per_value['native-scalar']),
+  fmt(r.ns_per_value.js), `${r.simd_vs_scalar.toFixed(2)}x`,
+  r.ns_per_value['native-simd'] ? `${(r.ns_per_value['wasm-simd kernel'] / r.ns_per_value['native-simd']).toFixed(2)}x` : '—',
+  `${r.simd_vs_js.toFixed(1)}x`])];
 const w = head.map((_, c) => Math.max(...table.map((r) => r[c].length)));
 let text = `quantizers: ns per value (quantize + dequantize), ${quick ? 'QUICK run' : 'full run'}\n\n`;
 text += table.map((r) => r.map((v, c) => (c < 1 ? v.padEnd(w[c]) : v.padStart(w[c]))).join('  ')).join('\n') + '\n';
 const t8 = rows.find((r) => r.case === 'int8' && r.n === (1 << 20)) ?? rows.find((r) => r.case === 'int8');
 const target = { target: 'wasm SIMD int8 >= 4x wasm scalar', measured: t8?.simd_vs_scalar ?? null, met: (t8?.simd_vs_scalar ?? 0) >= 4 };
 text += `\ntargets\n  ${target.met ? 'MET    ' : 'NOT MET'} ${target.target}: ${target.measured == null ? '—' : target.measured.toFixed(2) + 'x'}\n`;
-text += '  (native columns for the quantizers are not measured yet)\n';
+text += '  (wasm/native simd: wasm SIMD kernel time over native SIMD time; below 1 = wasm is faster. Native SIMD is\n   SIMDe on x86 SSE, so it measures the portable intrinsics, not hand-written AVX.)\n';
 process.stdout.write(text);
 
 const outDir = path.join(B, 'bench');

@@ -8,12 +8,14 @@ import { colorMap } from './lib/colors.js';
 import { NormalizerPanel } from './panels/NormalizerPanel.jsx';
 import { DispersionPanel } from './panels/DispersionPanel.jsx';
 import { SamplingPanel } from './panels/SamplingPanel.jsx';
+import { QuantPanel } from './panels/QuantPanel.jsx';
 
-// Later issues add panels here (optimizers, quantizers, ...).
+// Later issues add panels here (optimizers, attention).
 const TABS = [
   { id: 'normalizers', label: 'Normalizers' },
   { id: 'dispersion', label: 'Dispersion' },
   { id: 'sampling', label: 'Sampling' },
+  { id: 'quantization', label: 'Quantization' },
 ];
 
 /** Drops kernel names the registry does not know; falls back to defaults if none remain. */
@@ -101,6 +103,7 @@ export function App() {
           <DispersionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
         )}
         {ss && view.panel === 'sampling' && <SamplingPanel ss={ss} state={view} update={update} />}
+        {ss && view.panel === 'quantization' && <QuantPanel ss={ss} state={view} update={update} />}
       </main>
       <footer class="foot muted">
         State lives in the URL: copy the address to share exactly this view. Kernel names, formulas, papers and

@@ -2,7 +2,7 @@
 // one control per parameter name (shared by every chosen kernel that has it,
 // chips say which). float: a slider over the registry's ui range, log scale
 // when the registry says so; int: an integer slider plus a stepper over the
-// whole valid range; bool: a checkbox.
+// whole valid range; bool: a checkbox; a named choice: a select.
 import { Slider } from './Slider.jsx';
 import { sharedParams, sliderRange, intRange } from '../lib/params.js';
 
@@ -19,6 +19,20 @@ export function ParamControls({ kernels, values, colors, onSet, onReset, idPrefi
         ))}
       </div>
     );
+    if (info.choices) {
+      // A named choice (e.g. rounding: nearest | stochastic): a select of the registry's names.
+      return (
+        <div class="slider" key={name} data-param={name} data-param-type="choice">
+          <label class="inline"><code>{name}</code>{' '}
+            <select id={id} value={value} onChange={(e) => onSet(name, Number(e.currentTarget.value))}>
+              {info.choices.map((c, i) => <option key={c} value={info.min + i}>{c}</option>)}
+            </select>
+          </label>
+          {info.help && <p class="help">{info.help}</p>}
+          {chips}
+        </div>
+      );
+    }
     if (info.type === 'bool') {
       return (
         <div class="slider" key={name} data-param={name} data-param-type="bool">

@@ -12,6 +12,9 @@
 // The sampling panel's keys are prefixed "sampling." (see SAMPLING_KEYS; the
 // same rule). state.sampling is present only when the hash has a sampling key
 // (absent = every sampling default; read it through samplingState(state)).
+// The quantization panel's keys are prefixed "quant." (source, n, seed,
+// scheme, log; written when they differ from the default). state.quant is
+// present only when the hash has one (read it through quantState(state)).
 // Every other key is a kernel parameter, by its registry name (names are the
 // same in C, JS, CLI and here); one value is shared by every chosen kernel
 // that has a parameter of that name, in every panel.
@@ -22,7 +25,7 @@
 import { makePreset, PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../presets.js';
 import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../../wasm/dispersion.js';
 
-export const PANELS = ['normalizers', 'dispersion', 'sampling'];
+export const PANELS = ['normalizers', 'dispersion', 'sampling', 'quantization'];
 const RESERVED = new Set(['panel', 'preset', 'seed', 'n', 'logits', 'normalizers']);
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -272,6 +275,7 @@ export function parseHash(hash) {
   state.dispersion = parseDispersion(q);
   // Only when asked for: a state without sampling keys has no sampling field.
   if ([...q.keys()].some((k) => k.startsWith('sampling.'))) state.sampling = parseSampling(q);
+  if ([...q.keys()].some((k) => k.startsWith('quant.'))) state.quant = parseQuant(q);
 
   for (const [k, v] of q) {
     if (RESERVED.has(k) || !NAME_RE.test(k) || v.trim() === '') continue;
@@ -279,6 +283,36 @@ export function parseHash(hash) {
     if (Number.isFinite(num)) state.params[k] = num;
   }
   return state;
+}
+
+// ---- the quantization panel ----
+export const DEFAULT_QUANT = Object.freeze({ source: 'attention', n: 1024, seed: 1, scheme: 'uniform', log: true });
+const QUANT_SOURCE_IDS = ['weights', 'attention', 'softmax'];
+
+/** The quantization state of a playground state (defaults when the hash had no quant key). */
+export function quantState(state) {
+  return state.quant ?? { ...DEFAULT_QUANT };
+}
+
+function parseQuant(q) {
+  const d = { ...DEFAULT_QUANT };
+  const src = q.get('quant.source');
+  if (QUANT_SOURCE_IDS.includes(src)) d.source = src;
+  const n = parseInteger(q.get('quant.n'), 16, 8192);
+  if (n != null && Number.isInteger(Math.log2(n))) d.n = n;
+  const seed = parseInteger(q.get('quant.seed'), 0, 2 ** 31);
+  if (seed != null) d.seed = seed;
+  const scheme = q.get('quant.scheme');
+  if (scheme && NAME_RE.test(scheme)) d.scheme = scheme; // checked against the registry by the panel
+  const log = q.get('quant.log');
+  if (log === '0' || log === '1') d.log = log === '1';
+  return d;
+}
+
+function writeQuant(q, s) {
+  if (!s) return;
+  for (const k of ['source', 'n', 'seed', 'scheme']) if (s[k] !== DEFAULT_QUANT[k]) q.set(`quant.${k}`, String(s[k]));
+  if (s.log !== DEFAULT_QUANT.log) q.set('quant.log', s.log ? '1' : '0');
 }
 
 /** The hash string (without "#") for a state. */
@@ -294,6 +328,7 @@ export function serializeState(state) {
   }
   writeDispersion(q, state.dispersion);
   writeSampling(q, state.sampling);
+  writeQuant(q, state.quant);
   // Commas are legal in a fragment; leaving them unescaped keeps links readable.
   return q.toString().replace(/%2C/g, ',');
 }
