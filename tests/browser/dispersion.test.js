@@ -5,37 +5,27 @@
 // n, a 2^20 sweep is spread over many animation frames, and nothing logs an
 // error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope, dispersionSweep } from '../../wasm/index.js';
-import { serveStatic } from './static-server.js';
-import { launchChromium } from './chromium.js';
+import { openPlayground } from './open-playground.js';
 
-const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 // SIMD in the browser vs scalar here, float32 outputs: probabilities agree to
 // 1e-6 absolute + 1e-5 relative, entropies to 1e-5 * max(1, H); supports
 // exactly (constant distractors leave no entry near a threshold).
 const close = (a, b, abs, rel) => Math.abs(a - b) <= abs + rel * Math.abs(b) || (Number.isNaN(a) && Number.isNaN(b));
 
-let server, browser, page, ss, names;
-const pageErrors = [];
+let pw, server, page, pageErrors, ss, names;
 
 beforeAll(async () => {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
   ss = await createSoftscope({ impl: 'scalar' });
   const have = new Set(ss.kernels('normalizer').map((k) => k.name));
   names = ['softmax', 'sparsemax', 'ssmax'].filter((n) => have.has(n));
   if (names.length < 2) names.push('softmax_temperature');
-  server = await serveStatic(DIST);
-  browser = await launchChromium({ width: 1280, height: 1100 });
-  page = browser.page;
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  pw = await openPlayground({ width: 1280, height: 1100 });
+  ({ server, page, errors: pageErrors } = pw);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await pw?.close();
 });
 
 const NMAX = 2 ** 16;

@@ -3,13 +3,9 @@
 // heights are proportional to those numbers, and dragging a logit bar
 // updates the charts live, before the mouse is released.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../../wasm/index.js';
-import { serveStatic } from './static-server.js';
-import { launchChromium } from './chromium.js';
+import { openPlayground } from './open-playground.js';
 
-const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 // float32 kernels, SIMD in the browser vs scalar here: agreement is at float32
 // rounding (~1e-7 relative on values <= 1); 1e-6 absolute is the stated bound.
 const TOL = 1e-6;
@@ -17,22 +13,16 @@ const LOGITS = [1.5, -0.25, 0.75, 2, -1, 0.125, 3, -2.5, 0, 1, -0.5, 2.25];
 const TEMPERATURE = 0.5;
 const KERNELS = ['softmax', 'softmax_temperature'];
 
-let server, browser, page, ss;
-const pageErrors = [];
+let pw, server, page, pageErrors, ss;
 
 beforeAll(async () => {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
   ss = await createSoftscope({ impl: 'scalar' });
-  server = await serveStatic(DIST);
-  browser = await launchChromium({ width: 1280, height: 1000 });
-  page = browser.page;
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  pw = await openPlayground({ width: 1280, height: 1000 });
+  ({ server, page, errors: pageErrors } = pw);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await pw?.close();
 });
 
 const expected = (kernel, logits, params = {}) => Array.from(ss.normalize(kernel, Float32Array.from(logits), params));

@@ -5,32 +5,22 @@
 // switching the scheme to pow2 draws only exact powers of two of the max;
 // and nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../../wasm/index.js';
 import { parseHash, quantState } from '../../web/src/state/url.js';
 import { quantSource, levels, fitParams } from '../../web/src/lib/quantView.js';
 import { quantMetrics } from '../../wasm/quant-metrics.js';
-import { serveStatic } from './static-server.js';
-import { launchChromium } from './chromium.js';
+import { openPlayground } from './open-playground.js';
 
-const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-let server, browser, page, ss;
-const pageErrors = [];
+let pw, server, page, pageErrors, ss;
 
 beforeAll(async () => {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
   ss = await createSoftscope({ impl: 'scalar' });
-  server = await serveStatic(DIST);
-  browser = await launchChromium({ width: 1280, height: 1400 });
-  page = browser.page;
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  pw = await openPlayground({ width: 1280, height: 1400 });
+  ({ server, page, errors: pageErrors } = pw);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await pw?.close();
 });
 
 // What Node computes for the state in the page's URL.

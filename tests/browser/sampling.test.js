@@ -5,34 +5,24 @@
 // Gumbel-Softmax dots (or says the kernel is not in this build), slider moves
 // at n = 32000 stay interactive, and nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../../wasm/index.js';
 import { parseHash, samplingState } from '../../web/src/state/url.js';
 import { samplingLogits } from '../../web/src/lib/samplingPresets.js';
 import { runPipeline } from '../../web/src/lib/decoding.js';
-import { serveStatic } from './static-server.js';
-import { launchChromium } from './chromium.js';
+import { openPlayground } from './open-playground.js';
 
-const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-let server, browser, page, ss, kernels;
-const pageErrors = [];
+let pw, server, page, pageErrors, ss, kernels;
 
 beforeAll(async () => {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
   ss = await createSoftscope({ impl: 'scalar' });
   kernels = new Map(ss.kernels('sampler').map((k) => [k.name, k]));
-  server = await serveStatic(DIST);
-  browser = await launchChromium({ width: 1280, height: 1400 });
-  page = browser.page;
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+  pw = await openPlayground({ width: 1280, height: 1400 });
+  ({ server, page, errors: pageErrors } = pw);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await pw?.close();
 });
 
 const card = () => page.$eval('.decode-card', (c) => ({ ...c.dataset }));

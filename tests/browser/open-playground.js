@@ -1,0 +1,28 @@
+// The built playground (web/dist) served locally and opened in a fresh
+// Chromium, with every page error and console error collected, for the
+// browser test files to share.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from './static-server.js';
+import { launchChromium } from './chromium.js';
+
+const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Resolves to { server, page, errors (an array that fills up), close() }. */
+export async function openPlayground({ width = 1280, height = 1000 } = {}) {
+  if (!existsSync(`${DIST}/index.html`)) throw new Error('web/dist/index.html is missing: run `make web` first');
+  const server = await serveStatic(DIST);
+  const browser = await launchChromium({ width, height });
+  const errors = [];
+  browser.page.on('pageerror', (e) => errors.push(e.message));
+  browser.page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  return {
+    server,
+    page: browser.page,
+    errors,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
