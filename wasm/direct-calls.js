@@ -23,14 +23,14 @@ function option(o, key, allowed, def, where) {
   return allowed[v];
 }
 
-function options(o, where) {
+export function options(o, where) {
   if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o))
+  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
   return o;
 }
 
-function number(o, key, def, ok, rule, where) {
+export function number(o, key, def, ok, rule, where) {
   const v = o[key] ?? def;
   if (typeof v !== 'number' || !ok(v))
     throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} ${rule}`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });

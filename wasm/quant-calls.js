@@ -5,23 +5,13 @@
 // give the codebook itself. Installed on the Softscope prototype by
 // index.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
+import { options as opts, number } from './direct-calls.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
-function int(o, key, def, min, max, where) {
-  const v = o[key] ?? def;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be an integer in [${min}, ${max}]`,
-      STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
-  return v;
-}
-
-function opts(o, where) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  return o;
-}
+// An integer option in [min, max] (direct-calls.js's number() check).
+const int = (o, key, def, min, max, where) =>
+  number(o, key, def, (v) => Number.isInteger(v) && v >= min && v <= max, `must be an integer in [${min}, ${max}]`, where);
 
 // n values as vectors of options.dim: the vector count, or a thrown Error.
 function vectors(ss, xa, dim, where, name = 'x') {
