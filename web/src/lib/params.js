@@ -54,3 +54,16 @@ export function intRange(p) {
   if (p.max_open && max === p.max) max -= 1;
   return { min, max };
 }
+
+/** The ParamControls handlers of a panel: set a shared parameter, or drop it
+ *  back to each kernel's default (functional updates, so quick slider moves
+ *  between two renders all land). */
+export function paramHandlers(update) {
+  return {
+    setParam: (name, v) => update((s) => ({ params: { ...s.params, [name]: v } })),
+    resetParam: (name) => update((s) => {
+      const { [name]: _, ...rest } = s.params;
+      return { params: rest };
+    }),
+  };
+}

@@ -12,7 +12,7 @@ import { LineChart } from '../components/LineChart.jsx';
 import { Slider } from '../components/Slider.jsx';
 import { ParamControls } from '../components/ParamControls.jsx';
 import { NormalizerChooser } from '../components/NormalizerChooser.jsx';
-import { paramsFor } from '../lib/params.js';
+import { paramsFor, paramHandlers } from '../lib/params.js';
 import { startSweep } from '../lib/sweepRunner.js';
 import { mergeDisplay, extentOf } from '../lib/dispersionView.js';
 import { fmt } from '../lib/format.js';
@@ -100,11 +100,7 @@ export function DispersionPanel({ ss, normalizers, colors, state, update }) {
     // Registry order, so that colours and lines do not jump around.
     return { dispersion: { ...s.dispersion, normalizers: registryNames.filter((k) => set.has(k)) } };
   });
-  const setParam = (name, v) => update((s) => ({ params: { ...s.params, [name]: v } }));
-  const resetParam = (name) => update((s) => {
-    const { [name]: _, ...rest } = s.params;
-    return { params: rest };
-  });
+  const { setParam, resetParam } = paramHandlers(update);
 
   // Only series still chosen, in the order of the current run.
   const shown = display && options

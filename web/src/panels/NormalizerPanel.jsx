@@ -9,7 +9,7 @@ import { BarChart } from '../components/BarChart.jsx';
 import { ParamControls } from '../components/ParamControls.jsx';
 import { NormalizerChooser } from '../components/NormalizerChooser.jsx';
 import { PRESETS, PRESET_NAMES, makePreset, N_MIN, N_MAX } from '../presets.js';
-import { paramsFor } from '../lib/params.js';
+import { paramsFor, paramHandlers } from '../lib/params.js';
 import { computeMetrics } from '../lib/metrics.js';
 import { fmt } from '../lib/format.js';
 
@@ -72,11 +72,7 @@ export function NormalizerPanel({ ss, have, normalizers, colors, state, update }
     // Keep registry order so that charts do not jump around.
     update({ normalizers: normalizers.map((k) => k.name).filter((k) => set.has(k)) });
   };
-  const setParam = (name, v) => update({ params: { ...state.params, [name]: v } });
-  const resetParam = (name) => {
-    const { [name]: _, ...rest } = state.params;
-    update({ params: rest });
-  };
+  const { setParam, resetParam } = paramHandlers(update);
 
   return (
     <section class="panel" aria-labelledby="tab-normalizers">

@@ -7,6 +7,7 @@
 import { useMemo } from 'preact/hooks';
 import { scaleLinear } from 'd3-scale';
 import { ParamControls } from '../components/ParamControls.jsx';
+import { paramHandlers } from '../lib/params.js';
 import { BarChart } from '../components/BarChart.jsx';
 import { fmt } from '../lib/format.js';
 import { QUANT_SOURCES, QUANT_N, quantSource, histogram, levels, quantizeWithMetrics, softmaxEffect, fitParams } from '../lib/quantView.js';
@@ -36,11 +37,7 @@ export function QuantPanel({ ss, state, update }) {
     }
   }, [ss, kernel, x, JSON.stringify(params), state.logits]);
 
-  const setParam = (name, v) => update({ params: { ...state.params, [name]: v } });
-  const resetParam = (name) => {
-    const { [name]: _, ...rest } = state.params;
-    update({ params: rest });
-  };
+  const { setParam, resetParam } = paramHandlers(update);
   const logX = isProbs && q.log;
 
   return (
