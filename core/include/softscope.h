@@ -193,6 +193,15 @@ typedef ss_status (*ss_sample_vjp_fn)(const float *x, size_t n,
 typedef ss_status (*ss_quantize_fn)(const float *x, size_t n, const double *params,
                                     int32_t *codes, float *y);
 
+/* Optimizer (core/src/optim): one update of the parameters w[0..n) given
+   the gradient g at w (SAM: at the ascent point from ss_sam_perturb).
+   t is the number of this step, 1 for the first. slots holds the kernel's
+   per-parameter state, opt_slots vectors of n floats one after another
+   (m, v, ...); scalars its SS_OPT_SCALARS - 1 scalar states (scalars + 1 of
+   the generic entry point). Both start at zero. */
+typedef ss_status (*ss_step_fn)(float *w, const float *g, size_t n, const double *params,
+                                uint64_t t, float *slots, double *scalars);
+
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
   ss_family family;
@@ -217,6 +226,13 @@ typedef struct ss_kernel_info {
   ss_sample_fn sample[SS_IMPL_COUNT];
   ss_sample_vjp_fn sample_vjp[SS_IMPL_COUNT];
   ss_quantize_fn quantize[SS_IMPL_COUNT];
+  ss_step_fn step[SS_IMPL_COUNT];
+  /* optimizers: vectors of n floats of state; whether the gradient is taken
+     at a look-ahead point (sam); whether the point to report is the
+     averaged copy in slot 0 rather than w (ema) */
+  unsigned opt_slots;
+  bool lookahead;
+  bool averaged;
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -297,6 +313,78 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
 ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
                          size_t k, const int32_t *codes, const float *g, double beta, float *dx,
                          float *dcodebook);
+/* ---------------------------------------------------------------------- */
+/* Optimizers (core/src/optim)                                              */
+
+/* scalars[0] counts the steps taken; scalars[1..] are the kernel's. */
+#define SS_OPT_SCALARS 4
+/* Floats of per-parameter state an optimizer needs for n parameters. */
+size_t ss_opt_state_size(const ss_kernel_info *k, size_t n);
+/* One step: w <- update(w, g, state). slots (ss_opt_state_size floats) and
+   scalars (SS_OPT_SCALARS doubles) start zeroed and are carried between
+   steps; scalars[0] is the steps taken so far. w and g must be finite
+   (SS_ERR_NAN / SS_ERR_NONFINITE, nothing written). */
+ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
+                      size_t n, const double *params, size_t nparams, float *slots,
+                      double *scalars);
+/* SAM's ascent point: w_adv = w + rho g / |g|_2 (w when g = 0), at which the
+   caller takes the gradient handed to the `sam` step. */
+ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
+                         float *w_adv);
+
+/* Learning-rate schedules: the factor on lr at step t (1-based) of total.
+   constant: 1. cosine: linear warm-up t / warmup, then
+   min + (1 - min) (1 + cos(pi p)) / 2, p = (t - warmup) / (total - warmup).
+   wsd (warm-up, stable, decay): warm-up, then 1 until the last
+   decay * total steps, then linear down to min. */
+typedef enum ss_schedule {
+  SS_SCHEDULE_CONSTANT = 0,
+  SS_SCHEDULE_COSINE = 1,
+  SS_SCHEDULE_WSD = 2,
+  SS_SCHEDULE_COUNT = 3
+} ss_schedule;
+const char *ss_schedule_name(ss_schedule s);
+double ss_schedule_factor(ss_schedule s, double t, double total, double warmup, double decay,
+                          double min_factor);
+
+/* 2-D test functions: value and analytic gradient. For a game (bilinear,
+   x minimizes and y maximizes f) the gradient is the descent field
+   (df/dx, -df/dy), which every optimizer follows as its "gradient". */
+typedef struct ss_testfn_info {
+  const char *name, *summary, *formula;
+  double xmin, xmax, ymin, ymax; /* the view */
+  double start[2];               /* a sensible start */
+  size_t nminima;
+  const double (*minima)[2];     /* known minima (games: the equilibrium) */
+  double fmin;                   /* f at the minima */
+  bool game;
+} ss_testfn_info;
+size_t ss_testfn_count(void);
+const ss_testfn_info *ss_testfn_at(size_t i); /* NULL past the end */
+long ss_testfn_find(const char *name);        /* index, or -1 */
+ss_status ss_testfn_eval(size_t fn, double x, double y, double *f, double grad[2]);
+/* out[j * nx + i] = f(x_i, y_j) on an nx by ny grid over [x0, x1] x [y0, y1]. */
+ss_status ss_testfn_grid(size_t fn, double x0, double x1, double y0, double y1, size_t nx,
+                         size_t ny, float *out);
+
+/* Trajectory engine: `steps` steps of optimizer k on test function fn from
+   the 2-D point w, continuing from the state (slots: ss_opt_state_size(k,
+   2) floats, scalars), so a run can advance frame by frame. Each gradient
+   gets N(0, noise^2) noise per coordinate (Philox under seed, a function of
+   the step number: every optimizer sees the same noise) and is then clipped
+   to norm <= clip (0: off); lr follows the schedule over `total` steps.
+   path[3 i ..] = (x, y, f) of the point after step i (ema: the averaged
+   point). *done = the steps taken: fewer than `steps` when the run
+   diverged (a non-finite value or |w| > 1e12), which is not an error. */
+typedef struct ss_traj_opts {
+  double noise, clip, seed;
+  double schedule; /* an ss_schedule */
+  double total, warmup, decay, min_factor;
+} ss_traj_opts;
+ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const double *params,
+                        size_t nparams, const ss_traj_opts *o, size_t steps, float *w,
+                        float *slots, double *scalars, double *path, size_t *done);
+
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,

@@ -1,5 +1,7 @@
 /* Generic entry points: shared argument checks, then the kernel's own
    implementation (which validates the data, fused into its first pass). */
+#include <math.h>
+
 #include "common/check.h"
 #include "softscope.h"
 
@@ -145,4 +147,26 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
   if (!isfinite(g)) return SS_ERR_NONFINITE;
   return k->measure_vjp[impl](p, n, params, g, dp);
+}
+
+size_t ss_opt_state_size(const ss_kernel_info *k, size_t n) {
+  return k && k->family == SS_FAMILY_OPTIMIZER ? (size_t)k->opt_slots * n : 0;
+}
+
+ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
+                      size_t n, const double *params, size_t nparams, float *slots,
+                      double *scalars) {
+  if (!w || !g || !scalars || (k && k->opt_slots && !slots)) return SS_ERR_NULL;
+  ss_status s = check_common(k, SS_FAMILY_OPTIMIZER, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->step[impl]) return SS_ERR_UNSUPPORTED;
+  /* the step counter: a whole number below 2^53 */
+  if (!(scalars[0] >= 0.0 && scalars[0] < 9007199254740992.0 && scalars[0] == floor(scalars[0])))
+    return SS_ERR_DOMAIN;
+  if ((s = ss_check_finite_fast(w, n)) != SS_OK || (s = ss_check_finite_fast(g, n)) != SS_OK)
+    return s;
+  const uint64_t t = (uint64_t)scalars[0] + 1;
+  s = k->step[impl](w, g, n, params, t, slots, scalars + 1);
+  if (s == SS_OK) scalars[0] = (double)t;
+  return s;
 }

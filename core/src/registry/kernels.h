@@ -61,6 +61,29 @@ extern const ss_kernel_info ss_kernel_log_quant;
 extern const ss_kernel_info ss_kernel_sign_mean;
 extern const ss_kernel_info ss_kernel_vq;
 
+/* optimizers (core/src/optim) */
+extern const ss_kernel_info ss_kernel_sgd;
+extern const ss_kernel_info ss_kernel_momentum;
+extern const ss_kernel_info ss_kernel_nesterov;
+extern const ss_kernel_info ss_kernel_adagrad;
+extern const ss_kernel_info ss_kernel_adagrad_norm;
+extern const ss_kernel_info ss_kernel_rmsprop;
+extern const ss_kernel_info ss_kernel_adam;
+extern const ss_kernel_info ss_kernel_adamw;
+extern const ss_kernel_info ss_kernel_amsgrad;
+extern const ss_kernel_info ss_kernel_adabound;
+extern const ss_kernel_info ss_kernel_amsbound;
+extern const ss_kernel_info ss_kernel_adabelief;
+extern const ss_kernel_info ss_kernel_lion;
+extern const ss_kernel_info ss_kernel_sage;
+extern const ss_kernel_info ss_kernel_adam_atan2;
+extern const ss_kernel_info ss_kernel_lars;
+extern const ss_kernel_info ss_kernel_lamb;
+extern const ss_kernel_info ss_kernel_sam;
+extern const ss_kernel_info ss_kernel_perpgrad;
+extern const ss_kernel_info ss_kernel_ema;
+extern const ss_kernel_info ss_kernel_ogda;
+
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;
 extern const ss_kernel_info ss_kernel_sparsemax_loss;

@@ -57,6 +57,28 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_log_quant,
     &ss_kernel_sign_mean,
     &ss_kernel_vq,
+    /* optimizers (core/src/optim) */
+    &ss_kernel_sgd,
+    &ss_kernel_momentum,
+    &ss_kernel_nesterov,
+    &ss_kernel_adagrad,
+    &ss_kernel_adagrad_norm,
+    &ss_kernel_rmsprop,
+    &ss_kernel_adam,
+    &ss_kernel_adamw,
+    &ss_kernel_amsgrad,
+    &ss_kernel_adabound,
+    &ss_kernel_amsbound,
+    &ss_kernel_adabelief,
+    &ss_kernel_lion,
+    &ss_kernel_sage,
+    &ss_kernel_adam_atan2,
+    &ss_kernel_lars,
+    &ss_kernel_lamb,
+    &ss_kernel_sam,
+    &ss_kernel_perpgrad,
+    &ss_kernel_ema,
+    &ss_kernel_ogda,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -233,6 +255,12 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jraw(b, ",\"draws\":");
     jstr(b, draw_kind_name(k->draws));
   }
+  if (k->family == SS_FAMILY_OPTIMIZER) {
+    jraw(b, ",\"state_slots\":");
+    jnum(b, (double)k->opt_slots);
+    jraw(b, k->lookahead ? ",\"lookahead\":true" : ",\"lookahead\":false");
+    jraw(b, k->averaged ? ",\"averaged\":true" : ",\"averaged\":false");
+  }
   jraw(b, k->has_backward ? ",\"has_backward\":true" : ",\"has_backward\":false");
   if (k->family == SS_FAMILY_NORMALIZER)
     jraw(b, k->has_param_backward ? ",\"has_param_backward\":true"
@@ -241,7 +269,7 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {
     const bool have = k->normalize[i] || k->measure[i] || k->loss[i] || k->sample[i] ||
-                      k->quantize[i];
+                      k->quantize[i] || k->step[i];
     if (!have) continue;
     if (!first) jraw(b, ",");
     jstr(b, ss_impl_name((ss_impl)i));
@@ -285,6 +313,37 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jraw(b, "]}");
 }
 
+static void json_testfn(jbuf *b, const ss_testfn_info *f, size_t i) {
+  if (i) jraw(b, ",");
+  jraw(b, "{\"name\":");
+  jstr(b, f->name);
+  jraw(b, ",\"summary\":");
+  jstr(b, f->summary);
+  jraw(b, ",\"formula\":");
+  jstr(b, f->formula);
+  jraw(b, ",\"view\":[");
+  const double v[] = {f->xmin, f->xmax, f->ymin, f->ymax};
+  for (int j = 0; j < 4; j++) {
+    if (j) jraw(b, ",");
+    jnum(b, v[j]);
+  }
+  jraw(b, "],\"start\":[");
+  jnum(b, f->start[0]);
+  jraw(b, ",");
+  jnum(b, f->start[1]);
+  jraw(b, "],\"minima\":[");
+  for (size_t j = 0; j < f->nminima; j++) {
+    jraw(b, j ? ",[" : "[");
+    jnum(b, f->minima[j][0]);
+    jraw(b, ",");
+    jnum(b, f->minima[j][1]);
+    jraw(b, "]");
+  }
+  jraw(b, "],\"fmin\":");
+  jnum(b, f->fmin);
+  jraw(b, f->game ? ",\"game\":true}" : ",\"game\":false}");
+}
+
 ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
   if (!len) return SS_ERR_NULL;
   jbuf b = {buf, buf ? cap : 0, 0};
@@ -296,6 +355,14 @@ ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
   for (size_t i = 0; i < REGISTRY_LEN; i++) {
     if (i) jraw(&b, ",");
     json_kernel(&b, registry[i]);
+  }
+  jraw(&b, "],\"functions\":[");
+  for (size_t i = 0; i < ss_testfn_count(); i++)
+    json_testfn(&b, ss_testfn_at(i), i);
+  jraw(&b, "],\"schedules\":[");
+  for (int i = 0; i < SS_SCHEDULE_COUNT; i++) {
+    if (i) jraw(&b, ",");
+    jstr(&b, ss_schedule_name((ss_schedule)i));
   }
   jraw(&b, "]}");
   *len = b.len;

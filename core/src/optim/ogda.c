@@ -1,0 +1,63 @@
+/*
+ * Optimistic gradient descent(-ascent) (Popov 1980; Daskalakis, Ilyas,
+ * Syrgkanis & Zeng 2018, "Training GANs with Optimism"): a step with the
+ * current gradient plus a correction by the change since the last one,
+ *
+ *   w <- w - lr (2 g_t - g_{t-1})          (g_0 = g_1: step 1 is plain GD)
+ *
+ * On the bilinear game min_x max_y x y, simultaneous gradient descent-ascent
+ * (sgd on the field (y, -x)) spirals out: each step multiplies the radius by
+ * sqrt(1 + lr^2). The optimistic step converges to the equilibrium for
+ * small lr. Slot 0 is the previous gradient.
+ */
+#include "optim/optim_internal.h"
+
+static const ss_param_info ogda_params[] = {SS_P_LR(1e-2)};
+
+static void ogda_tail(float *w, const float *g, float *prev, size_t i, size_t n, float lr,
+                      bool first) {
+  for (; i < n; i++) {
+    const float gp = first ? g[i] : prev[i];
+    w[i] = w[i] - lr * (2.0f * g[i] - gp);
+    prev[i] = g[i];
+  }
+}
+
+static ss_status ogda_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
+                             float *prev, double *sc) {
+  (void)sc;
+  ogda_tail(w, g, prev, 0, n, (float)p[0], t == 1);
+  return SS_OK;
+}
+#if SS_HAVE_SIMD
+static ss_status ogda_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
+                           float *prev, double *sc) {
+  (void)sc;
+  const float lr = (float)p[0];
+  const bool first = t == 1;
+  const v128_t vlr = wasm_f32x4_splat(lr), two = wasm_f32x4_splat(2.0f);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t gi = wasm_v128_load(g + i);
+    const v128_t gp = first ? gi : wasm_v128_load(prev + i);
+    const v128_t d = wasm_f32x4_sub(wasm_f32x4_mul(two, gi), gp);
+    wasm_v128_store(w + i, wasm_f32x4_sub(wasm_v128_load(w + i), wasm_f32x4_mul(vlr, d)));
+    wasm_v128_store(prev + i, gi);
+  }
+  ogda_tail(w, g, prev, i, n, lr, first);
+  return SS_OK;
+}
+#endif
+
+const ss_kernel_info ss_kernel_ogda = {
+    .name = "ogda",
+    .family = SS_FAMILY_OPTIMIZER,
+    .summary = "optimistic gradient descent-ascent: corrects by the last gradient (games)",
+    .formula = "w <- w - lr (2 g_t - g_{t-1})",
+    .paper = "Daskalakis, Ilyas, Syrgkanis & Zeng 2018, Training GANs with Optimism",
+    .nparams = 1,
+    .params = ogda_params,
+    .input = SS_INPUT_VALUES,
+    .step = {ogda_scalar, SS_SIMD(ogda_simd)},
+    .opt_slots = 1,
+};

@@ -1,0 +1,114 @@
+/*
+ * Sharpness-Aware Minimization (Foret, Kleiner, Mobahi & Neyshabur 2021,
+ * "Sharpness-Aware Minimization for Efficiently Improving Generalization"):
+ * minimize the worst loss in a ball of radius rho. One step takes two
+ * gradients:
+ *
+ *   ascent:   e = rho g / |g|_2,  w_adv = w + e          (ss_sam_perturb)
+ *   descent:  g_adv = grad L(w_adv);  SGD (momentum) step from w with g_adv
+ *
+ *   b <- mu b + g_adv + wd w;  w <- w - lr (mu > 0 ? b : g_adv)
+ *
+ * The registry kernel is the descent step (its `lookahead` flag tells the
+ * trajectory engine and the JS API to take the gradient at ss_sam_perturb's
+ * point). rho = 0 is plain SGD. Slot 0 is the momentum buffer b.
+ */
+#include "common/check.h"
+#include "optim/optim_internal.h"
+
+static const ss_param_info sam_params[] = {
+    SS_P_LR(1e-3),
+    {.name = "rho", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e3, .def = 0.05, .ui_min = 0.0,
+     .ui_max = 1.0, .help = "radius of the ascent step"},
+    SS_P_MOMENTUM(0.0),
+    SS_P_WD(0.0, SS_WD_L2),
+};
+
+static void sam_tail(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
+                     float wd) {
+  for (; i < n; i++) {
+    const float gi = g[i] + wd * w[i];
+    const float bi = mu * b[i] + gi;
+    b[i] = bi;
+    w[i] = w[i] - lr * (mu > 0.0f ? bi : gi);
+  }
+}
+
+static ss_status sam_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
+                            float *b, double *sc) {
+  (void)t, (void)sc;
+  sam_tail(w, g, b, 0, n, (float)p[0], (float)p[2], (float)p[3]);
+  return SS_OK;
+}
+
+#if SS_HAVE_SIMD
+static ss_status sam_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
+                          float *b, double *sc) {
+  (void)t, (void)sc;
+  const float lr = (float)p[0], mu = (float)p[2], wd = (float)p[3];
+  const v128_t vlr = wasm_f32x4_splat(lr), vmu = wasm_f32x4_splat(mu), vwd = wasm_f32x4_splat(wd);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t wi = wasm_v128_load(w + i);
+    const v128_t gi = wasm_f32x4_add(wasm_v128_load(g + i), wasm_f32x4_mul(vwd, wi));
+    const v128_t bi = wasm_f32x4_add(wasm_f32x4_mul(vmu, wasm_v128_load(b + i)), gi);
+    wasm_v128_store(b + i, bi);
+    wasm_v128_store(w + i, wasm_f32x4_sub(wi, wasm_f32x4_mul(vlr, mu > 0.0f ? bi : gi)));
+  }
+  sam_tail(w, g, b, i, n, lr, mu, wd);
+  return SS_OK;
+}
+#endif
+
+/* ---- the ascent point ---- */
+
+static void perturb_scalar(const float *w, const float *g, size_t n, double rho, float *out) {
+  const double gn = sqrt(ss_dot_scalar(g, g, n));
+  const float s = gn > 0.0 ? (float)(rho / gn) : 0.0f;
+  for (size_t i = 0; i < n; i++) out[i] = w[i] + s * g[i];
+}
+#if SS_HAVE_SIMD
+static void perturb_simd(const float *w, const float *g, size_t n, double rho, float *out) {
+  const double gn = sqrt(ss_dot_simd(g, g, n));
+  const float s = gn > 0.0 ? (float)(rho / gn) : 0.0f;
+  const v128_t vs = wasm_f32x4_splat(s);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    wasm_v128_store(out + i, wasm_f32x4_add(wasm_v128_load(w + i), wasm_f32x4_mul(vs, wasm_v128_load(g + i))));
+  for (; i < n; i++) out[i] = w[i] + s * g[i];
+}
+#endif
+
+ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
+                         float *w_adv) {
+  if (!w || !g || !w_adv) return SS_ERR_NULL;
+  if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl)) return SS_ERR_UNSUPPORTED;
+  ss_status s = ss_check_n(n);
+  if (s != SS_OK) return s;
+  if (!(rho >= 0.0 && rho <= 1e3)) return SS_ERR_PARAM_RANGE;
+  if ((s = ss_check_finite_fast(w, n)) != SS_OK || (s = ss_check_finite_fast(g, n)) != SS_OK)
+    return s;
+#if SS_HAVE_SIMD
+  if (impl == SS_IMPL_SIMD) {
+    perturb_simd(w, g, n, rho, w_adv);
+    return SS_OK;
+  }
+#endif
+  perturb_scalar(w, g, n, rho, w_adv);
+  return SS_OK;
+}
+
+const ss_kernel_info ss_kernel_sam = {
+    .name = "sam",
+    .family = SS_FAMILY_OPTIMIZER,
+    .summary = "sharpness-aware: SGD with the gradient taken after an ascent step of radius rho",
+    .formula = "w_adv = w + rho g / |g|; w <- w - lr grad L(w_adv)",
+    .paper = "Foret, Kleiner, Mobahi & Neyshabur 2021, Sharpness-Aware Minimization for "
+             "Efficiently Improving Generalization",
+    .nparams = 4,
+    .params = sam_params,
+    .input = SS_INPUT_VALUES,
+    .step = {sam_scalar, SS_SIMD(sam_simd)},
+    .opt_slots = 1,
+    .lookahead = true,
+};
