@@ -130,6 +130,23 @@ export interface Softscope {
   categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
   /** A quantizer: dequantized values and integer codes. */
   quantize(kernel: string, x: Vector, params?: Params): { output: Float32Array; codes: Int32Array };
+  /** 2-D test functions of the optimizers and the lr schedules. */
+  readonly functions: readonly TestFunction[];
+  readonly schedules: readonly Schedule[];
+  /** Zeroed optimizer state for n parameters (scalars[0]: steps taken). */
+  optimizerState(kernel: string, n: number): OptimizerState;
+  /** One optimizer step: updates w and state in place, returns w. */
+  optimize(kernel: string, w: Float32Array, g: Vector, params: Params | undefined, state: OptimizerState): Float32Array;
+  /** SAM's ascent point w + rho g / |g|. */
+  samPerturb(w: Vector, g: Vector, rho?: number): Float32Array;
+  /** f(x, y) and its gradient (games: the descent field). */
+  evalFunction(fn: string, x: number, y: number): { f: number; grad: [number, number] };
+  /** f on an nx by ny grid (row j = y_j) over view [x0, x1, y0, y1]. */
+  functionGrid(fn: string, options?: { nx?: number; ny?: number; view?: [number, number, number, number] }): Float32Array;
+  /** A whole optimizer run on a test function. */
+  trajectory(options: TrajectoryOptions): TrajectoryResult;
+  /** A run advanced on demand (the playground's animation). */
+  trajectoryRunner(options: TrajectoryOptions): TrajectoryRunner;
   /** Codes packed 8, 4 or 2 bits each (lowest bits first); signed: two's complement. */
   pack(codes: Int32Array, bits: 2 | 4 | 8, options?: { signed?: boolean }): Uint8Array;
   unpack(bytes: Uint8Array, n: number, bits: 2 | 4 | 8, options?: { signed?: boolean }): Int32Array;
@@ -306,3 +323,33 @@ export const DISPERSION_DEFAULTS: Readonly<{
 }>;
 export const DISTRACTOR_KINDS: readonly DistractorKind[];
 export const KEY_POSITIONS: readonly KeyPosition[];
+
+export type Schedule = 'constant' | 'cosine' | 'wsd';
+export interface TestFunction {
+  name: string; summary: string; formula: string;
+  view: [number, number, number, number]; start: [number, number];
+  minima: [number, number][]; fmin: number; game: boolean;
+}
+export interface OptimizerState { kernel: string; n: number; slots: Float32Array; scalars: Float64Array }
+export interface TrajectoryOptions {
+  optimizer: string; fn?: string; start?: [number, number]; steps?: number; params?: Params;
+  noise?: number; clip?: number; seed?: number; schedule?: Schedule; total?: number;
+  warmup?: number; decay?: number; minFactor?: number;
+}
+export interface TrajectoryMetrics {
+  steps: number; diverged: boolean; final_f: number; best_f: number; f_gap: number;
+  distance: number; nearest_minimum: [number, number];
+}
+export interface TrajectoryResult {
+  kernel: string; impl: 'simd' | 'scalar'; fn: string;
+  /** [x, y, f]: the start, then after each step (ema: its average). */
+  output: [number, number, number][];
+  metrics: TrajectoryMetrics;
+}
+export interface TrajectoryRunner {
+  params: Params;
+  readonly step: number;
+  readonly diverged?: boolean;
+  readonly start: [number, number, number];
+  advance(k: number): [number, number, number][];
+}

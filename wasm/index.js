@@ -14,6 +14,7 @@ import { detectSimd } from './simd-detect.js';
 import { directCalls } from './direct-calls.js';
 import { samplerCalls } from './sampler-calls.js';
 import { quantCalls } from './quant-calls.js';
+import { optimCalls } from './optim-calls.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
@@ -162,6 +163,9 @@ class Softscope {
     const reg = this._readRegistry();
     this.version = reg.version;
     this.maxN = reg.max_n;
+    // 2-D test functions and lr schedules of the optimizers (optim-calls.js)
+    this.functions = deepFreeze(reg.functions ?? []);
+    this.schedules = deepFreeze(reg.schedules ?? []);
     // What the build holds: the SIMD build says impl_default "simd".
     const buildImpl = reg.impl_default;
     if (requested === 'simd' && buildImpl !== 'simd')
@@ -826,6 +830,6 @@ class SoftmaxState {
 
 // threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js);
 // the samplers' direct calls (sampler-calls.js); vqTrain, vqAssign, vqBackward (quant-calls.js)
-Object.assign(Softscope.prototype, directCalls, samplerCalls, quantCalls);
+Object.assign(Softscope.prototype, directCalls, samplerCalls, quantCalls, optimCalls);
 
 export default createSoftscope;

@@ -1,0 +1,243 @@
+// Optimizers (core/src/optim): one update step on a parameter vector with
+// its state, SAM's ascent point, the 2-D test functions, and the trajectory
+// engine (a whole run, or a runner advanced frame by frame). Installed on
+// the Softscope prototype by index.js; `this` is a Softscope instance.
+import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
+import { options as opts, number } from './direct-calls.js';
+
+const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
+const MAX_STEPS = 1e7;
+
+function f32(v, name, where) {
+  if (!(v instanceof Float32Array))
+    throw new SoftscopeTypeError(`${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
+      { argument: name });
+  return v;
+}
+
+/** The nearest known minimum (or equilibrium) of fn to (x, y). */
+function nearestMinimum(fn, x, y) {
+  let best = null, d = Infinity;
+  for (const m of fn.minima) {
+    const dm = Math.hypot(x - m[0], y - m[1]);
+    if (dm < d) d = dm, best = m;
+  }
+  return { minimum: best, distance: d };
+}
+
+/** Measures of a path [[x, y, f], ...] (the start first) on fn. */
+export function trajectoryMetrics(fn, output, requested) {
+  const last = output[output.length - 1];
+  const { minimum, distance } = nearestMinimum(fn, last[0], last[1]);
+  let best = Infinity;
+  for (const p of output) best = Math.min(best, p[2]);
+  return {
+    steps: output.length - 1,
+    diverged: output.length - 1 < requested,
+    final_f: last[2],
+    best_f: best,
+    f_gap: last[2] - fn.fmin,
+    distance,
+    nearest_minimum: minimum,
+  };
+}
+
+export const optimCalls = {
+  /** Fresh state for `n` parameters: { slots (Float32Array), scalars
+   *  (Float64Array: [0] steps taken) }, all zero. */
+  optimizerState(kernel, n) {
+    const where = 'softscope.optimizerState';
+    const k = this._lookup(kernel, 'optimizer', where);
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN)
+      throw new SoftscopeError(`${where}: n = ${describe(n)} must be an integer in [1, ${this.maxN}]`, STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    return { kernel: k.name, n, slots: new Float32Array(k.state_slots * n), scalars: new Float64Array(SCALARS) };
+  },
+
+  /** One step of the optimizer: updates w (a Float32Array) and state (from
+   *  optimizerState) in place and returns w. g is the gradient at w (sam:
+   *  at samPerturb's point). */
+  optimize(kernel, w, g, params = {}, state) {
+    const k = this._lookup(kernel, 'optimizer', 'softscope.optimize');
+    const where = `softscope.optimize("${k.name}")`;
+    f32(w, 'w', where);
+    const wa = this._input(w, 'w', where), ga = this._input(g, 'g', where);
+    this._checkN(wa, where);
+    this._sameLength(wa, ga, where);
+    if (!state || typeof state !== 'object' || !(state.slots instanceof Float32Array) || !(state.scalars instanceof Float64Array))
+      throw new SoftscopeTypeError(`${where}: state must come from softscope.optimizerState("${k.name}", n) (got ${describe(state)})`, { argument: 'state' });
+    if (state.kernel !== k.name || state.n !== wa.n)
+      throw new SoftscopeError(`${where}: state is for ${state.kernel} with n = ${state.n}, not ${k.name} with n = ${wa.n}`, STATUS.SS_ERR_LENGTH, { argument: 'state' });
+    const np = this._packParams(k, params, where, wa.n);
+    const ns = k.state_slots * wa.n;
+    const [pw, pg] = this._stage([wa, ga]);
+    const psl = this._scratch.get('out0', Math.max(4, ns * 4)), psc = this._scratch.get('out1', SCALARS * 8);
+    const h = this._heap;
+    h.refresh();
+    h.f32.set(state.slots, psl >>> 2);
+    h.f64.set(state.scalars, psc >>> 3);
+    const s = this._need('ss_optimize', where)(this._ptr.get(k), this._implFor(k), pw, pg, wa.n, this._paramsPtr, np, psl, psc);
+    if (s !== 0) throw this._fail(where, s, [wa, ga], k);
+    h.refresh();
+    w.set(h.f32.subarray(pw >>> 2, (pw >>> 2) + wa.n));
+    state.slots.set(h.f32.subarray(psl >>> 2, (psl >>> 2) + ns));
+    state.scalars.set(h.f64.subarray(psc >>> 3, (psc >>> 3) + SCALARS));
+    return w;
+  },
+
+  /** SAM's ascent point w + rho g / |g| (a new Float32Array). */
+  samPerturb(w, g, rho = 0.05) {
+    const where = 'softscope.samPerturb';
+    const wa = this._input(w, 'w', where), ga = this._input(g, 'g', where);
+    this._checkN(wa, where);
+    this._sameLength(wa, ga, where);
+    if (typeof rho !== 'number' || !(rho >= 0 && rho <= 1e3))
+      throw new SoftscopeError(`${where}: rho = ${describe(rho)} must be a number in [0, 1000]`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'rho' });
+    const [pw, pg] = this._stage([wa, ga]);
+    const po = this._scratch.get('out0', wa.n * 4);
+    const s = this._need('ss_sam_perturb', where)(this._implId, pw, pg, wa.n, rho, po);
+    if (s !== 0) throw this._fail(where, s, [wa, ga]);
+    this._heap.refresh();
+    return this._heap.f32.slice(po >>> 2, (po >>> 2) + wa.n);
+  },
+
+  _testFunction(name, where) {
+    if (typeof name !== 'string')
+      throw new SoftscopeTypeError(`${where}: fn must be a function name string (got ${describe(name)})`, { argument: 'fn' });
+    const i = this.functions.findIndex((f) => f.name === name);
+    if (i < 0)
+      throw new SoftscopeError(`${where}: unknown function "${name}"; known: ${this.functions.map((f) => f.name).join(', ')}`,
+        STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'fn' });
+    return { index: i, info: this.functions[i] };
+  },
+
+  /** f(x, y) and its gradient (games: the descent field (df/dx, -df/dy)). */
+  evalFunction(fn, x, y) {
+    const where = 'softscope.evalFunction';
+    const { index } = this._testFunction(fn, where);
+    for (const [v, name] of [[x, 'x'], [y, 'y']])
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new SoftscopeError(`${where}: ${name} = ${describe(v)} must be a finite number`, STATUS.SS_ERR_NONFINITE, { argument: name });
+    const pf = this._scratch.get('out0', 8), pg = this._scratch.get('out1', 16);
+    const s = this.exports.ss_testfn_eval(index, x, y, pf, pg);
+    if (s !== 0) throw this._fail(where, s, []);
+    const h = this._heap;
+    h.refresh();
+    return { f: h.f64[pf >>> 3], grad: [h.f64[pg >>> 3], h.f64[(pg >>> 3) + 1]] };
+  },
+
+  /** f on an nx by ny grid over the view [x0, x1, y0, y1] (default: the
+   *  function's): a Float32Array, row j = y_j. */
+  functionGrid(fn, options) {
+    const where = 'softscope.functionGrid';
+    const { index, info } = this._testFunction(fn, where);
+    const o = opts(options, where);
+    const int = (key, def) => number(o, key, def, (v) => Number.isInteger(v) && v >= 2 && v <= 4096, 'must be an integer in [2, 4096]', where);
+    const nx = int('nx', 128), ny = int('ny', 128);
+    const view = o.view ?? info.view;
+    if (!Array.isArray(view) || view.length !== 4 || !view.every(Number.isFinite) || !(view[1] > view[0]) || !(view[3] > view[2]))
+      throw new SoftscopeError(`${where}: options.view must be [x0, x1, y0, y1] with x0 < x1, y0 < y1 (got ${describe(view)})`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.view' });
+    const po = this._scratch.get('out0', nx * ny * 4);
+    const s = this.exports.ss_testfn_grid(index, view[0], view[1], view[2], view[3], nx, ny, po);
+    if (s !== 0) throw this._fail(where, s, []);
+    this._heap.refresh();
+    return this._heap.f32.slice(po >>> 2, (po >>> 2) + nx * ny);
+  },
+
+  /** A run that advances on demand: runner.advance(k) takes k more steps and
+   *  returns their points [[x, y, f], ...]; runner.params = {...} changes the
+   *  hyperparameters from the next step on (the state carries over). */
+  trajectoryRunner(options) {
+    return new TrajectoryRunner(this, options);
+  },
+
+  /** A whole run: { kernel, impl, fn, output: [[x, y, f]: the start, then
+   *  after each step], metrics }. Options: optimizer, fn, start ([x, y],
+   *  default the function's), steps (100), params, noise, clip, seed,
+   *  schedule ('constant' | 'cosine' | 'wsd'), warmup, decay, minFactor. */
+  trajectory(options) {
+    const r = new TrajectoryRunner(this, options, 'softscope.trajectory');
+    const output = [r.start, ...r.advance(r.steps)];
+    return { kernel: r.kernel.name, impl: r.kernel.impls.includes(this.impl) ? this.impl : 'scalar', fn: r.fn.name, output,
+      metrics: trajectoryMetrics(r.fn, output, r.steps) };
+  },
+};
+
+const SCHEDULE_KEYS = ['noise', 'clip', 'seed', 'schedule', 'total', 'warmup', 'decay', 'minFactor'];
+
+class TrajectoryRunner {
+  constructor(ss, options, where = 'softscope.trajectoryRunner') {
+    this._ss = ss;
+    this._where = where;
+    const o = opts(options, where);
+    if (o.optimizer === undefined)
+      throw new SoftscopeError(`${where}: options.optimizer is required (one of ${ss.kernels('optimizer').map((k) => k.name).join(', ')})`,
+        STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'options.optimizer' });
+    this.kernel = ss._lookup(o.optimizer, 'optimizer', where);
+    const { index, info } = ss._testFunction(o.fn ?? 'rosenbrock', where);
+    this._fnIndex = index;
+    this.fn = info;
+    const start = o.start ?? info.start;
+    if (!(Array.isArray(start) || ArrayBuffer.isView(start)) || start.length !== 2 || !Array.from(start).every(Number.isFinite))
+      throw new SoftscopeError(`${where}: options.start must be [x, y], two finite numbers (got ${describe(start)})`,
+        STATUS.SS_ERR_NONFINITE, { argument: 'options.start' });
+    this.steps = number(o, 'steps', 100, (v) => Number.isInteger(v) && v >= 0 && v <= MAX_STEPS, `must be an integer in [0, ${MAX_STEPS}]`, where);
+    const sched = o.schedule ?? 'constant';
+    const si = ss.schedules.indexOf(sched);
+    if (si < 0)
+      throw new SoftscopeError(`${where}: options.schedule = ${describe(sched)} must be one of ${ss.schedules.join(', ')}`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.schedule' });
+    const nonneg = (key, def, max = Infinity) => number(o, key, def, (v) => Number.isFinite(v) && v >= 0 && v <= max, `must be a number in [0, ${max}]`, where);
+    this._opts = {
+      noise: nonneg('noise', 0, 1e6), clip: nonneg('clip', 0),
+      seed: number(o, 'seed', 0, (v) => Number.isInteger(v) && v >= 0 && v <= 2 ** 53, 'must be an integer in [0, 2^53]', where),
+      schedule: si, total: nonneg('total', Math.max(1, this.steps)), warmup: nonneg('warmup', 0),
+      decay: nonneg('decay', 0.2, 1), minFactor: nonneg('minFactor', 0, 1),
+    };
+    this.params = o.params ?? {};
+    ss._packParams(this.kernel, this.params, where); // fail early on bad params
+    this._w = Float32Array.from(start);
+    this.start = this._point(this._w);
+    this._slots = new Float32Array(Math.max(1, this.kernel.state_slots * 2));
+    this._scalars = new Float64Array(SCALARS);
+  }
+
+  _point(w) {
+    return [w[0], w[1], this._ss.evalFunction(this.fn.name, w[0], w[1]).f];
+  }
+
+  /** Steps taken so far. */
+  get step() {
+    return this._scalars[0];
+  }
+
+  /** Take up to k steps; fewer when the run diverges (then `diverged`). */
+  advance(k) {
+    const ss = this._ss, where = this._where;
+    if (!Number.isInteger(k) || k < 0 || k > MAX_STEPS)
+      throw new SoftscopeError(`${where}: advance(k): k = ${describe(k)} must be an integer in [0, ${MAX_STEPS}]`, STATUS.SS_ERR_LENGTH, { argument: 'k' });
+    if (k === 0 || this.diverged) return [];
+    const np = ss._packParams(this.kernel, this.params, where);
+    const pw = ss._scratch.get('tw', 8), psl = ss._scratch.get('tsl', this._slots.length * 4);
+    const psc = ss._scratch.get('tsc', SCALARS * 8), pop = ss._scratch.get('topt', SCHEDULE_KEYS.length * 8);
+    const pp = ss._scratch.get('tpath', k * 24), pd = ss._scratch.get('tdone', 8);
+    const h = ss._heap;
+    h.refresh();
+    h.f32.set(this._w, pw >>> 2);
+    h.f32.set(this._slots, psl >>> 2);
+    h.f64.set(this._scalars, psc >>> 3);
+    SCHEDULE_KEYS.forEach((key, i) => { h.f64[(pop >>> 3) + i] = this._opts[key]; });
+    const s = ss._need('ss_trajectory', where)(ss._ptr.get(this.kernel), ss._implFor(this.kernel), this._fnIndex, ss._paramsPtr, np,
+      pop, k, pw, psl, psc, pp, pd);
+    if (s !== 0) throw ss._fail(where, s, [], this.kernel);
+    h.refresh();
+    this._w.set(h.f32.subarray(pw >>> 2, (pw >>> 2) + 2));
+    this._slots.set(h.f32.subarray(psl >>> 2, (psl >>> 2) + this._slots.length));
+    this._scalars.set(h.f64.subarray(psc >>> 3, (psc >>> 3) + SCALARS));
+    const done = h.u32[pd >>> 2];
+    if (done < k) this.diverged = true;
+    const path = h.f64.subarray(pp >>> 3, (pp >>> 3) + 3 * done), out = new Array(done);
+    for (let i = 0; i < done; i++) out[i] = [path[3 * i], path[3 * i + 1], path[3 * i + 2]];
+    return out;
+  }
+}
