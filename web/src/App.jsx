@@ -9,13 +9,15 @@ import { NormalizerPanel } from './panels/NormalizerPanel.jsx';
 import { DispersionPanel } from './panels/DispersionPanel.jsx';
 import { SamplingPanel } from './panels/SamplingPanel.jsx';
 import { QuantPanel } from './panels/QuantPanel.jsx';
+import { OptimPanel } from './panels/OptimPanel.jsx';
 
-// Later issues add panels here (optimizers, attention).
+// Later issues add panels here (attention).
 const TABS = [
   { id: 'normalizers', label: 'Normalizers' },
   { id: 'dispersion', label: 'Dispersion' },
   { id: 'sampling', label: 'Sampling' },
   { id: 'quantization', label: 'Quantization' },
+  { id: 'optimizers', label: 'Optimizers' },
 ];
 
 /** Drops kernel names the registry does not know; falls back to defaults if none remain. */
@@ -104,6 +106,7 @@ export function App() {
         )}
         {ss && view.panel === 'sampling' && <SamplingPanel ss={ss} state={view} update={update} />}
         {ss && view.panel === 'quantization' && <QuantPanel ss={ss} state={view} update={update} />}
+        {ss && view.panel === 'optimizers' && <OptimPanel ss={ss} state={view} update={update} />}
       </main>
       <footer class="foot muted">
         State lives in the URL: copy the address to share exactly this view. Kernel names, formulas, papers and

@@ -15,6 +15,10 @@
 // The quantization panel's keys are prefixed "quant." (source, n, seed,
 // scheme, log; written when they differ from the default). state.quant is
 // present only when the hash has one (read it through quantState(state)).
+// The optimizers panel's keys are prefixed "optim." (fn, start, list, steps,
+// speed, noise, clip, seed, schedule, warmup, sel) plus one key per changed
+// hyperparameter, optim.<optimizer>.<param> (each optimizer has its own lr);
+// state.optim is present only when the hash has one (optimState(state)).
 // Every other key is a kernel parameter, by its registry name (names are the
 // same in C, JS, CLI and here); one value is shared by every chosen kernel
 // that has a parameter of that name, in every panel.
@@ -25,7 +29,7 @@
 import { makePreset, PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../presets.js';
 import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../../wasm/dispersion.js';
 
-export const PANELS = ['normalizers', 'dispersion', 'sampling', 'quantization'];
+export const PANELS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers'];
 const RESERVED = new Set(['panel', 'preset', 'seed', 'n', 'logits', 'normalizers']);
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -276,6 +280,7 @@ export function parseHash(hash) {
   // Only when asked for: a state without sampling keys has no sampling field.
   if ([...q.keys()].some((k) => k.startsWith('sampling.'))) state.sampling = parseSampling(q);
   if ([...q.keys()].some((k) => k.startsWith('quant.'))) state.quant = parseQuant(q);
+  if ([...q.keys()].some((k) => k.startsWith('optim.'))) state.optim = parseOptim(q);
 
   for (const [k, v] of q) {
     if (RESERVED.has(k) || !NAME_RE.test(k) || v.trim() === '') continue;
@@ -315,6 +320,69 @@ function writeQuant(q, s) {
   if (s.log !== DEFAULT_QUANT.log) q.set('quant.log', s.log ? '1' : '0');
 }
 
+// ---- the optimizers panel ----
+export const OPTIM_SCHEDULES = ['constant', 'cosine', 'wsd'];
+export const OPTIM_LIMITS = { steps: { min: 10, max: 5000 }, speed: { min: 1, max: 100 }, noise: { min: 0, max: 100 },
+  clip: { min: 0, max: 1000 }, warmup: { min: 0, max: 5000 }, maxList: 8 };
+export const DEFAULT_OPTIM = Object.freeze({
+  fn: 'rosenbrock', start: null, list: ['sgd', 'momentum', 'adam', 'lion'], steps: 2000, speed: 10,
+  noise: 0, clip: 0, seed: 0, schedule: 'constant', warmup: 0, sel: null,
+  // Per-optimizer hyperparameters that differ from the registry (PyTorch)
+  // defaults for the default race: Adam's lr 1e-3 and Lion's 1e-4 move a
+  // 2-D point only ~2 and ~0.2 units in 2000 steps.
+  params: Object.freeze({ adam: Object.freeze({ lr: 0.02 }), lion: Object.freeze({ lr: 0.005 }) }),
+});
+const defaultOptimParams = () => Object.fromEntries(Object.entries(DEFAULT_OPTIM.params).map(([k, v]) => [k, { ...v }]));
+
+/** The optimizers state of a playground state (defaults when the hash had no optim key). */
+export function optimState(state) {
+  return state.optim ?? { ...DEFAULT_OPTIM, params: defaultOptimParams() };
+}
+
+function parseOptim(q) {
+  const d = { ...DEFAULT_OPTIM, params: defaultOptimParams() };
+  const fn = q.get('optim.fn');
+  if (fn && NAME_RE.test(fn)) d.fn = fn; // checked against ss.functions by the panel
+  const start = (q.get('optim.start') ?? '').split(',').map(Number);
+  if (start.length === 2 && start.every((v) => Number.isFinite(v) && Math.abs(v) <= 1e6)) d.start = start;
+  const list = q.get('optim.list');
+  if (list != null) d.list = parseNames(list).slice(0, OPTIM_LIMITS.maxList);
+  for (const k of ['steps', 'speed', 'warmup']) {
+    const v = parseInteger(q.get(`optim.${k}`), OPTIM_LIMITS[k].min, OPTIM_LIMITS[k].max);
+    if (v != null) d[k] = v;
+  }
+  for (const k of ['noise', 'clip']) {
+    const v = parseNumberIn(q.get(`optim.${k}`), OPTIM_LIMITS[k]);
+    if (v != null) d[k] = v;
+  }
+  const seed = parseInteger(q.get('optim.seed'), 0, 2 ** 31);
+  if (seed != null) d.seed = seed;
+  const sched = q.get('optim.schedule');
+  if (OPTIM_SCHEDULES.includes(sched)) d.schedule = sched;
+  const sel = q.get('optim.sel');
+  if (sel && NAME_RE.test(sel)) d.sel = sel;
+  for (const [k, v] of q) {
+    const m = /^optim\.([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$/.exec(k);
+    const num = Number(v);
+    if (m && v.trim() !== '' && Number.isFinite(num)) d.params[m[1]] = { ...d.params[m[1]], [m[2]]: num };
+  }
+  return d;
+}
+
+function writeOptim(q, s) {
+  if (!s) return;
+  const D = DEFAULT_OPTIM;
+  for (const k of ['fn', 'steps', 'speed', 'noise', 'clip', 'seed', 'schedule', 'warmup', 'sel'])
+    if (s[k] !== D[k] && s[k] != null) q.set(`optim.${k}`, String(s[k]));
+  if (s.start) q.set('optim.start', s.start.map((v) => String(Math.round(v * 1e4) / 1e4)).join(','));
+  if (s.list.join(',') !== D.list.join(',')) q.set('optim.list', s.list.join(','));
+  for (const name of Object.keys(s.params).sort())
+    for (const p of Object.keys(s.params[name]).sort()) {
+      const v = s.params[name][p];
+      if (Number.isFinite(v) && v !== D.params[name]?.[p]) q.set(`optim.${name}.${p}`, String(v));
+    }
+}
+
 /** The hash string (without "#") for a state. */
 export function serializeState(state) {
   const q = new URLSearchParams();
@@ -329,6 +397,7 @@ export function serializeState(state) {
   writeDispersion(q, state.dispersion);
   writeSampling(q, state.sampling);
   writeQuant(q, state.quant);
+  writeOptim(q, state.optim);
   // Commas are legal in a fragment; leaving them unescaped keeps links readable.
   return q.toString().replace(/%2C/g, ',');
 }
