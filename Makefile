@@ -153,6 +153,7 @@ bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
 	$(NODE) tests/bench/run-normalizers.js
 	$(NODE) tests/bench/run-samplers.js
 	$(NODE) tests/bench/run-quantizers.js
+	$(NODE) tests/bench/run-optimizers.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist

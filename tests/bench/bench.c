@@ -79,7 +79,7 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* How a target runs: the registry entry point, or a threshold method. */
-typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT, RUN_QUANTIZE } run_kind;
+typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT, RUN_QUANTIZE, RUN_OPTIMIZE } run_kind;
 
 /* One thing to time: a registry kernel with an impl, or the naive baseline. */
 typedef struct target {
@@ -90,8 +90,12 @@ typedef struct target {
   const char *overrides; /* quantizers: "p=v+p=v" after the '@' */
 } target;
 
-/* Codes of the quantizers (allocated in main for the largest n). */
+/* Codes of the quantizers and the optimizers' state (allocated in main for
+   the largest n). An optimizer step updates y (the weights) in place with x
+   as the gradient. */
 static int32_t *quant_codes;
+static float *opt_slots;
+static double opt_scalars[SS_OPT_SCALARS];
 
 static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
   if (!t->k) {
@@ -105,6 +109,8 @@ static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
       return ss_entmax15_ex(t->impl, SS_THRESHOLD_SORT, x, n, y, NULL, NULL);
     case RUN_QUANTIZE:
       return ss_quantize(t->k, t->impl, x, n, t->params, t->k->nparams, quant_codes, y);
+    case RUN_OPTIMIZE:
+      return ss_optimize(t->k, t->impl, y, x, n, t->params, t->k->nparams, opt_slots, opt_scalars);
     default:
       return ss_normalize(t->k, t->impl, x, n, t->params, t->k->nparams, y);
   }
@@ -119,6 +125,11 @@ static bool resolve(const char *name, target *t) {
   memcpy(base, name, len);
   base[len] = '\0';
   t->k = ss_kernel_find(base, SS_FAMILY_QUANTIZER);
+  if (!t->k && (t->k = ss_kernel_find(base, SS_FAMILY_OPTIMIZER))) {
+    t->kind = RUN_OPTIMIZE; /* an optimizer step: "<kernel>[@p=v+p=v]" */
+    t->overrides = at ? at + 1 : NULL;
+    return true;
+  }
   if (t->k) { /* a quantizer: "<kernel>[@p=v+p=v]" */
     t->kind = RUN_QUANTIZE;
     t->overrides = at ? at + 1 : NULL;
@@ -360,6 +371,7 @@ int main(int argc, char **argv) {
   bench_fill_uniform(x, nmax, SEED, -50.0f, 50.0f);
   float *xq = malloc(nmax * sizeof *xq);
   quant_codes = malloc(nmax * sizeof *quant_codes);
+  opt_slots = malloc(3 * nmax * sizeof *opt_slots);
   if (!xq || !quant_codes) {
     fprintf(stderr, "bench: out of memory for n = %zu\n", nmax);
     return 1;
@@ -407,7 +419,9 @@ int main(int argc, char **argv) {
       if (!t.k && impl != SS_IMPL_SCALAR) continue;
       if (t.k && !want_impl[impl]) continue;
       if (t.k && (!ss_impl_available(impl) ||
-                  !(t.kind == RUN_QUANTIZE ? t.k->quantize[impl] != NULL : t.k->normalize[impl] != NULL))) {
+                  !(t.kind == RUN_QUANTIZE   ? t.k->quantize[impl] != NULL
+                    : t.kind == RUN_OPTIMIZE ? t.k->step[impl] != NULL
+                                             : t.k->normalize[impl] != NULL))) {
         printf("{\"type\":\"skip\",\"kernel\":\"%s\",\"impl\":\"%s\","
                "\"reason\":\"impl not compiled in\"}\n",
                name, ss_impl_name(impl));
@@ -418,11 +432,17 @@ int main(int argc, char **argv) {
       /* Quantizers read |x| / 50 in [0, 1): in every quantizer's domain
          (pow2 and log_quant take values >= 0). */
       const float *in = t.kind == RUN_QUANTIZE ? xq : x;
-      for (size_t si = 0; si < ns; si++)
-        if (!time_target(&t, name, iname, in, sizes[si], y, &st)) {
+      for (size_t si = 0; si < ns; si++) {
+        if (t.kind == RUN_OPTIMIZE) { /* fresh weights (|x| / 50) and state per size */
+          memcpy(y, xq, sizes[si] * sizeof *y);
+          memset(opt_slots, 0, 3 * sizes[si] * sizeof *opt_slots);
+          memset(opt_scalars, 0, sizeof opt_scalars);
+        }
+        if (!time_target(&t, name, iname, t.kind == RUN_OPTIMIZE ? x : in, sizes[si], y, &st)) {
           failed = true;
           break;
         }
+      }
       accuracy(&t, name, iname, x, y, ref64);
       if (want_iterations)
         for (size_t si = 0; si < ns; si++) iterations(&t, name, iname, x, sizes[si], y);
@@ -431,6 +451,7 @@ int main(int argc, char **argv) {
   free(x);
   free(xq);
   free(quant_codes);
+  free(opt_slots);
   free(y);
   free(ref64);
   return failed ? 1 : 0;

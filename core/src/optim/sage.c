@@ -67,30 +67,80 @@ static void dir_rows_simd(float *w, const float *g, float *m, const float *h, si
 }
 #endif
 
-/* The statistics pass (O(n) to sum |g| down the columns, then O(cols)). */
-SS_ALWAYS_INLINE ss_status run(dot_fn dot, pass_fn pass, float *w, const float *g, size_t n,
-                               const double *p, uint64_t t, float *slots) {
-  const size_t cols = p[5] > 0.0 ? (size_t)p[5] : n;
-  if (n % cols) return SS_ERR_LENGTH;
-  const size_t rows = n / cols;
-  float *m = slots, *S = slots + n, *h = slots + 2 * n;
+/* s_j = mean_i |g_ij| into h, and S <- b2 S + (1 - b2) s. */
+static void stats_scalar(const float *g, float *S, float *h, size_t rows, size_t cols, float inv_rows,
+                         float b2, float b2c) {
   for (size_t j = 0; j < cols; j++) h[j] = fabsf(g[j]);
   for (size_t r = 1; r < rows; r++)
     for (size_t j = 0; j < cols; j++) h[j] += fabsf(g[r * cols + j]);
-  const float inv_rows = (float)(1.0 / (double)rows), b2 = (float)p[2], b2c = (float)(1.0 - p[2]);
   for (size_t j = 0; j < cols; j++) {
     if (rows > 1) h[j] *= inv_rows;
     S[j] = b2 * S[j] + b2c * h[j];
   }
-  const double bc2 = ss_bias_correction(p[2], t);
-  const float sigma = (float)(sqrt(dot(S, S, cols) / (double)cols) / bc2);
-  const float gam = (float)sqrt(dot(h, h, cols) / (double)cols);
-  const float inv_bc2 = (float)(1.0 / bc2), eps = (float)p[3];
+}
+
+/* H_j = min(sigma / (S_j / bc2 + eps), gamma / (s_j + eps), 1), over h = s. */
+static void damper_scalar(const float *S, float *h, size_t cols, float sigma, float gam,
+                          float inv_bc2, float eps) {
   for (size_t j = 0; j < cols; j++) {
     const float a = sigma / (S[j] * inv_bc2 + eps), b = gam / (h[j] + eps);
     const float hj = a < b ? a : b;
     h[j] = hj < 1.0f ? hj : 1.0f;
   }
+}
+
+#if SS_HAVE_SIMD
+static void stats_simd(const float *g, float *S, float *h, size_t rows, size_t cols, float inv_rows,
+                       float b2, float b2c) {
+  const v128_t vb2 = wasm_f32x4_splat(b2), vb2c = wasm_f32x4_splat(b2c), vinv = wasm_f32x4_splat(inv_rows);
+  size_t j = 0;
+  for (; j + 4 <= cols; j += 4) {
+    v128_t a = wasm_f32x4_abs(wasm_v128_load(g + j));
+    for (size_t r = 1; r < rows; r++) a = wasm_f32x4_add(a, wasm_f32x4_abs(wasm_v128_load(g + r * cols + j)));
+    if (rows > 1) a = wasm_f32x4_mul(a, vinv);
+    wasm_v128_store(h + j, a);
+    wasm_v128_store(S + j, wasm_f32x4_add(wasm_f32x4_mul(vb2, wasm_v128_load(S + j)), wasm_f32x4_mul(vb2c, a)));
+  }
+  for (; j < cols; j++) { /* the same operations, one column */
+    float a = fabsf(g[j]);
+    for (size_t r = 1; r < rows; r++) a += fabsf(g[r * cols + j]);
+    if (rows > 1) a *= inv_rows;
+    h[j] = a;
+    S[j] = b2 * S[j] + b2c * a;
+  }
+}
+
+static void damper_simd(const float *S, float *h, size_t cols, float sigma, float gam,
+                        float inv_bc2, float eps) {
+  const v128_t vs = wasm_f32x4_splat(sigma), vg = wasm_f32x4_splat(gam), vib = wasm_f32x4_splat(inv_bc2);
+  const v128_t ve = wasm_f32x4_splat(eps), one = wasm_f32x4_splat(1.0f);
+  size_t j = 0;
+  for (; j + 4 <= cols; j += 4) {
+    const v128_t a = wasm_f32x4_div(vs, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(S + j), vib), ve));
+    const v128_t b = wasm_f32x4_div(vg, wasm_f32x4_add(wasm_v128_load(h + j), ve));
+    const v128_t m = wasm_v128_bitselect(a, b, wasm_f32x4_lt(a, b));
+    wasm_v128_store(h + j, wasm_v128_bitselect(m, one, wasm_f32x4_lt(m, one)));
+  }
+  damper_scalar(S + j, h + j, cols - j, sigma, gam, inv_bc2, eps);
+}
+#endif
+
+typedef void (*stats_fn)(const float *, float *, float *, size_t, size_t, float, float, float);
+typedef void (*damper_fn)(const float *, float *, size_t, float, float, float, float);
+
+/* Statistics (O(n) to sum |g| down the columns, then O(cols)), then the step. */
+SS_ALWAYS_INLINE ss_status run(dot_fn dot, stats_fn stats, damper_fn damper, pass_fn pass, float *w,
+                               const float *g, size_t n, const double *p, uint64_t t, float *slots) {
+  const size_t cols = p[5] > 0.0 ? (size_t)p[5] : n;
+  if (n % cols) return SS_ERR_LENGTH;
+  const size_t rows = n / cols;
+  float *m = slots, *S = slots + n, *h = slots + 2 * n;
+  const float b2 = (float)p[2], b2c = (float)(1.0 - p[2]);
+  stats(g, S, h, rows, cols, (float)(1.0 / (double)rows), b2, b2c);
+  const double bc2 = ss_bias_correction(p[2], t);
+  const float sigma = (float)(sqrt(dot(S, S, cols) / (double)cols) / bc2);
+  const float gam = (float)sqrt(dot(h, h, cols) / (double)cols);
+  damper(S, h, cols, sigma, gam, (float)(1.0 / bc2), (float)p[3]);
   const float c[6] = {(float)p[1], (float)(1.0 - p[1]), b2, b2c, (float)p[0],
                       (float)(1.0 - p[0] * p[4])};
   pass(w, g, m, h, rows, cols, c);
@@ -100,13 +150,13 @@ SS_ALWAYS_INLINE ss_status run(dot_fn dot, pass_fn pass, float *w, const float *
 static ss_status sage_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                              float *slots, double *sc) {
   (void)sc;
-  return run(ss_dot_scalar, dir_rows_scalar, w, g, n, p, t, slots);
+  return run(ss_dot_scalar, stats_scalar, damper_scalar, dir_rows_scalar, w, g, n, p, t, slots);
 }
 #if SS_HAVE_SIMD
 static ss_status sage_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                            float *slots, double *sc) {
   (void)sc;
-  return run(ss_dot_simd, dir_rows_simd, w, g, n, p, t, slots);
+  return run(ss_dot_simd, stats_simd, damper_simd, dir_rows_simd, w, g, n, p, t, slots);
 }
 #endif
 
