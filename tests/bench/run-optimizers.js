@@ -14,27 +14,13 @@
 // Writes $B/bench/optimizers.json.
 //
 // Env / args: B, DIST, BENCH_QUICK=1 or --quick, --sizes n,...
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { createSoftscope } from '../../wasm/index.js';
+import { suiteSettings, wasmBuilds, nativeTimes, cell as fmt, alignTable, writeSuite } from './harness.js';
+import { timeCall } from './timing.js';
 import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
-import { settings, timeCall } from './timing.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const B = path.resolve(root, process.env.B || 'build');
-const DIST = path.resolve(root, process.env.DIST || 'wasm/dist');
-const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
-const si = process.argv.indexOf('--sizes');
-const sizes = si > 0 ? process.argv[si + 1].split(',').map(Number) : [1 << 16, 1 << 20, 1 << 22];
-const st = settings(quick);
-
-const builds = {
-  'wasm-simd': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-simd.wasm')) }),
-  'wasm-scalar': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-scalar.wasm')) }),
-};
+const S = suiteSettings([1 << 16, 1 << 20, 1 << 22]);
+const { quick, sizes, st } = S;
+const builds = await wasmBuilds(S.DIST);
 
 const CASES = [
   { name: 'adam', js: (w, g, s, t) => adamJs(w, g, s, t) },
@@ -76,21 +62,8 @@ function kernelCall(ss, name, n, x) {
   };
 }
 
-function nativeTimes() {
-  const args = ['--no-naive', '--kernels', CASES.map((c) => c.name).join(','), '--sizes', sizes.join(',')];
-  if (quick) args.push('--quick');
-  const r = spawnSync(path.join(B, 'native/bench'), args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`native bench failed (${r.status}): ${r.stderr || r.stdout}`);
-  const t = new Map();
-  for (const line of r.stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const j = JSON.parse(line);
-    if (j.type === 'time') t.set(`${j.kernel} ${j.impl} ${j.n}`, j.ns_per_elem);
-  }
-  return t;
-}
 
-const native = nativeTimes();
+const native = nativeTimes(S, CASES.map((c) => c.name));
 const rows = [];
 for (const c of CASES) {
   for (const n of sizes) {
@@ -119,7 +92,6 @@ for (const c of CASES) {
   }
 }
 
-const fmt = (v) => (v == null ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const head = ['optimizer', 'n', 'simd kernel', 'scalar kernel', 'simd API', 'native simd', 'native scalar', 'plain JS', 'simd/scalar', 'wasm/native simd', 'JS/simd'];
 const table = [head, ...rows.map((r) => {
   const t = r.ns_per_param;
@@ -127,17 +99,12 @@ const table = [head, ...rows.map((r) => {
     fmt(t['native-simd']), fmt(t['native-scalar']), fmt(t.js), `${r.simd_vs_scalar.toFixed(2)}x`,
     t['native-simd'] ? `${(t['wasm-simd kernel'] / t['native-simd']).toFixed(2)}x` : '—', `${r.simd_vs_js.toFixed(1)}x`];
 })];
-const w = head.map((_, c) => Math.max(...table.map((r) => r[c].length)));
 let text = `optimizers: ns per parameter for one update step, ${quick ? 'QUICK run' : 'full run'}\n\n`;
-text += table.map((r) => r.map((v, c) => (c < 1 ? v.padEnd(w[c]) : v.padStart(w[c]))).join('  ')).join('\n') + '\n';
+text += alignTable(table);
 const a20 = rows.find((r) => r.case === 'adam' && r.n === (1 << 20)) ?? rows.find((r) => r.case === 'adam');
 const target = { target: 'wasm SIMD Adam >= 2.5x wasm scalar at 2^20', measured: a20?.simd_vs_scalar ?? null, met: (a20?.simd_vs_scalar ?? 0) >= 2.5 };
 text += `\ntargets\n  ${target.met ? 'MET    ' : 'NOT MET'} ${target.target}: ${target.measured == null ? '—' : target.measured.toFixed(2) + 'x'}\n`;
 text += '  (kernel columns: ss_optimize on wasm-resident buffers; API: softscope.optimize with its copies.\n   Native SIMD is SIMDe on x86 SSE: the portable intrinsics, not hand-written AVX.)\n';
 process.stdout.write(text);
 
-const outDir = path.join(B, 'bench');
-mkdirSync(outDir, { recursive: true });
-const outFile = path.join(outDir, 'optimizers.json');
-writeFileSync(outFile, JSON.stringify({ settings: { quick, sizes }, rows, targets: [target] }, null, 2) + '\n');
-console.log(`\nwrote ${path.relative(root, outFile)}`);
+writeSuite(S, 'optimizers.json', { settings: { quick, sizes }, rows, targets: [target] });

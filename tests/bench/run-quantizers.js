@@ -18,27 +18,13 @@
 // Writes $B/bench/quantizers.json.
 //
 // Env / args: B, DIST, BENCH_QUICK=1 or --quick, --sizes n,...
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { createSoftscope } from '../../wasm/index.js';
+import { suiteSettings, wasmBuilds, nativeTimes, cell as fmt, alignTable, writeSuite } from './harness.js';
+import { timeCall } from './timing.js';
 import { int8Js, int4GroupPackedJs, pow2Js, fp8E4M3Js, weights, softmaxLike } from './plain-js-quantizers.js';
-import { settings, timeCall } from './timing.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const B = path.resolve(root, process.env.B || 'build');
-const DIST = path.resolve(root, process.env.DIST || 'wasm/dist');
-const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
-const si = process.argv.indexOf('--sizes');
-const sizes = si > 0 ? process.argv[si + 1].split(',').map(Number) : [1 << 20, 1 << 22];
-const st = settings(quick);
-
-const builds = {
-  'wasm-simd': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-simd.wasm')) }),
-  'wasm-scalar': await createSoftscope({ wasm: readFileSync(path.join(DIST, 'softscope-scalar.wasm')) }),
-};
+const S = suiteSettings([1 << 20, 1 << 22]);
+const { quick, sizes, st } = S;
+const builds = await wasmBuilds(S.DIST);
 
 // The bare ss_quantize call on wasm-resident input and outputs.
 function kernelCall(ss, name, params, buf, n) {
@@ -54,19 +40,6 @@ function kernelCall(ss, name, params, buf, n) {
 
 // Native: one run of the C harness for every case and size; "<kernel>@p=v+p=v" names.
 const nativeName = ([k, p]) => (Object.keys(p).length ? `${k}@${Object.entries(p).map(([a, b]) => `${a}=${b}`).join('+')}` : k);
-function nativeTimes(cases) {
-  const args = ['--no-naive', '--kernels', cases.map((c) => nativeName(c.kernel)).join(','), '--sizes', sizes.join(',')];
-  if (quick) args.push('--quick');
-  const r = spawnSync(path.join(B, 'native/bench'), args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`native bench failed (${r.status}): ${r.stderr || r.stdout}`);
-  const t = new Map();
-  for (const line of r.stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const j = JSON.parse(line);
-    if (j.type === 'time') t.set(`${j.kernel} ${j.impl} ${j.n}`, j.ns_per_elem);
-  }
-  return t;
-}
 
 const CASES = [
   { name: 'int8', input: weights, kernel: ['uniform', { bits: 8, symmetric: 1 }], run: (ss, b) => ss.quantize('uniform', b, { bits: 8, symmetric: 1 }), js: int8Js },
@@ -76,7 +49,7 @@ const CASES = [
   { name: 'fp8 e4m3', input: weights, kernel: ['fp8_e4m3', {}], run: (ss, b) => ss.quantize('fp8_e4m3', b), js: fp8E4M3Js },
 ];
 
-const native = nativeTimes(CASES);
+const native = nativeTimes(S, CASES.map((c) => nativeName(c.kernel)));
 const rows = [];
 for (const c of CASES) {
   for (const n of sizes) {
@@ -99,7 +72,6 @@ for (const c of CASES) {
   }
 }
 
-const fmt = (v) => (v == null ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const head = ['case', 'n', 'simd kernel', 'scalar kernel', 'simd API', 'scalar API', 'native simd', 'native scalar', 'plain JS', 'simd/scalar (kernel)', 'wasm/native simd', 'API vs JS'];
 const table = [head, ...rows.map((r) => [r.case, `2^${Math.log2(r.n)}`, fmt(r.ns_per_value['wasm-simd kernel']),
   fmt(r.ns_per_value['wasm-scalar kernel']), fmt(r.ns_per_value['wasm-simd']), fmt(r.ns_per_value['wasm-scalar']),
@@ -107,17 +79,12 @@ const table = [head, ...rows.map((r) => [r.case, `2^${Math.log2(r.n)}`, fmt(r.ns
   fmt(r.ns_per_value.js), `${r.simd_vs_scalar.toFixed(2)}x`,
   r.ns_per_value['native-simd'] ? `${(r.ns_per_value['wasm-simd kernel'] / r.ns_per_value['native-simd']).toFixed(2)}x` : '—',
   `${r.simd_vs_js.toFixed(1)}x`])];
-const w = head.map((_, c) => Math.max(...table.map((r) => r[c].length)));
 let text = `quantizers: ns per value (quantize + dequantize), ${quick ? 'QUICK run' : 'full run'}\n\n`;
-text += table.map((r) => r.map((v, c) => (c < 1 ? v.padEnd(w[c]) : v.padStart(w[c]))).join('  ')).join('\n') + '\n';
+text += alignTable(table);
 const t8 = rows.find((r) => r.case === 'int8' && r.n === (1 << 20)) ?? rows.find((r) => r.case === 'int8');
 const target = { target: 'wasm SIMD int8 >= 4x wasm scalar', measured: t8?.simd_vs_scalar ?? null, met: (t8?.simd_vs_scalar ?? 0) >= 4 };
 text += `\ntargets\n  ${target.met ? 'MET    ' : 'NOT MET'} ${target.target}: ${target.measured == null ? '—' : target.measured.toFixed(2) + 'x'}\n`;
 text += '  (wasm/native simd: wasm SIMD kernel time over native SIMD time; below 1 = wasm is faster. Native SIMD is\n   SIMDe on x86 SSE, so it measures the portable intrinsics, not hand-written AVX.)\n';
 process.stdout.write(text);
 
-const outDir = path.join(B, 'bench');
-mkdirSync(outDir, { recursive: true });
-const outFile = path.join(outDir, 'quantizers.json');
-writeFileSync(outFile, JSON.stringify({ settings: { quick, sizes }, rows, targets: [target] }, null, 2) + '\n');
-console.log(`\nwrote ${path.relative(root, outFile)}`);
+writeSuite(S, 'quantizers.json', { settings: { quick, sizes }, rows, targets: [target] });
