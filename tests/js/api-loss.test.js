@@ -4,23 +4,12 @@
 // float64 formula LSE(x) - x_t; the Fenchel-Young losses are exactly 0 on a
 // one-hot prediction; bad targets and inputs throw errors naming the argument.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from 'softscope';
 import { randomLogits, randomUnit, directionalFD, dot, refSoftmax, refLogSumExp } from './support/reference.js';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
 
-function run(args) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = runCli;
 
 let simd, scalar;
 beforeAll(async () => {

@@ -7,22 +7,13 @@
 // CLI's --json contract and --svg figure; errors name their argument.
 // Per-kernel equations are tested in C (tests/c/test_optim.c).
 import { describe, it, expect, beforeAll } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from 'softscope';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
-const run = (args) => new Promise((resolve, reject) => {
-  const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '', err = '';
-  p.stdout.on('data', (d) => { out += d; });
-  p.stderr.on('data', (d) => { err += d; });
-  p.on('error', reject);
-  p.on('close', (code) => resolve({ code, out, err }));
-});
+const run = runCli;
 
 function values(n, seed, scale = 1) {
   const x = new Float32Array(n);

@@ -5,19 +5,10 @@
 // metrics equal the error measures recomputed here; errors name their
 // argument. Per-kernel semantics are tested in C (tests/c/test_quant.c).
 import { describe, it, expect, beforeAll } from 'vitest';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from 'softscope';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
-const run = (args) => new Promise((resolve, reject) => {
-  const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '', err = '';
-  p.stdout.on('data', (d) => { out += d; });
-  p.stderr.on('data', (d) => { err += d; });
-  p.on('error', reject);
-  p.on('close', (code) => resolve({ code, out, err }));
-});
+const run = runCli;
 
 // splitmix-style deterministic values in [-3, 3)
 function values(n, seed) {

@@ -5,24 +5,13 @@
 // seed, alpha = 1e-3), the raw Philox streams, and errors that name their
 // argument. Per-kernel semantics are tested in C (tests/c/test_sample_*.c).
 import { describe, it, expect, beforeAll } from 'vitest';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope } from 'softscope';
 import { chiSquare } from '../../wasm/stats.js';
 import { randomLogits, randomPositive, refSoftmax } from './support/reference.js';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
 
-function run(args) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = runCli;
 
 let simd, scalar;
 beforeAll(async () => {

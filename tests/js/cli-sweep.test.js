@@ -4,26 +4,15 @@
 // has a row per n, --svg writes well-formed XML holding every curve, and bad
 // input exits 2 with "softscope: <message>".
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createSoftscope, dispersionSweep } from 'softscope';
 import { parseXml } from './support/xml.js';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
 
-function run(args) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = runCli;
 
 let dir;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'softscope-sweep-')); });

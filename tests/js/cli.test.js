@@ -3,26 +3,15 @@
 // here, inputs come from the argument, stdin or a file, and bad input exits 2
 // with "softscope: <message>" on stderr.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { refSoftmax, refEntropy } from './support/reference.js';
+import { runCli } from './support/run-cli.js';
 
-const CLI = fileURLToPath(new URL('../../wasm/cli.js', import.meta.url));
 
-function run(args, stdin, env = {}) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '', err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, out, err }));
-    p.stdin.end(stdin ?? '');
-  });
-}
+const run = runCli;
 
 let dir;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'softscope-cli-')); });
