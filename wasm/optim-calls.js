@@ -16,7 +16,7 @@ function f32(v, name, where) {
 }
 
 /** The nearest known minimum (or equilibrium) of fn to (x, y). */
-function nearestMinimum(fn, x, y) {
+export function nearestMinimum(fn, x, y) {
   let best = null, d = Infinity;
   for (const m of fn.minima) {
     const dm = Math.hypot(x - m[0], y - m[1]);

@@ -10,10 +10,15 @@ const S = 420, M = 36, CELLS = 60;
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const r2 = (v) => Math.round(v * 100) / 100;
 
-/** A grey-blue ramp for t in [0, 1] (low = light). */
-export function heatColor(t) {
+/** A grey-blue ramp for t in [0, 1] (low = light), as [r, g, b]. */
+export function heatRgb(t) {
   const c = (a, b) => Math.round(a + (b - a) * t);
-  return `rgb(${c(247, 33)},${c(251, 102)},${c(255, 172)})`;
+  return [c(247, 33), c(251, 102), c(255, 172)];
+}
+
+/** The same ramp as a CSS colour. */
+export function heatColor(t) {
+  return `rgb(${heatRgb(t).join(',')})`;
 }
 
 /** The value the heat map shows: compresses the range so valleys show. */

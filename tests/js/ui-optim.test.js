@@ -8,7 +8,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { parseHash, serializeState, defaultState, optimState, DEFAULT_OPTIM } from '../../web/src/state/url.js';
 import { viewMap, heatPixels, makeRuns, advanceRuns, validList, optimizerParams, runSummary, BANDS } from '../../web/src/lib/optimView.js';
-import { heatColor } from '../../wasm/optim-svg.js';
+import { heatRgb } from '../../wasm/optim-svg.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope(); });
@@ -58,7 +58,7 @@ describe('optimizers view', () => {
     const fn = ss.functions.find((f) => f.name === 'quadratic');
     const cells = 41, h = heatPixels(ss, fn, cells);
     const at = (i, j) => Array.from(h.px.subarray((j * cells + i) * 4, (j * cells + i) * 4 + 3)); // row 0 at the top
-    const rgb = (t) => heatColor(t).match(/\d+/g).map(Number);
+    const rgb = heatRgb;
     expect(at(20, 20)).toEqual(rgb(0)); // (0, 0), the minimum, is the centre cell
     const grid = ss.functionGrid('quadratic', { nx: cells, ny: cells });
     let imax = 0;

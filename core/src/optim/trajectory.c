@@ -12,6 +12,7 @@
  * same as an uninterrupted one.
  */
 #include <math.h>
+#include <string.h>
 
 #include "common/check.h"
 #include "common/rng.h"
@@ -73,8 +74,7 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
   long lr_at = -1;
   for (size_t i = 0; i < nparams; i++) {
     p[i] = params[i];
-    if (k->params[i].name[0] == 'l' && k->params[i].name[1] == 'r' && !k->params[i].name[2])
-      lr_at = (long)i;
+    if (strcmp(k->params[i].name, "lr") == 0) lr_at = (long)i;
   }
   const double rho = ss_param_value(k, params, "rho", 0.0);
   *done = 0;

@@ -3,7 +3,8 @@
 // bands read as contour lines), the runs (one trajectory runner per chosen
 // optimizer, all from the same start, with the same noise), and the
 // conversion between canvas pixels and function coordinates.
-import { heatColor, heatValue } from '../../../wasm/optim-svg.js';
+import { heatRgb, heatValue } from '../../../wasm/optim-svg.js';
+import { nearestMinimum } from '../../../wasm/optim-calls.js';
 
 export const PLOT = 480; // canvas size in CSS pixels
 export const BANDS = 18; // heat-map bands (contour look)
@@ -38,7 +39,7 @@ export function heatPixels(ss, fn, cells = 160) {
   for (let j = 0; j < cells; j++)
     for (let i = 0; i < cells; i++) {
       const t = Math.floor(((hv[j * cells + i] - lo) / (hi - lo || 1)) * BANDS) / BANDS;
-      const [r, g, b] = heatColor(Math.min(1, t)).match(/\d+/g).map(Number);
+      const [r, g, b] = heatRgb(Math.min(1, t));
       const o = ((cells - 1 - j) * cells + i) * 4; // grid row j is y_j: flip so y grows upwards
       px[o] = r, px[o + 1] = g, px[o + 2] = b, px[o + 3] = 255;
     }
@@ -79,7 +80,5 @@ export function advanceRuns(runs, k, steps) {
 /** The nearest known minimum's distance from the run's last point. */
 export function runSummary(fn, run) {
   const [x, y, f] = run.path[run.path.length - 1];
-  let d = Infinity;
-  for (const m of fn.minima) d = Math.min(d, Math.hypot(x - m[0], y - m[1]));
-  return { step: run.path.length - 1, x, y, f, distance: d, diverged: !!run.runner.diverged };
+  return { step: run.path.length - 1, x, y, f, distance: nearestMinimum(fn, x, y).distance, diverged: !!run.runner.diverged };
 }
