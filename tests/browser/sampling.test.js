@@ -120,6 +120,11 @@ describe('sampling tab in Chromium', () => {
     await page.goto(`${server.url}#panel=sampling&sampling.preset=planted_peak&sampling.m=250&sampling.tau=0.4`);
     await page.waitForSelector('.simplex-card');
     if (kernels.has('gumbel_softmax')) {
+      // goto with only a new hash re-renders on the hashchange event, after
+      // the previous test's triangle (M = 300) is already on the page: wait
+      // for the new state to land, then check it
+      await page.waitForFunction(() => document.querySelectorAll('[data-chart="simplex"] circle[data-dot]').length === 250,
+        null, { timeout: 10000 }).catch(() => {});
       expect(await page.$$eval('[data-chart="simplex"] circle[data-dot]', (d) => d.length)).toBe(250);
       // moving τ moves the dots but keeps their number
       // (all dots compared: a single one may sit on a vertex at both τ)
