@@ -1,7 +1,7 @@
 // Types for the softscope JS API (wasm/index.js). The contract is JSAPI.
 
 export type Impl = 'simd' | 'scalar';
-export type Family = 'normalizer' | 'sampler' | 'optimizer' | 'quantizer' | 'measure' | 'loss';
+export type Family = 'normalizer' | 'sampler' | 'optimizer' | 'quantizer' | 'measure' | 'loss' | 'attention';
 
 /** One parameter of a kernel, as in the C registry (ss_param_info). */
 export interface ParamInfo {

@@ -147,7 +147,7 @@ export async function createSoftscope(options = {}) {
 
 // ---- the API object ----------------------------------------------------------
 
-const FAMILIES = ['normalizer', 'sampler', 'optimizer', 'quantizer', 'measure', 'loss'];
+const FAMILIES = ['normalizer', 'sampler', 'optimizer', 'quantizer', 'measure', 'loss', 'attention'];
 
 function deepFreeze(o) {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);

@@ -81,7 +81,8 @@ typedef enum ss_family {
   SS_FAMILY_QUANTIZER = 3,
   SS_FAMILY_MEASURE = 4,
   SS_FAMILY_LOSS = 5,
-  SS_FAMILY_COUNT = 6
+  SS_FAMILY_ATTENTION = 6,
+  SS_FAMILY_COUNT = 7
 } ss_family;
 
 const char *ss_family_name(ss_family f); /* "normalizer", "measure", ... */
@@ -202,6 +203,25 @@ typedef ss_status (*ss_quantize_fn)(const float *x, size_t n, const double *para
 typedef ss_status (*ss_step_fn)(float *w, const float *g, size_t n, const double *params,
                                 uint64_t t, float *slots, double *scalars);
 
+/* Attention (core/src/attention): the inputs and outputs of one call.
+   Q is n x d, K is m x d, V is m x dv (row-major); heads divides d and dv,
+   head h reads columns [h d/heads, (h+1) d/heads) of Q and K and writes
+   columns [h dv/heads, ...) of out (n x dv). key_mask (m bytes, 0 = a
+   padding key) may be NULL. The normalizer (sdpa only; e.g. softmax,
+   sparsemax, entmax_bisect) is a registry normalizer with its params.
+   attn (heads x n x m, may be NULL) receives the attention matrices.
+   scratch holds ss_attention_scratch_size floats. */
+typedef struct ss_attention_io {
+  const float *q, *k, *v;
+  size_t n, m, d, dv, heads;
+  const uint8_t *key_mask;
+  const struct ss_kernel_info *normalizer;
+  const double *norm_params;
+  size_t norm_nparams;
+  float *out, *attn, *scratch;
+} ss_attention_io;
+typedef ss_status (*ss_attend_fn)(const ss_attention_io *io, const double *params);
+
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
   ss_family family;
@@ -233,6 +253,7 @@ typedef struct ss_kernel_info {
   unsigned opt_slots;
   bool lookahead;
   bool averaged;
+  ss_attend_fn attend[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -384,6 +405,27 @@ typedef struct ss_traj_opts {
 ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const double *params,
                         size_t nparams, const ss_traj_opts *o, size_t steps, float *w,
                         float *slots, double *scalars, double *path, size_t *done);
+
+/* ---------------------------------------------------------------------- */
+/* Attention (core/src/attention)                                           */
+
+/* One attention call with kernel k (family attention: sdpa, cosformer,
+   galerkin, performer) and its params (heads first). Shapes: n, m >= 1,
+   d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
+   SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
+   is SS_ERR_ALL_MASKED. */
+#define SS_ATTN_MAX_DIM 4096
+size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
+                                 const double *params);
+ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                    const double *params, size_t nparams);
+/* Row and head measures of attention matrices (heads x n x m, rows of
+   weights): rows[4 (h n + i) + c] = entropy (nats, of the row normalized
+   by its |sum|), exact-zero fraction, max weight, sink share (weight of key
+   0 over the row's sum); dist[a heads + b] = the mean over rows of the
+   total-variation distance between heads a and b. */
+ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,
+                                double *dist);
 
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,

@@ -84,6 +84,12 @@ extern const ss_kernel_info ss_kernel_perpgrad;
 extern const ss_kernel_info ss_kernel_ema;
 extern const ss_kernel_info ss_kernel_ogda;
 
+/* attention (core/src/attention) */
+extern const ss_kernel_info ss_kernel_sdpa;
+extern const ss_kernel_info ss_kernel_cosformer;
+extern const ss_kernel_info ss_kernel_galerkin;
+extern const ss_kernel_info ss_kernel_performer;
+
 /* losses (core/src/loss) */
 extern const ss_kernel_info ss_kernel_cross_entropy;
 extern const ss_kernel_info ss_kernel_sparsemax_loss;

@@ -79,6 +79,11 @@ static const ss_kernel_info *const registry[] = {
     &ss_kernel_perpgrad,
     &ss_kernel_ema,
     &ss_kernel_ogda,
+    /* attention (core/src/attention) */
+    &ss_kernel_sdpa,
+    &ss_kernel_cosformer,
+    &ss_kernel_galerkin,
+    &ss_kernel_performer,
     /* losses (core/src/loss) */
     &ss_kernel_cross_entropy,
     &ss_kernel_sparsemax_loss,
@@ -126,6 +131,7 @@ const char *ss_family_name(ss_family f) {
     case SS_FAMILY_QUANTIZER: return "quantizer";
     case SS_FAMILY_MEASURE: return "measure";
     case SS_FAMILY_LOSS: return "loss";
+    case SS_FAMILY_ATTENTION: return "attention";
     default: return "unknown";
   }
 }
@@ -269,7 +275,7 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {
     const bool have = k->normalize[i] || k->measure[i] || k->loss[i] || k->sample[i] ||
-                      k->quantize[i] || k->step[i];
+                      k->quantize[i] || k->step[i] || k->attend[i];
     if (!have) continue;
     if (!first) jraw(b, ",");
     jstr(b, ss_impl_name((ss_impl)i));
