@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createSoftscope } from './index.js';
 import { cmdSweep, SWEEP_OPTIONS, SWEEP_HELP } from './cli-sweep.js';
 import { cmdOptimize, OPTIMIZE_OPTIONS, OPTIMIZE_SHARED, OPTIMIZE_HELP } from './cli-optimize.js';
+import { cmdAttend, ATTEND_OPTIONS, ATTEND_HELP } from './cli-attend.js';
 import { chiSquare, drawCounts } from './stats.js';
 import { quantMetrics } from './quant-metrics.js';
 
@@ -25,6 +26,7 @@ usage:
   softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]
   softscope sample <kernel> --input <x> --param seed=S --param draws=N [--param name=value]... [--impl I] [--json]
   softscope quantize <kernel> --input <x> [--param name=value]... [--impl I] [--json]
+  softscope attend <kernel> (--example E | --input @qkv.json) [--normalizer N] [--param name=value]... [--json]
   softscope optimize <optimizer> --fn F [--start x,y] [--steps N] [--param name=value]... [--json] [--svg FILE]
   softscope sweep dispersion --normalizers a,b,... --n-max N [sweep options] [--impl I] [--json] [--svg FILE]
   softscope --help | --version
@@ -64,6 +66,8 @@ sample output: --json prints {"kernel","impl","output","probs","metrics"}:
 
 ${OPTIMIZE_HELP}
 
+${ATTEND_HELP}
+
 ${SWEEP_HELP}
   --json prints {"kernel": "dispersion","impl","n": [...],"series": [{"name","params","output",
   "keyProb","maxProb","entropy","support","sum","errors"}],"inputs": {...}}
@@ -81,6 +85,7 @@ examples:
   softscope measure kl_divergence --input '[0.5, 0.5]' --input2 '[0.9, 0.1]'
   softscope loss sparsemax_loss --input '[-2, 0, 0.5]' --param target=2 --json
   softscope sample top_p --input '[3, 2, 1, 0, -1]' --param p=0.9 --param seed=1 --param draws=1000 --json
+  softscope attend <kernel> (--example E | --input @qkv.json) [--normalizer N] [--param name=value]... [--json]
   softscope optimize <optimizer> --fn F [--start x,y] [--steps N] [--param name=value]... [--json] [--svg FILE]
   softscope sweep dispersion --normalizers softmax,softmax_temperature --param temperature=0.5 --n-max 2^16 --svg d.svg
   softscope optimize adam --fn rosenbrock --start -1.2,1 --steps 500 --param lr=0.05 --compare sgd,lion --svg r.svg
@@ -91,7 +96,7 @@ class UsageError extends Error {}
 // ---- arguments ------------------------------------------------------------
 
 const FLAGS = new Set(['json', 'help', 'version']);
-const VALUED = new Set(['input', 'input2', 'param', 'impl', 'family', ...SWEEP_OPTIONS, ...OPTIMIZE_OPTIONS]);
+const VALUED = new Set(['input', 'input2', 'param', 'impl', 'family', ...SWEEP_OPTIONS, ...OPTIMIZE_OPTIONS, ...ATTEND_OPTIONS]);
 
 function parseArgs(argv) {
   const pos = [], opt = { param: [] };
@@ -462,14 +467,17 @@ export async function main(argv, io = {}) {
   const [cmd, name, ...extra] = pos;
   try {
     if (!cmd) throw new UsageError('no command (softscope --help)');
-    if (!['list', 'normalize', 'measure', 'loss', 'sample', 'quantize', 'optimize', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sample, quantize, optimize, sweep; see softscope --help)`);
+    if (!['list', 'normalize', 'measure', 'loss', 'sample', 'quantize', 'optimize', 'attend', 'sweep'].includes(cmd)) throw new UsageError(`unknown command "${cmd}" (list, normalize, measure, loss, sample, quantize, optimize, attend, sweep; see softscope --help)`);
     if (cmd === 'list' ? name !== undefined : extra.length) throw new UsageError(`unexpected argument "${cmd === 'list' ? name : extra[0]}"`);
     if (cmd !== 'list' && opt.family !== undefined) throw new UsageError('--family is only for list');
-    const sweepOnly = cmd === 'sweep' ? undefined
-      : SWEEP_OPTIONS.find((o) => opt[o] !== undefined && !(cmd === 'optimize' && OPTIMIZE_SHARED.includes(o)));
-    if (sweepOnly) throw new UsageError(`--${sweepOnly} is only for sweep${OPTIMIZE_SHARED.includes(sweepOnly) ? ' and optimize' : ''}`);
+    // which commands take an option that is not everybody's
+    const shared = (o) => (cmd === 'optimize' && OPTIMIZE_SHARED.includes(o)) || (cmd === 'attend' && o === 'seed');
+    const sweepOnly = cmd === 'sweep' ? undefined : SWEEP_OPTIONS.find((o) => opt[o] !== undefined && !shared(o));
+    if (sweepOnly) throw new UsageError(`--${sweepOnly} is only for sweep${sweepOnly === 'seed' ? ', optimize and attend' : sweepOnly === 'svg' ? ' and optimize' : ''}`);
     const optimizeOnly = cmd === 'optimize' ? undefined : OPTIMIZE_OPTIONS.find((o) => opt[o] !== undefined);
     if (optimizeOnly) throw new UsageError(`--${optimizeOnly} is only for optimize`);
+    const attendOnly = cmd === 'attend' ? undefined : ATTEND_OPTIONS.find((o) => opt[o] !== undefined);
+    if (attendOnly) throw new UsageError(`--${attendOnly} is only for attend`);
     const impl = opt.impl ?? 'auto';
     if (!['auto', 'simd', 'scalar'].includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
     // SOFTSCOPE_WASM: run another build of the module (a path or URL).
@@ -479,6 +487,7 @@ export async function main(argv, io = {}) {
     else if (cmd === 'loss') await cmdLoss(ss, name, opt, out);
     else if (cmd === 'sample') await cmdSample(ss, name, opt, out);
     else if (cmd === 'quantize') await cmdQuantize(ss, name, opt, out);
+    else if (cmd === 'attend') await cmdAttend(ss, name, opt, out, { UsageError, parseParams, toJson, num, table });
     else if (cmd === 'optimize') await cmdOptimize(ss, name, opt, out, { UsageError, parseNumberToken, parseParams, toJson, num, table });
     else if (cmd === 'sweep') await cmdSweep(ss, name, opt, out, { UsageError, parseNumberToken, toJson, num, table });
     else await cmdMeasure(ss, name, opt, out);

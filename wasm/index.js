@@ -15,6 +15,7 @@ import { directCalls } from './direct-calls.js';
 import { samplerCalls } from './sampler-calls.js';
 import { quantCalls } from './quant-calls.js';
 import { optimCalls } from './optim-calls.js';
+import { attentionCalls } from './attention-calls.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
@@ -830,6 +831,6 @@ class SoftmaxState {
 
 // threshold, entmaxSolve, maskedSoftmax, vqSoftmax, boltzmann (direct-calls.js);
 // the samplers' direct calls (sampler-calls.js); vqTrain, vqAssign, vqBackward (quant-calls.js)
-Object.assign(Softscope.prototype, directCalls, samplerCalls, quantCalls, optimCalls);
+Object.assign(Softscope.prototype, directCalls, samplerCalls, quantCalls, optimCalls, attentionCalls);
 
 export default createSoftscope;
