@@ -11,7 +11,7 @@ const b = await launchChromium({ width: Number(width), height: Number(height) })
 try {
   b.page.on('pageerror', (e) => console.error('pageerror:', e.message));
   await b.page.goto(server.url + hash);
-  await b.page.waitForSelector('[data-kernel][data-index], [data-series], [data-runs], .error', { timeout: 20000 });
+  await b.page.waitForSelector('[data-kernel][data-index], [data-series], [data-runs], [data-map], .error', { timeout: 20000 });
   await b.page.waitForTimeout(1500); // let an incremental sweep finish
   await b.page.screenshot({ path: out, fullPage: true });
   console.log(`wrote ${out}`);

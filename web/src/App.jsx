@@ -10,14 +10,15 @@ import { DispersionPanel } from './panels/DispersionPanel.jsx';
 import { SamplingPanel } from './panels/SamplingPanel.jsx';
 import { QuantPanel } from './panels/QuantPanel.jsx';
 import { OptimPanel } from './panels/OptimPanel.jsx';
+import { AttentionPanel } from './panels/AttentionPanel.jsx';
 
-// Later issues add panels here (attention).
 const TABS = [
   { id: 'normalizers', label: 'Normalizers' },
   { id: 'dispersion', label: 'Dispersion' },
   { id: 'sampling', label: 'Sampling' },
   { id: 'quantization', label: 'Quantization' },
   { id: 'optimizers', label: 'Optimizers' },
+  { id: 'attention', label: 'Attention' },
 ];
 
 /** Drops kernel names the registry does not know; falls back to defaults if none remain. */
@@ -107,6 +108,9 @@ export function App() {
         {ss && view.panel === 'sampling' && <SamplingPanel ss={ss} state={view} update={update} />}
         {ss && view.panel === 'quantization' && <QuantPanel ss={ss} state={view} update={update} />}
         {ss && view.panel === 'optimizers' && <OptimPanel ss={ss} state={view} update={update} />}
+        {ss && view.panel === 'attention' && (
+          <AttentionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
+        )}
       </main>
       <footer class="foot muted">
         State lives in the URL: copy the address to share exactly this view. Kernel names, formulas, papers and

@@ -19,6 +19,10 @@
 // speed, noise, clip, seed, schedule, warmup, sel) plus one key per changed
 // hyperparameter, optim.<optimizer>.<param> (each optimizer has its own lr);
 // state.optim is present only when the hash has one (optimState(state)).
+// The attention panel's keys are prefixed "attn." (example, n, seed, norms,
+// linear, causal, scale, quant, bits); state.attn is present only when the
+// hash has one (attnState(state)). Normalizer parameters (temperature,
+// alpha, ...) are the shared kernel parameters below.
 // Every other key is a kernel parameter, by its registry name (names are the
 // same in C, JS, CLI and here); one value is shared by every chosen kernel
 // that has a parameter of that name, in every panel.
@@ -29,7 +33,7 @@
 import { makePreset, PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../presets.js';
 import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../../wasm/dispersion.js';
 
-export const PANELS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers'];
+export const PANELS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers', 'attention'];
 const RESERVED = new Set(['panel', 'preset', 'seed', 'n', 'logits', 'normalizers']);
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -281,6 +285,7 @@ export function parseHash(hash) {
   if ([...q.keys()].some((k) => k.startsWith('sampling.'))) state.sampling = parseSampling(q);
   if ([...q.keys()].some((k) => k.startsWith('quant.'))) state.quant = parseQuant(q);
   if ([...q.keys()].some((k) => k.startsWith('optim.'))) state.optim = parseOptim(q);
+  if ([...q.keys()].some((k) => k.startsWith('attn.'))) state.attn = parseAttn(q);
 
   for (const [k, v] of q) {
     if (RESERVED.has(k) || !NAME_RE.test(k) || v.trim() === '') continue;
@@ -383,6 +388,53 @@ function writeOptim(q, s) {
     }
 }
 
+// ---- the attention panel ----
+export const ATTN_EXAMPLES = ['sentence', 'copy', 'random'];
+export const ATTN_LINEAR = ['cosformer', 'galerkin', 'performer'];
+export const ATTN_QUANT = ['none', 'uniform', 'pow2', 'log_quant'];
+export const ATTN_LIMITS = { n: { min: 4, max: 256 }, scale: { min: 0.05, max: 4 }, bits: { min: 2, max: 8 } };
+export const DEFAULT_ATTN = Object.freeze({
+  example: 'copy', n: 32, seed: 1, norms: Object.freeze(['softmax', 'sparsemax', 'entmax_bisect']),
+  linear: Object.freeze([]), causal: false, scale: 1, quant: 'none', bits: 4,
+});
+
+/** The attention state of a playground state (defaults when the hash had no attn key). */
+export function attnState(state) {
+  return state.attn ?? { ...DEFAULT_ATTN, norms: [...DEFAULT_ATTN.norms], linear: [] };
+}
+
+function parseAttn(q) {
+  const d = attnState({});
+  const ex = q.get('attn.example');
+  if (ATTN_EXAMPLES.includes(ex)) d.example = ex;
+  const n = parseInteger(q.get('attn.n'), ATTN_LIMITS.n.min, ATTN_LIMITS.n.max);
+  if (n != null) d.n = n;
+  const seed = parseInteger(q.get('attn.seed'), 0, 2 ** 31);
+  if (seed != null) d.seed = seed;
+  const norms = q.get('attn.norms');
+  if (norms != null) d.norms = parseNames(norms).slice(0, 6);
+  const lin = q.get('attn.linear');
+  if (lin != null) d.linear = parseNames(lin).filter((x) => ATTN_LINEAR.includes(x));
+  const causal = q.get('attn.causal');
+  if (causal === '0' || causal === '1') d.causal = causal === '1';
+  const scale = parseNumberIn(q.get('attn.scale'), ATTN_LIMITS.scale);
+  if (scale != null) d.scale = scale;
+  const quant = q.get('attn.quant');
+  if (ATTN_QUANT.includes(quant)) d.quant = quant;
+  const bits = parseInteger(q.get('attn.bits'), ATTN_LIMITS.bits.min, ATTN_LIMITS.bits.max);
+  if (bits != null) d.bits = bits;
+  return d;
+}
+
+function writeAttn(q, s) {
+  if (!s) return;
+  const D = DEFAULT_ATTN;
+  for (const k of ['example', 'n', 'seed', 'scale', 'quant', 'bits']) if (s[k] !== D[k]) q.set(`attn.${k}`, String(s[k]));
+  if (s.causal !== D.causal) q.set('attn.causal', s.causal ? '1' : '0');
+  if (s.norms.join(',') !== D.norms.join(',')) q.set('attn.norms', s.norms.join(','));
+  if (s.linear.join(',') !== D.linear.join(',')) q.set('attn.linear', s.linear.join(','));
+}
+
 /** The hash string (without "#") for a state. */
 export function serializeState(state) {
   const q = new URLSearchParams();
@@ -398,6 +450,7 @@ export function serializeState(state) {
   writeSampling(q, state.sampling);
   writeQuant(q, state.quant);
   writeOptim(q, state.optim);
+  writeAttn(q, state.attn);
   // Commas are legal in a fragment; leaving them unescaped keeps links readable.
   return q.toString().replace(/%2C/g, ',');
 }
