@@ -154,6 +154,7 @@ bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
 	$(NODE) tests/bench/run-samplers.js
 	$(NODE) tests/bench/run-quantizers.js
 	$(NODE) tests/bench/run-optimizers.js
+	$(NODE) tests/bench/run-attention.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist

@@ -79,7 +79,7 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* How a target runs: the registry entry point, or a threshold method. */
-typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT, RUN_QUANTIZE, RUN_OPTIMIZE } run_kind;
+typedef enum run_kind { RUN_REGISTRY, RUN_SPARSEMAX_SORT, RUN_ENTMAX15_SORT, RUN_QUANTIZE, RUN_OPTIMIZE, RUN_ATTEND } run_kind;
 
 /* One thing to time: a registry kernel with an impl, or the naive baseline. */
 typedef struct target {
@@ -97,6 +97,34 @@ static int32_t *quant_codes;
 static float *opt_slots;
 static double opt_scalars[SS_OPT_SCALARS];
 
+/* Attention: n x ATTN_D queries, keys and values (n = the size), softmax
+   for sdpa; buffers allocated on first use for the largest n. */
+#define ATTN_D 64
+static float *attn_q, *attn_k, *attn_v, *attn_out, *attn_scratch;
+
+static ss_status run_attend(const target *t, size_t n) {
+  ss_attention_io io = {attn_q, attn_k, attn_v, n, n, ATTN_D, ATTN_D, 1, NULL,
+                        ss_kernel_find("softmax", SS_FAMILY_NORMALIZER), NULL, 0,
+                        attn_out, NULL, attn_scratch};
+  return ss_attend(t->k, t->impl, &io, t->params, t->k->nparams);
+}
+
+static bool attn_alloc(size_t nmax) {
+  if (attn_q) return true;
+  attn_q = malloc(nmax * ATTN_D * sizeof(float)), attn_k = malloc(nmax * ATTN_D * sizeof(float));
+  attn_v = malloc(nmax * ATTN_D * sizeof(float)), attn_out = malloc(nmax * ATTN_D * sizeof(float));
+  attn_scratch = malloc((nmax * 4096 + 4096 * ATTN_D * 3) * sizeof(float));
+  if (!attn_q || !attn_k || !attn_v || !attn_out || !attn_scratch) return false;
+  uint64_t s = 0x9e3779b97f4a7c15ull;
+  float *bufs[3] = {attn_q, attn_k, attn_v};
+  for (int b = 0; b < 3; b++)
+    for (size_t i = 0; i < nmax * ATTN_D; i++) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      bufs[b][i] = (float)((double)(s >> 11) * 0x1p-53 * 2.0 - 1.0);
+    }
+  return true;
+}
+
 static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
   if (!t->k) {
     bench_naive_softmax(x, n, y);
@@ -111,6 +139,8 @@ static ss_status run_once(const target *t, const float *x, size_t n, float *y) {
       return ss_quantize(t->k, t->impl, x, n, t->params, t->k->nparams, quant_codes, y);
     case RUN_OPTIMIZE:
       return ss_optimize(t->k, t->impl, y, x, n, t->params, t->k->nparams, opt_slots, opt_scalars);
+    case RUN_ATTEND:
+      return run_attend(t, n);
     default:
       return ss_normalize(t->k, t->impl, x, n, t->params, t->k->nparams, y);
   }
@@ -125,6 +155,11 @@ static bool resolve(const char *name, target *t) {
   memcpy(base, name, len);
   base[len] = '\0';
   t->k = ss_kernel_find(base, SS_FAMILY_QUANTIZER);
+  if (!t->k && (t->k = ss_kernel_find(base, SS_FAMILY_ATTENTION))) {
+    t->kind = RUN_ATTEND; /* attention on n x 64 Q, K, V: "<kernel>[@p=v+p=v]" */
+    t->overrides = at ? at + 1 : NULL;
+    return true;
+  }
   if (!t->k && (t->k = ss_kernel_find(base, SS_FAMILY_OPTIMIZER))) {
     t->kind = RUN_OPTIMIZE; /* an optimizer step: "<kernel>[@p=v+p=v]" */
     t->overrides = at ? at + 1 : NULL;
@@ -421,6 +456,7 @@ int main(int argc, char **argv) {
       if (t.k && (!ss_impl_available(impl) ||
                   !(t.kind == RUN_QUANTIZE   ? t.k->quantize[impl] != NULL
                     : t.kind == RUN_OPTIMIZE ? t.k->step[impl] != NULL
+                    : t.kind == RUN_ATTEND   ? t.k->attend[impl] != NULL
                                              : t.k->normalize[impl] != NULL))) {
         printf("{\"type\":\"skip\",\"kernel\":\"%s\",\"impl\":\"%s\","
                "\"reason\":\"impl not compiled in\"}\n",
@@ -433,6 +469,11 @@ int main(int argc, char **argv) {
          (pow2 and log_quant take values >= 0). */
       const float *in = t.kind == RUN_QUANTIZE ? xq : x;
       for (size_t si = 0; si < ns; si++) {
+        if (t.kind == RUN_ATTEND && !attn_alloc(nmax)) {
+          printf("{\"type\":\"error\",\"kernel\":\"%s\",\"message\":\"out of memory\"}\n", name);
+          failed = true;
+          break;
+        }
         if (t.kind == RUN_OPTIMIZE) { /* fresh weights (|x| / 50) and state per size */
           memcpy(y, xq, sizes[si] * sizeof *y);
           memset(opt_slots, 0, 3 * sizes[si] * sizeof *opt_slots);
@@ -452,6 +493,7 @@ int main(int argc, char **argv) {
   free(xq);
   free(quant_codes);
   free(opt_slots);
+  free(attn_q), free(attn_k), free(attn_v), free(attn_out), free(attn_scratch);
   free(y);
   free(ref64);
   return failed ? 1 : 0;
