@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/index.js';
 import { parseHash, attnState } from '../../web/src/state/url.js';
 import { computePanels } from '../../web/src/lib/attentionView.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, pageState } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -24,8 +24,7 @@ afterAll(async () => {
 });
 
 async function nodeView() {
-  await page.waitForTimeout(350); // the hash writer runs at most every 200 ms
-  const st = parseHash(await page.evaluate(() => location.hash));
+  const st = await pageState(page);
   return computePanels(ss, attnState(st), st.params);
 }
 

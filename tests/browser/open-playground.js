@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static-server.js';
 import { launchChromium } from './chromium.js';
+import { parseHash } from '../../web/src/state/url.js';
 
 const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -25,4 +26,11 @@ export async function openPlayground({ width = 1280, height = 1000 } = {}) {
       await server.close();
     },
   };
+}
+
+/** The playground state in the page's URL, once the hash writer (which runs
+ *  at most every 200 ms) has written the latest change. */
+export async function pageState(page) {
+  await page.waitForTimeout(350);
+  return parseHash(await page.evaluate(() => location.hash));
 }

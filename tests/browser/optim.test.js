@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/index.js';
 import { parseHash, optimState } from '../../web/src/state/url.js';
 import { optimizerParams, viewMap, PLOT } from '../../web/src/lib/optimView.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, pageState } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -34,8 +34,7 @@ async function rows() {
 
 // Node's run of the setup in the page's URL: the final point per optimizer.
 async function nodeFinal() {
-  await page.waitForTimeout(350); // the hash writer runs at most every 200 ms
-  const o = optimState(parseHash(await page.evaluate(() => location.hash)));
+  const o = optimState(await pageState(page));
   const fn = ss.functions.find((f) => f.name === o.fn);
   return Object.fromEntries(o.list.map((name) => {
     const r = ss.trajectory({ optimizer: name, fn: o.fn, start: o.start ?? fn.start, steps: o.steps, noise: o.noise, clip: o.clip,
@@ -74,8 +73,7 @@ describe('optimizers tab in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-run]').length === 2 && Number(document.querySelector('[data-playing]')?.dataset.step) > 20);
     await page.locator('#optim-sgd-lr').focus();
     for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
-    await page.waitForTimeout(350);
-    const o = optimState(parseHash(await page.evaluate(() => location.hash)));
+    const o = optimState(await pageState(page));
     expect(o.params.sgd.lr).toBeGreaterThan(1e-3);
     // the sgd run no longer follows the default-lr run
     expect(await page.textContent('#optim-play')).toBe('Pause');

@@ -6,10 +6,10 @@
 // and nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/index.js';
-import { parseHash, quantState } from '../../web/src/state/url.js';
+import { quantState } from '../../web/src/state/url.js';
 import { quantSource, levels, fitParams } from '../../web/src/lib/quantView.js';
 import { quantMetrics } from '../../wasm/quant-metrics.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, pageState } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -25,8 +25,7 @@ afterAll(async () => {
 
 // What Node computes for the state in the page's URL.
 async function nodeView() {
-  await page.waitForTimeout(350); // the hash writer runs at most every 200 ms
-  const st = parseHash(await page.evaluate(() => location.hash));
+  const st = await pageState(page);
   const q = quantState(st);
   const k = ss.kernel(q.scheme, 'quantizer');
   const x = quantSource(ss, q.source, q.n, q.seed, st.logits);

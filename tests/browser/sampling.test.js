@@ -6,10 +6,10 @@
 // at n = 32000 stay interactive, and nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/index.js';
-import { parseHash, samplingState } from '../../web/src/state/url.js';
+import { samplingState } from '../../web/src/state/url.js';
 import { samplingLogits } from '../../web/src/lib/samplingPresets.js';
 import { runPipeline } from '../../web/src/lib/decoding.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, pageState } from './open-playground.js';
 
 
 let pw, server, page, pageErrors, ss, kernels;
@@ -28,8 +28,7 @@ afterAll(async () => {
 const card = () => page.$eval('.decode-card', (c) => ({ ...c.dataset }));
 // The state the page shows, read back from its URL, and the kept count Node computes for it.
 async function nodeKept() {
-  await page.waitForTimeout(350); // the hash writer runs at most every 200 ms
-  const s = samplingState(parseHash(await page.evaluate(() => location.hash)));
+  const s = samplingState(await pageState(page));
   return { s, kept: runPipeline(ss, samplingLogits(s), s, kernels).kept };
 }
 async function dragSlider(sel, from, to) {
