@@ -7,7 +7,7 @@ import { options as opts } from './direct-calls.js';
 
 const IO_WORDS = 15; // ss_attention_io in wasm32: 15 four-byte fields
 
-function rows(ss, a, count, name, where) {
+function rows(a, count, name, where) {
   if (!Number.isInteger(count) || count < 1)
     throw new SoftscopeError(`${where}: ${name === 'q' ? 'n' : 'm'} = ${describe(count)} must be a positive integer`, STATUS.SS_ERR_EMPTY, { argument: name === 'q' ? 'n' : 'm' });
   if (a.n % count !== 0 || a.n === 0)
@@ -30,7 +30,7 @@ export const attentionCalls = {
     const o = opts(options, where);
     const qa = this._input(inputs.q, 'q', where), ka = this._input(inputs.k, 'k', where), va = this._input(inputs.v, 'v', where);
     const n = inputs.n, m = inputs.m ?? inputs.n;
-    const d = rows(this, qa, n, 'q', where), dk = rows(this, ka, m, 'k', where), dv = rows(this, va, m, 'v', where);
+    const d = rows(qa, n, 'q', where), dk = rows(ka, m, 'k', where), dv = rows(va, m, 'v', where);
     if (dk !== d)
       throw new SoftscopeError(`${where}: k has rows of ${dk} values but q has ${d}; they must match`, STATUS.SS_ERR_LENGTH, { argument: 'k' });
     for (const a of [qa, ka, va]) this._checkN(a, where);

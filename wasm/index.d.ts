@@ -147,6 +147,11 @@ export interface Softscope {
   trajectory(options: TrajectoryOptions): TrajectoryResult;
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner(options: TrajectoryOptions): TrajectoryRunner;
+  /** One attention call (sdpa, cosformer, galerkin, performer); Q n x d, K m x d, V m x dv, row-major. */
+  attend(kernel: string, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: Params,
+    options?: { normalizer?: string; normalizerParams?: Params; keyMask?: Uint8Array; attention?: boolean }): AttentionResult;
+  /** Per row: entropy, exact-zero fraction, max weight, sink share; per head pair: mean TV distance. */
+  attentionMeasures(attention: Vector, heads: number, n: number, m: number): { rows: Float32Array; headDistance: Float64Array };
   /** Codes packed 8, 4 or 2 bits each (lowest bits first); signed: two's complement. */
   pack(codes: Int32Array, bits: 2 | 4 | 8, options?: { signed?: boolean }): Uint8Array;
   unpack(bytes: Uint8Array, n: number, bits: 2 | 4 | 8, options?: { signed?: boolean }): Int32Array;
@@ -352,4 +357,12 @@ export interface TrajectoryRunner {
   readonly diverged?: boolean;
   readonly start: [number, number, number];
   advance(k: number): [number, number, number][];
+}
+
+export interface AttentionResult {
+  /** n x dv */
+  output: Float32Array;
+  /** heads x n x m when options.attention, else null */
+  attention: Float32Array | null;
+  n: number; m: number; d: number; dv: number; heads: number;
 }
