@@ -7,7 +7,7 @@
  *   ascent:   e = rho g / |g|_2,  w_adv = w + e          (ss_sam_perturb)
  *   descent:  g_adv = grad L(w_adv);  SGD (momentum) step from w with g_adv
  *
- *   b <- mu b + g_adv + wd w;  w <- w - lr (mu > 0 ? b : g_adv)
+ *   b <- mu b + g_adv + wd w;  w <- w - lr b   (heavy-ball SGD, sgd.c)
  *
  * The registry kernel is the descent step (its `lookahead` flag tells the
  * trajectory engine and the JS API to take the gradient at ss_sam_perturb's
@@ -24,20 +24,12 @@ static const ss_param_info sam_params[] = {
     SS_P_WD(0.0, SS_WD_L2),
 };
 
-static void sam_tail(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
-                     float wd) {
-  for (; i < n; i++) {
-    const float gi = g[i] + wd * w[i];
-    const float bi = mu * b[i] + gi;
-    b[i] = bi;
-    w[i] = w[i] - lr * (mu > 0.0f ? bi : gi);
-  }
-}
-
+/* The descent step is heavy-ball SGD (sgd.c): with momentum 0, b = g' and
+   the step is plain SGD's. */
 static ss_status sam_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                             float *b, double *sc) {
   (void)t, (void)sc;
-  sam_tail(w, g, b, 0, n, (float)p[0], (float)p[2], (float)p[3]);
+  ss_sgd_rows_scalar(w, g, b, 0, n, (float)p[0], (float)p[2], (float)p[3], SS_SGD_HEAVY);
   return SS_OK;
 }
 
@@ -45,17 +37,7 @@ static ss_status sam_scalar(float *w, const float *g, size_t n, const double *p,
 static ss_status sam_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                           float *b, double *sc) {
   (void)t, (void)sc;
-  const float lr = (float)p[0], mu = (float)p[2], wd = (float)p[3];
-  const v128_t vlr = wasm_f32x4_splat(lr), vmu = wasm_f32x4_splat(mu), vwd = wasm_f32x4_splat(wd);
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const v128_t wi = wasm_v128_load(w + i);
-    const v128_t gi = wasm_f32x4_add(wasm_v128_load(g + i), wasm_f32x4_mul(vwd, wi));
-    const v128_t bi = wasm_f32x4_add(wasm_f32x4_mul(vmu, wasm_v128_load(b + i)), gi);
-    wasm_v128_store(b + i, bi);
-    wasm_v128_store(w + i, wasm_f32x4_sub(wi, wasm_f32x4_mul(vlr, mu > 0.0f ? bi : gi)));
-  }
-  sam_tail(w, g, b, i, n, lr, mu, wd);
+  ss_sgd_rows_simd(w, g, b, n, (float)p[0], (float)p[2], (float)p[3], SS_SGD_HEAVY);
   return SS_OK;
 }
 #endif

@@ -14,7 +14,7 @@
  */
 #include "optim/optim_internal.h"
 
-enum { PLAIN = 0, HEAVY = 1, NESTEROV = 2 };
+enum { PLAIN = SS_SGD_PLAIN, HEAVY = SS_SGD_HEAVY, NESTEROV = SS_SGD_NESTEROV };
 
 static const ss_param_info sgd_params[] = {
     SS_P_LR(1e-3),
@@ -26,8 +26,8 @@ static const ss_param_info momentum_params[] = {
     SS_P_WD(0.0, SS_WD_L2),
 };
 
-static void sgd_tail(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
-                     float wd, int mode) {
+void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
+                        float wd, int mode) {
   for (; i < n; i++) {
     const float gi = g[i] + wd * w[i];
     if (mode == PLAIN) {
@@ -41,8 +41,8 @@ static void sgd_tail(float *w, const float *g, float *b, size_t i, size_t n, flo
 }
 
 #if SS_HAVE_SIMD
-static void sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr, float mu,
-                          float wd, int mode) {
+void ss_sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr, float mu, float wd,
+                      int mode) {
   const v128_t vlr = wasm_f32x4_splat(lr), vmu = wasm_f32x4_splat(mu), vwd = wasm_f32x4_splat(wd);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -56,7 +56,7 @@ static void sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr
     }
     wasm_v128_store(w + i, wasm_f32x4_sub(wi, wasm_f32x4_mul(vlr, d)));
   }
-  sgd_tail(w, g, b, i, n, lr, mu, wd, mode);
+  ss_sgd_rows_scalar(w, g, b, i, n, lr, mu, wd, mode);
 }
 #endif
 
@@ -64,7 +64,7 @@ static void sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr
   static ss_status name##_scalar(float *w, const float *g, size_t n, const double *p,      \
                                  uint64_t t, float *slots, double *sc) {                   \
     (void)t, (void)sc;                                                                     \
-    sgd_tail(w, g, slots, 0, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode);     \
+    ss_sgd_rows_scalar(w, g, slots, 0, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode); \
     return SS_OK;                                                                          \
   }                                                                                        \
   SGD_SIMD_ENTRY(name, mode, mu_expr, wd_at)
@@ -73,7 +73,7 @@ static void sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr
   static ss_status name##_simd(float *w, const float *g, size_t n, const double *p,        \
                                uint64_t t, float *slots, double *sc) {                     \
     (void)t, (void)sc;                                                                     \
-    sgd_rows_simd(w, g, slots, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode);   \
+    ss_sgd_rows_simd(w, g, slots, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode); \
     return SS_OK;                                                                          \
   }
 #else
