@@ -6,7 +6,7 @@
 // goes on; changing the function, the start, the list, the noise, the
 // clipping or the schedule restarts the race. Beside it: f against the step
 // for every optimizer. The URL holds the whole setup (optim.* keys).
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ParamControls } from '../components/ParamControls.jsx';
 import { Slider } from '../components/Slider.jsx';
 import { colorMap } from '../lib/colors.js';
@@ -48,8 +48,7 @@ export function OptimPanel({ ss, state, update }) {
       runsRef.current = [];
       setError(e.message);
     }
-    draw();
-    setTick((t) => t + 1);
+    setTick((t) => t + 1); // the render draws
   }, [ss, raceKey]);
 
   // Hyperparameters act from the next step of the running race.
@@ -80,8 +79,9 @@ export function OptimPanel({ ss, state, update }) {
       } catch (e) {
         setError(e.message);
       }
-      draw();
+      // every 4th frame re-renders the readouts (and draws); the others only draw
       if (++frames % 4 === 0 || !more) setTick((t) => t + 1);
+      else draw();
       if (more) id = requestAnimationFrame(frame);
       else setPlaying(false);
     };
@@ -93,7 +93,8 @@ export function OptimPanel({ ss, state, update }) {
     drawMap(mapRef.current, heat, fn, runsRef.current, colors, o.start ?? fn.start);
     drawLoss(lossRef.current, fn, runsRef.current, colors, o.steps);
   }
-  useEffect(draw);
+  // a layout effect: a render's drawing lands in the same frame
+  useLayoutEffect(draw);
 
   // Click or drag on the map: the start moves there and the race restarts.
   const dragging = useRef(false);
@@ -131,8 +132,8 @@ export function OptimPanel({ ss, state, update }) {
             <h2>{fn.name} <span class="muted">{fn.formula}</span></h2>
             <div class="controls">
               <button id="optim-play" type="button" onClick={() => setPlaying(!playing)}>{playing ? 'Pause' : 'Play'}</button>
-              <button id="optim-step" type="button" onClick={() => { setPlaying(false); advanceRuns(runsRef.current, 1, o.steps); draw(); setTick((t) => t + 1); }}>Step</button>
-              <button id="optim-reset" type="button" onClick={() => { runsRef.current = makeRuns(ss, o, fn); setPlaying(false); draw(); setTick((t) => t + 1); }}>Reset</button>
+              <button id="optim-step" type="button" onClick={() => { setPlaying(false); advanceRuns(runsRef.current, 1, o.steps); setTick((t) => t + 1); }}>Step</button>
+              <button id="optim-reset" type="button" onClick={() => { runsRef.current = makeRuns(ss, o, fn); setPlaying(false); setTick((t) => t + 1); }}>Reset</button>
               <span class="muted" data-optim-step>step {step} / {o.steps}</span>
             </div>
           </div>
