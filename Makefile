@@ -13,7 +13,6 @@ B ?= build
 CORE_SRC := $(sort $(wildcard core/src/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/c/*.c))
 BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
-HDRS := $(wildcard core/include/*.h core/src/*/*.h tests/c/*.h)
 
 CSTD := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN := -Wall -Wextra -Wshadow -Wno-unused-function
@@ -25,11 +24,13 @@ NATIVE_CC := gcc
 NATIVE_TEST_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=all -fno-tree-vectorize
 NATIVE_FAST_FLAGS := $(CSTD) $(WARN) $(INC) -O3 -march=native -fno-tree-vectorize
+NATIVE_PLAIN_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-tree-vectorize
 
 # Wasm: emcc 3.1.6; its JS step needs Debian's node modules. Auto-vectorization
 # is off in both builds: "scalar" is the plain reference, "simd" our intrinsics.
 EMCC := NODE_PATH=/usr/share/nodejs emcc
-WASM_COMMON := $(CSTD) $(WARN) $(INC) -O3 -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
+WASM_CFLAGS := $(CSTD) $(WARN) $(INC) -O3
+WASM_LINK := -O3 -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
   -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB
 WASM_SIMD := -msimd128 -fno-vectorize -fno-slp-vectorize
 WASM_SCALAR := -fno-vectorize -fno-slp-vectorize
@@ -65,20 +66,44 @@ node_modules/.npm-ok: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# ---- objects ----------------------------------------------------------------
+# Every configuration compiles each C file once into build/obj/<config>/ (with
+# its header dependencies, -MMD), so an edit rebuilds only what it touches;
+# `make test` builds with one job per core.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+objs = $(patsubst %.c,$(B)/obj/$(1)/%.o,$(2))
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+
+$(B)/obj/asan/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_TEST_FLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/fast/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/plain/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_PLAIN_FLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/wasm-simd/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_CFLAGS) $(WASM_SIMD) -MMD -MP -c $< -o $@
+$(B)/obj/wasm-scalar/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_CFLAGS) $(WASM_SCALAR) -MMD -MP -c $< -o $@
+
 # ---- native --------------------------------------------------------------
 native: $(B)/native/tests $(B)/native/bench $(B)/native/example
 
-$(B)/native/tests: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/native/tests: $(call objs,asan,$(CORE_SRC) $(TEST_SRC))
 	@mkdir -p $(@D)
-	$(NATIVE_CC) $(NATIVE_TEST_FLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
+	$(NATIVE_CC) $(NATIVE_TEST_FLAGS) $^ -lm -o $@
 
-$(B)/native/bench: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/native/bench: $(call objs,fast,$(CORE_SRC) $(BENCH_SRC))
 	@mkdir -p $(@D)
-	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $(CORE_SRC) $(BENCH_SRC) -lm -o $@
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $^ -lm -o $@
 
-$(B)/native/example: examples/softmax.c $(CORE_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/native/example: $(call objs,fast,$(CORE_SRC) examples/softmax.c)
 	@mkdir -p $(@D)
-	$(NATIVE_CC) $(CSTD) $(WARN) -Icore/include -Icore/src -O2 $(CORE_SRC) examples/softmax.c -lm -o $@
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $^ -lm -o $@
 
 example: $(B)/native/example
 	$(B)/native/example
@@ -87,34 +112,34 @@ example: $(B)/native/example
 wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
       $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
 
-$(DIST)/softscope-simd.wasm: $(CORE_SRC) $(HDRS) Makefile | $(B)/.apt-ok
+$(DIST)/softscope-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC)) Makefile
 	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
+	$(EMCC) $(WASM_LINK) $(WASM_LIB_FLAGS) $(filter %.o,$^) -o $@
 
-$(DIST)/softscope-scalar.wasm: $(CORE_SRC) $(HDRS) Makefile | $(B)/.apt-ok
+$(DIST)/softscope-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC)) Makefile
 	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(WASM_LIB_FLAGS) $(CORE_SRC) -o $@
+	$(EMCC) $(WASM_LINK) $(WASM_LIB_FLAGS) $(filter %.o,$^) -o $@
 
-$(B)/wasm/tests-simd.wasm: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/wasm/tests-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC) $(TEST_SRC))
 	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(CORE_SRC) $(TEST_SRC) -o $@
+	$(EMCC) $(WASM_LINK) $^ -o $@
+$(B)/wasm/tests-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC) $(TEST_SRC))
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_LINK) $^ -o $@
 
-$(B)/wasm/tests-scalar.wasm: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/wasm/bench-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC) $(BENCH_SRC))
 	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(CORE_SRC) $(TEST_SRC) -o $@
-
-$(B)/wasm/bench-simd.wasm: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
+	$(EMCC) $(WASM_LINK) $^ -o $@
+$(B)/wasm/bench-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC) $(BENCH_SRC))
 	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SIMD) $(CORE_SRC) $(BENCH_SRC) -o $@
-
-$(B)/wasm/bench-scalar.wasm: $(CORE_SRC) $(BENCH_SRC) $(HDRS) | $(B)/.apt-ok
-	@mkdir -p $(@D)
-	$(EMCC) $(WASM_COMMON) $(WASM_SCALAR) $(CORE_SRC) $(BENCH_SRC) -o $@
+	$(EMCC) $(WASM_LINK) $^ -o $@
 
 # ---- tests ---------------------------------------------------------------
 # Each suite prints "suite NAME: P passed, F failed, S skipped"; the summary
 # script adds them up and prints the closing "N passed, N failed" line.
-test: deps native wasm web
+test: deps
+	$(MAKE) -j$(NPROC) native wasm
+	$(MAKE) web
 	@bash tests/run-all.sh
 
 test-c-native: $(B)/native/tests
@@ -122,9 +147,9 @@ test-c-native: $(B)/native/tests
 
 # The same C suite without sanitizers, under valgrind's memcheck (slow; not
 # part of `make test`): catches uninitialised reads the sanitizers miss.
-$(B)/native/tests-plain: $(CORE_SRC) $(TEST_SRC) $(HDRS) | $(B)/.apt-ok
+$(B)/native/tests-plain: $(call objs,plain,$(CORE_SRC) $(TEST_SRC))
 	@mkdir -p $(@D)
-	$(NATIVE_CC) $(CSTD) $(WARN) $(INC) -O1 -g -fno-tree-vectorize $(CORE_SRC) $(TEST_SRC) -lm -o $@
+	$(NATIVE_CC) $(NATIVE_PLAIN_FLAGS) $^ -lm -o $@
 
 valgrind: $(B)/native/tests-plain
 	valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite -q $(B)/native/tests-plain native-valgrind

@@ -50,11 +50,14 @@ typedef enum ss_status {
   SS_ERR_FAMILY = 13,       /* the kernel belongs to another family */
   SS_ERR_UNKNOWN_KERNEL = 14,
   SS_ERR_BUFFER = 15,       /* a caller buffer is too small */
-  SS_ERR_NO_BACKWARD = 16   /* the kernel has no backward pass */
+  SS_ERR_NO_BACKWARD = 16,  /* the kernel has no backward pass */
+  SS_STATUS_COUNT = 17
 } ss_status;
 
 /* A human-readable sentence for a status (never NULL). */
 const char *ss_status_str(ss_status s);
+/* The status's name as written here, e.g. "SS_ERR_NAN" (never NULL). */
+const char *ss_status_name(ss_status s);
 
 /* ---------------------------------------------------------------------- */
 /* Implementations                                                          */
@@ -142,6 +145,17 @@ typedef enum ss_output_kind {
   SS_OUTPUT_WEIGHTS = 2    /* weights that need not sum to 1 (softpick,
                               boltzmann terms; sa_softmax's may be negative) */
 } ss_output_kind;
+
+/* What a kernel is for beyond its family, so that a UI can group kernels
+   without a list of names: the stages of an LLM decoding pipeline (with
+   their position, in the order decoders apply them, and the stage's own
+   parameter) and the two kinds of attention. */
+typedef enum ss_role {
+  SS_ROLE_NONE = 0,
+  SS_ROLE_DECODE_STAGE = 1,     /* sampler: a decoding filter (stage = 1, 2, ...) */
+  SS_ROLE_EXACT_ATTENTION = 2,  /* attention: scores through a normalizer, O(n m) */
+  SS_ROLE_LINEAR_ATTENTION = 3  /* attention: a feature map, O((n + m) F) */
+} ss_role;
 
 /* Normalizer: y = f(x; params), y has length n. */
 typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
@@ -254,6 +268,9 @@ typedef struct ss_kernel_info {
   bool lookahead;
   bool averaged;
   ss_attend_fn attend[SS_IMPL_COUNT];
+  ss_role role;
+  unsigned stage;          /* SS_ROLE_DECODE_STAGE: position in the pipeline */
+  const char *stage_param; /* SS_ROLE_DECODE_STAGE: the stage's own parameter */
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);

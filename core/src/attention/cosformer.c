@@ -59,4 +59,5 @@ const ss_kernel_info ss_kernel_cosformer = {
     .params = cosformer_params,
     .input = SS_INPUT_VALUES,
     .attend = {cosformer_scalar, SS_SIMD(cosformer_simd)},
+    .role = SS_ROLE_LINEAR_ATTENTION,
 };

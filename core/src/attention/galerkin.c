@@ -45,4 +45,5 @@ const ss_kernel_info ss_kernel_galerkin = {
     .params = galerkin_params,
     .input = SS_INPUT_VALUES,
     .attend = {galerkin_scalar, SS_SIMD(galerkin_simd)},
+    .role = SS_ROLE_LINEAR_ATTENTION,
 };

@@ -77,4 +77,5 @@ const ss_kernel_info ss_kernel_performer = {
     .params = performer_params,
     .input = SS_INPUT_VALUES,
     .attend = {performer_scalar, SS_SIMD(performer_simd)},
+    .role = SS_ROLE_LINEAR_ATTENTION,
 };

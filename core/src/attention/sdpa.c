@@ -63,4 +63,5 @@ const ss_kernel_info ss_kernel_sdpa = {
     .params = sdpa_params,
     .input = SS_INPUT_VALUES,
     .attend = {sdpa_scalar, SS_SIMD(sdpa_simd)},
+    .role = SS_ROLE_EXACT_ATTENTION,
 };

@@ -8,100 +8,9 @@
 #include "registry/kernels.h"
 
 static const ss_kernel_info *const registry[] = {
-    /* normalizers */
-    &ss_kernel_softmax,
-    &ss_kernel_online_softmax,
-    &ss_kernel_two_pass_softmax,
-    &ss_kernel_log_softmax,
-    &ss_kernel_softmax_temperature,
-    /* normalizers: sparse (core/src/sparse) */
-    &ss_kernel_sparsemax,
-    &ss_kernel_entmax15,
-    &ss_kernel_topk_softmax,
-    /* normalizers: entmax (core/src/entmax) */
-    &ss_kernel_entmax_bisect,
-    &ss_kernel_entmax_halley,
-    &ss_kernel_asentmax,
-    /* normalizers: softmax variants (core/src/variants) */
-    &ss_kernel_softpick,
-    &ss_kernel_stablemax,
-    &ss_kernel_multimax,
-    &ss_kernel_sa_softmax,
-    &ss_kernel_boltzmann,
-    &ss_kernel_vq_softmax,
-    &ss_kernel_masked_softmax,
-    &ss_kernel_noisy_softmax,
-    /* normalizers: length-aware and adaptive (core/src/adaptive) */
-    &ss_kernel_adaptive_temperature,
-    &ss_kernel_ssmax,
-    &ss_kernel_softplus_l1,
-    /* samplers (core/src/sample) */
-    &ss_kernel_temperature,
-    &ss_kernel_categorical,
-    &ss_kernel_top_k,
-    &ss_kernel_top_p,
-    &ss_kernel_min_p,
-    &ss_kernel_typical,
-    &ss_kernel_gumbel_max,
-    &ss_kernel_gumbel_softmax,
-    &ss_kernel_gumbel_softmax_hard,
-    &ss_kernel_reinmax,
-    &ss_kernel_gumbel_sigmoid,
-    &ss_kernel_dirichlet,
-    &ss_kernel_dare,
-    /* quantizers (core/src/quant) */
-    &ss_kernel_uniform,
-    &ss_kernel_fp8_e4m3,
-    &ss_kernel_fp8_e5m2,
-    &ss_kernel_pow2,
-    &ss_kernel_log_quant,
-    &ss_kernel_sign_mean,
-    &ss_kernel_vq,
-    /* optimizers (core/src/optim) */
-    &ss_kernel_sgd,
-    &ss_kernel_momentum,
-    &ss_kernel_nesterov,
-    &ss_kernel_adagrad,
-    &ss_kernel_adagrad_norm,
-    &ss_kernel_rmsprop,
-    &ss_kernel_adam,
-    &ss_kernel_adamw,
-    &ss_kernel_amsgrad,
-    &ss_kernel_adabound,
-    &ss_kernel_amsbound,
-    &ss_kernel_adabelief,
-    &ss_kernel_lion,
-    &ss_kernel_sage,
-    &ss_kernel_adam_atan2,
-    &ss_kernel_lars,
-    &ss_kernel_lamb,
-    &ss_kernel_sam,
-    &ss_kernel_perpgrad,
-    &ss_kernel_ema,
-    &ss_kernel_ogda,
-    /* attention (core/src/attention) */
-    &ss_kernel_sdpa,
-    &ss_kernel_cosformer,
-    &ss_kernel_galerkin,
-    &ss_kernel_performer,
-    /* losses (core/src/loss) */
-    &ss_kernel_cross_entropy,
-    &ss_kernel_sparsemax_loss,
-    &ss_kernel_entmax15_loss,
-    &ss_kernel_entmax_bisect_loss,
-    /* measures */
-    &ss_kernel_sum,
-    &ss_kernel_entropy,
-    &ss_kernel_renyi_entropy,
-    &ss_kernel_tsallis_entropy,
-    &ss_kernel_zero_fraction,
-    &ss_kernel_support,
-    &ss_kernel_max_prob,
-    &ss_kernel_effective_count,
-    &ss_kernel_kl_divergence,
-    &ss_kernel_hellinger,
-    &ss_kernel_collapse,
-    &ss_kernel_logsumexp,
+#define SS_KERNEL(name) &ss_kernel_##name,
+#include "registry/kernel_list.h"
+#undef SS_KERNEL
 };
 
 #define REGISTRY_LEN (sizeof registry / sizeof registry[0])
@@ -240,6 +149,31 @@ static const char *draw_kind_name(ss_draw_kind k) {
   }
 }
 
+/* What a kernel's output is, for every family (normalizers say which). */
+static const char *output_name(const ss_kernel_info *k) {
+  switch (k->family) {
+    case SS_FAMILY_NORMALIZER: return output_kind_name(k->output);
+    case SS_FAMILY_SAMPLER: return "draws";             /* probs + indices / samples */
+    case SS_FAMILY_OPTIMIZER: return "params";          /* w and the state, updated in place */
+    case SS_FAMILY_QUANTIZER: return "values_and_codes";/* dequantized values + integer codes */
+    case SS_FAMILY_MEASURE: return "scalar";
+    case SS_FAMILY_LOSS: return "scalar_and_grad";      /* the loss and dL/dx */
+    case SS_FAMILY_ATTENTION: return "rows";            /* n x dv outputs (+ attention matrices) */
+    case SS_FAMILY_COUNT: break;
+  }
+  return "unknown";
+}
+
+static const char *role_name(ss_role r) {
+  switch (r) {
+    case SS_ROLE_DECODE_STAGE: return "decode_stage";
+    case SS_ROLE_EXACT_ATTENTION: return "exact_attention";
+    case SS_ROLE_LINEAR_ATTENTION: return "linear_attention";
+    case SS_ROLE_NONE: break;
+  }
+  return NULL;
+}
+
 static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jraw(b, "{\"name\":");
   jstr(b, k->name);
@@ -253,9 +187,19 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
   jstr(b, k->paper);
   jraw(b, ",\"input\":");
   jstr(b, input_kind_name(k->input));
-  if (k->family == SS_FAMILY_NORMALIZER) {
-    jraw(b, ",\"output\":");
-    jstr(b, output_kind_name(k->output));
+  jraw(b, ",\"output\":");
+  jstr(b, output_name(k));
+  const char *role = role_name(k->role);
+  if (role) {
+    jraw(b, ",\"role\":");
+    jstr(b, role);
+  }
+  if (k->role == SS_ROLE_DECODE_STAGE) {
+    jraw(b, ",\"stage\":");
+    jnum(b, (double)k->stage);
+    jraw(b, ",\"stage_param\":");
+    if (k->stage_param) jstr(b, k->stage_param);
+    else jraw(b, "null");
   }
   if (k->family == SS_FAMILY_SAMPLER) {
     jraw(b, ",\"draws\":");
@@ -350,6 +294,50 @@ static void json_testfn(jbuf *b, const ss_testfn_info *f, size_t i) {
   jraw(b, f->game ? ",\"game\":true}" : ",\"game\":false}");
 }
 
+static const char *threshold_method_name(ss_threshold_method m) {
+  switch (m) {
+    case SS_THRESHOLD_SELECT: return "select";
+    case SS_THRESHOLD_SORT: return "sort";
+  }
+  return NULL;
+}
+
+static const char *entmax_solver_name(ss_entmax_solver s) {
+  switch (s) {
+    case SS_ENTMAX_BISECT: return "bisect";
+    case SS_ENTMAX_HALLEY: return "halley";
+  }
+  return NULL;
+}
+
+static const char *estimator_name(ss_estimator e) {
+  switch (e) {
+    case SS_ESTIMATOR_ST: return "st";
+    case SS_ESTIMATOR_GUMBEL_SOFTMAX: return "gumbel_softmax";
+    case SS_ESTIMATOR_ST_GUMBEL: return "st_gumbel";
+    case SS_ESTIMATOR_REINMAX: return "reinmax";
+    case SS_ESTIMATOR_COUNT: break;
+  }
+  return NULL;
+}
+
+/* "key":["name0","name1",...] for an enum whose values are 0 .. count-1. */
+static void json_enum(jbuf *b, const char *key, int count, const char *(*name)(int)) {
+  jstr(b, key);
+  jraw(b, ":[");
+  for (int i = 0; i < count; i++) {
+    if (i) jraw(b, ",");
+    jstr(b, name(i));
+  }
+  jraw(b, "]");
+}
+static const char *family_at(int i) { return ss_family_name((ss_family)i); }
+static const char *impl_at(int i) { return ss_impl_name((ss_impl)i); }
+static const char *schedule_at(int i) { return ss_schedule_name((ss_schedule)i); }
+static const char *method_at(int i) { return threshold_method_name((ss_threshold_method)i); }
+static const char *solver_at(int i) { return entmax_solver_name((ss_entmax_solver)i); }
+static const char *estimator_at(int i) { return estimator_name((ss_estimator)i); }
+
 ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
   if (!len) return SS_ERR_NULL;
   jbuf b = {buf, buf ? cap : 0, 0};
@@ -370,7 +358,30 @@ ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
     if (i) jraw(&b, ",");
     jstr(&b, ss_schedule_name((ss_schedule)i));
   }
-  jraw(&b, "]}");
+  /* The C enums JavaScript passes or reads as numbers, by value. */
+  jraw(&b, "],\"statuses\":[");
+  for (int i = 0; i < SS_STATUS_COUNT; i++) {
+    jraw(&b, i ? ",{\"code\":" : "{\"code\":");
+    jstr(&b, ss_status_name((ss_status)i));
+    jraw(&b, ",\"value\":");
+    jnum(&b, i);
+    jraw(&b, ",\"message\":");
+    jstr(&b, ss_status_str((ss_status)i));
+    jraw(&b, "}");
+  }
+  jraw(&b, "],\"enums\":{");
+  json_enum(&b, "family", SS_FAMILY_COUNT, family_at);
+  jraw(&b, ",");
+  json_enum(&b, "impl", SS_IMPL_COUNT, impl_at);
+  jraw(&b, ",");
+  json_enum(&b, "schedule", SS_SCHEDULE_COUNT, schedule_at);
+  jraw(&b, ",");
+  json_enum(&b, "threshold_method", SS_THRESHOLD_SORT + 1, method_at);
+  jraw(&b, ",");
+  json_enum(&b, "entmax_solver", SS_ENTMAX_HALLEY + 1, solver_at);
+  jraw(&b, ",");
+  json_enum(&b, "estimator", SS_ESTIMATOR_COUNT, estimator_at);
+  jraw(&b, "}}");
   *len = b.len;
   if (!buf || b.len + 1 > cap) {
     if (buf && cap) buf[0] = '\0';

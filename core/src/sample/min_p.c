@@ -54,4 +54,7 @@ const ss_kernel_info ss_kernel_min_p = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
     .sample = {min_p_scalar, SS_SIMD(min_p_simd)},
+    .role = SS_ROLE_DECODE_STAGE,
+    .stage = 4,
+    .stage_param = "min_p",
 };

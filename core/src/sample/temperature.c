@@ -46,4 +46,7 @@ const ss_kernel_info ss_kernel_temperature = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
     .sample = {temperature_scalar, SS_SIMD(temperature_simd)},
+    .role = SS_ROLE_DECODE_STAGE,
+    .stage = 1,
+    .stage_param = "temperature",
 };

@@ -56,4 +56,7 @@ const ss_kernel_info ss_kernel_top_k = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
     .sample = {top_k_scalar, SS_SIMD(top_k_simd)},
+    .role = SS_ROLE_DECODE_STAGE,
+    .stage = 2,
+    .stage_param = "k",
 };

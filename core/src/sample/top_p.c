@@ -58,4 +58,7 @@ const ss_kernel_info ss_kernel_top_p = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
     .sample = {top_p_scalar, SS_SIMD(top_p_simd)},
+    .role = SS_ROLE_DECODE_STAGE,
+    .stage = 3,
+    .stage_param = "p",
 };

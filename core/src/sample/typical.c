@@ -98,4 +98,7 @@ const ss_kernel_info ss_kernel_typical = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
     .sample = {typical_scalar, SS_SIMD(typical_simd)},
+    .role = SS_ROLE_DECODE_STAGE,
+    .stage = 5,
+    .stage_param = "p",
 };
