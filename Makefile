@@ -36,7 +36,8 @@ WASM_SIMD := -msimd128 -fno-vectorize -fno-slp-vectorize
 WASM_SCALAR := -fno-vectorize -fno-slp-vectorize
 # Exported C API (the JS loader calls these).
 WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
-  ss_kernel_count ss_kernel_at ss_kernel_find ss_params_bad_index ss_registry_json \
+  ss_kernel_count ss_kernel_at ss_kernel_find ss_params_bad_index ss_params_check_n \
+  ss_params_bad_index_n ss_registry_json \
   ss_normalize ss_normalize_vjp ss_normalize_param_vjp ss_measure ss_measure_vjp ss_loss \
   ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
   ss_softmax_state_apply ss_softmax_topk \
@@ -109,8 +110,19 @@ example: $(B)/native/example
 	$(B)/native/example
 
 # ---- wasm ----------------------------------------------------------------
-wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
+wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm $(DIST)/registry.js \
       $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
+
+# The registry as the package reads it statically (enums, statuses, kernel
+# name types), generated from the C registry itself.
+$(B)/native/registry-json: $(call objs,fast,$(CORE_SRC) scripts/registry-json.c)
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $^ -lm -o $@
+
+$(DIST)/registry.js: $(B)/native/registry-json scripts/gen-registry.js
+	@mkdir -p $(@D)
+	$(B)/native/registry-json > $(B)/registry.json
+	node scripts/gen-registry.js $(B)/registry.json $(DIST)
 
 $(DIST)/softscope-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC)) Makefile
 	@mkdir -p $(@D)
@@ -155,8 +167,8 @@ valgrind: $(B)/native/tests-plain
 	valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite -q $(B)/native/tests-plain native-valgrind
 
 test-c-wasm: $(B)/wasm/tests-simd.wasm $(B)/wasm/tests-scalar.wasm
-	$(NODE) wasm/run-wasi.js $(B)/wasm/tests-scalar.wasm wasm-scalar
-	$(NODE) wasm/run-wasi.js $(B)/wasm/tests-simd.wasm wasm-simd
+	$(NODE) tests/support/run-wasi.js $(B)/wasm/tests-scalar.wasm wasm-scalar
+	$(NODE) tests/support/run-wasi.js $(B)/wasm/tests-simd.wasm wasm-simd
 
 test-js: deps wasm
 	npx vitest run --config tests/js/vitest.config.js

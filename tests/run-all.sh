@@ -31,8 +31,8 @@ run_suite() {
 }
 
 run_suite c-native "$B/native/tests" native-asan
-run_suite c-wasm-scalar $NODE wasm/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
-run_suite c-wasm-simd $NODE wasm/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
+run_suite c-wasm-scalar $NODE tests/support/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
+run_suite c-wasm-simd $NODE tests/support/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
 run_suite build-checks bash tests/build-checks.sh
 run_suite js $NODE tests/vitest-suite.js js tests/js/vitest.config.js
 run_suite examples bash tests/examples.sh

@@ -12,7 +12,7 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   resolve: {
-    alias: { softscope: fileURLToPath(new URL('../wasm/index.js', import.meta.url)) },
+    alias: { softscope: fileURLToPath(new URL('../wasm/api/index.js', import.meta.url)) },
   },
   // Pre-bundling would move index.js away from ../wasm/dist and break the
   // import.meta.url lookup of the .wasm files.

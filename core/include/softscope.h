@@ -284,6 +284,14 @@ ss_status ss_params_check(const ss_kernel_info *k, const double *params,
 /* Index of the offending parameter after a failed ss_params_check, or -1. */
 long ss_params_bad_index(const ss_kernel_info *k, const double *params,
                          size_t nparams);
+/* As ss_params_check, then the parameters bounded by n (n_bound: a count or
+   an index into x) against n: SS_ERR_LENGTH. n = 0 skips the n bounds. The
+   generic entry points check exactly this. */
+ss_status ss_params_check_n(const ss_kernel_info *k, const double *params,
+                            size_t nparams, size_t n);
+/* Index of the first parameter ss_params_check_n rejects, or -1. */
+long ss_params_bad_index_n(const ss_kernel_info *k, const double *params,
+                           size_t nparams, size_t n);
 
 /* The whole registry as JSON (UTF-8, NUL-terminated). Writes at most cap
    bytes; *len receives the length needed without the NUL. buf may be NULL

@@ -49,7 +49,7 @@ const log = (s) => process.stderr.write(s + '\n');
 const common = ['--kernels', opts.kernels === 'all' ? 'all,sparsemax@sort,entmax15@sort' : opts.kernels,
   '--sizes', opts.sizes.join(','), '--no-naive', '--iterations'];
 if (opts.quick) common.push('--quick');
-const node = process.execPath, runWasi = path.join(root, 'wasm/run-wasi.js');
+const node = process.execPath, runWasi = path.join(root, 'tests/support/run-wasi.js');
 const run = (label, file, cmd, args) => runBenchBinary({ root, label, file, cmd, args: [...args, '--label', label, ...common], failures, log });
 
 const builds = {

@@ -3,8 +3,8 @@
 //
 // Runs, one after the other so they never compete for the cores:
 //   1. $B/native/bench                         native scalar + native SIMD (SIMDe)
-//   2. wasm/run-wasi.js $B/wasm/bench-scalar.wasm   the wasm build without SIMD
-//   3. wasm/run-wasi.js $B/wasm/bench-simd.wasm     the wasm SIMD128 build
+//   2. tests/support/run-wasi.js $B/wasm/bench-scalar.wasm   the wasm build without SIMD
+//   3. tests/support/run-wasi.js $B/wasm/bench-simd.wasm     the wasm SIMD128 build
 //   4. plain JavaScript loops over Float32Arrays, in this process
 //   5. the JS package call path (createSoftscope + zero-copy normalizeInto),
 //      when wasm/index.js loads
@@ -69,7 +69,7 @@ if (opts.quick) common.push('--quick');
 const runHarness = (label, file, cmd, args) => runBenchBinary({ root, label, file, cmd, args: [...args, '--label', label, ...common], failures, log });
 
 const node = process.execPath;
-const runWasi = path.join(root, 'wasm/run-wasi.js');
+const runWasi = path.join(root, 'tests/support/run-wasi.js');
 const builds = {};
 builds.native = runHarness('native', path.join(B, 'native/bench'), path.join(B, 'native/bench'), []);
 const wasmScalar = path.join(B, 'wasm/bench-scalar.wasm');

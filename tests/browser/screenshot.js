@@ -10,8 +10,9 @@ const server = await serveStatic(fileURLToPath(new URL('../../web/dist', import.
 const b = await launchChromium({ width: Number(width), height: Number(height) });
 try {
   b.page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  b.page.on('console', (m) => { if (m.type() === 'error') console.error('console:', m.text()); });
   await b.page.goto(server.url + hash);
-  await b.page.waitForSelector('[data-kernel][data-index], [data-series], [data-runs], [data-map], .error', { timeout: 20000 });
+  await b.page.waitForSelector('[data-view-figure] svg, .error', { timeout: 20000 });
   await b.page.waitForTimeout(1500); // let an incremental sweep finish
   await b.page.screenshot({ path: out, fullPage: true });
   console.log(`wrote ${out}`);

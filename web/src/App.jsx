@@ -1,77 +1,123 @@
-// The playground shell: loads the wasm module, owns the one state object
-// (mirrored in the URL hash), and shows the panel chosen in the tab bar.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+// The playground shell: loads the wasm module, keeps one state per view (each
+// read and written by its view's schema), shows one view per tab, and keeps
+// the address bar in step: a link holds only the shown view's keys; editing
+// replaces the address, switching tabs pushes a new one (so Back returns to
+// the previous view, inside the app).
+import { createContext } from 'preact';
+import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createSoftscope } from 'softscope';
-import { parseHash, createHashWriter, DEFAULT_NORMALIZERS } from './state/url.js';
-import { availableMeasures } from './lib/metrics.js';
-import { colorMap } from './lib/colors.js';
-import { NormalizerPanel } from './panels/NormalizerPanel.jsx';
-import { DispersionPanel } from './panels/DispersionPanel.jsx';
-import { SamplingPanel } from './panels/SamplingPanel.jsx';
-import { QuantPanel } from './panels/QuantPanel.jsx';
-import { OptimPanel } from './panels/OptimPanel.jsx';
-import { AttentionPanel } from './panels/AttentionPanel.jsx';
+import { parse, defaults, toHash } from '../../wasm/state/schema.js';
+import { WEB_VIEWS } from './views/index.js';
+import { readHash, createHistory } from './state/location.js';
+import { ExportBar } from './components/ExportBar.jsx';
+import { Notices } from './components/Notices.jsx';
+import { useTheme, useWidth } from './hooks.js';
 
-const TABS = [
-  { id: 'normalizers', label: 'Normalizers' },
-  { id: 'dispersion', label: 'Dispersion' },
-  { id: 'sampling', label: 'Sampling' },
-  { id: 'quantization', label: 'Quantization' },
-  { id: 'optimizers', label: 'Optimizers' },
-  { id: 'attention', label: 'Attention' },
-];
+const IDS = WEB_VIEWS.map((v) => v.id);
+const Ctx = createContext(null);
 
-/** Drops kernel names the registry does not know; falls back to defaults if none remain. */
-function validNormalizers(requested, known) {
-  const names = new Set(known.map((k) => k.name));
-  const ok = requested.filter((n) => names.has(n));
-  if (ok.length > 0 || requested.length === 0) return ok;
-  const defaults = DEFAULT_NORMALIZERS.filter((n) => names.has(n));
-  return defaults.length ? defaults : known.slice(0, 1).map((k) => k.name);
+function linkFor(hash) {
+  return `${location.href.split('#')[0]}#${hash}`;
+}
+
+/** The tab's layout of a view's parts: caption, input editor and controls, then the figure with its export bar. */
+function TabLayout({ data, caption, input, side, figure = {}, below }) {
+  const { ss, v, state, theme, colors } = useContext(Ctx);
+  const [ref, width] = useWidth(720);
+  const Fig = v.Figure;
+  const hash = toHash(v.schema, state, ss);
+  return (
+    <>
+      {caption}
+      <div class={input ? 'top-row' : 'top-row no-input'}>
+        {input}
+        {side && <div class="card side-card controls-card">{side}</div>}
+      </div>
+      <div class="card figure-card" ref={ref}>
+        <div class="figure" data-view-figure={v.id}>
+          {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
+        </div>
+        {below}
+        {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} />}
+      </div>
+    </>
+  );
 }
 
 export function App() {
   const [ss, setSs] = useState(null);
   const [loadError, setLoadError] = useState(null);
-  const [state, setState] = useState(() => parseHash(window.location.hash));
-  const writer = useRef(null);
-  if (!writer.current) writer.current = createHashWriter(200);
+  const [route, setRoute] = useState(() => readHash(location.hash, IDS));
+  const [active, setActive] = useState(route.view ?? IDS[0]);
+  const [states, setStates] = useState({});
+  const [notices, setNotices] = useState([]);
+  const [themeSetting, setThemeSetting] = useState(() => localStorage.getItem('softscope-theme') ?? 'auto');
+  const theme = useTheme(themeSetting);
+  const history = useRef(null);
+  if (!history.current) history.current = createHistory(200);
 
   useEffect(() => {
     createSoftscope({ impl: 'auto' }).then(setSs, (e) => setLoadError(e));
   }, []);
 
-  // A hash typed or pasted by the user replaces the state (replaceState does not fire this).
+  // A link read (at load, or when the address changes by Back / a pasted
+  // hash): that view's state comes from it, the others keep theirs.
   useEffect(() => {
-    const onHash = () => setState(parseHash(window.location.hash));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
+    if (!ss) return;
+    const v = WEB_VIEWS.find((x) => x.id === (route.view ?? IDS[0]));
+    const { state, notices: n } = parse(v.schema, route.entries, ss);
+    setStates((all) => ({ ...all, [v.id]: state }));
+    setActive(v.id);
+    setNotices(route.unknownView ? [{ key: 'view', value: route.unknownView, reason: `not one of ${IDS.join(', ')}` }, ...n] : n);
+  }, [ss, route]);
+
+  useEffect(() => {
+    const onNav = () => setRoute(readHash(location.hash, IDS));
+    addEventListener('popstate', onNav);
+    addEventListener('hashchange', onNav);
+    return () => { removeEventListener('popstate', onNav); removeEventListener('hashchange', onNav); };
   }, []);
 
-  const normalizers = useMemo(() => (ss ? ss.kernels('normalizer') : []), [ss]);
-  const have = useMemo(() => (ss ? availableMeasures(ss) : null), [ss]);
-  const colors = useMemo(() => colorMap(normalizers.map((k) => k.name)), [normalizers]);
-
-  // Once the registry is known, names from the URL are checked against it.
-  const view = ss ? {
-    ...state,
-    normalizers: validNormalizers(state.normalizers, normalizers),
-    // null (no key in the URL) stays null: the panel picks the registry's default.
-    dispersion: {
-      ...state.dispersion,
-      normalizers: state.dispersion.normalizers && validNormalizers(state.dispersion.normalizers, normalizers),
-    },
-  } : state;
-
   useEffect(() => {
-    if (ss) writer.current.write(view);
+    document.documentElement.dataset.theme = theme;
+    localStorage.setItem('softscope-theme', themeSetting);
+  }, [theme, themeSetting]);
+
+  const v = WEB_VIEWS.find((x) => x.id === active);
+  const state = ss ? states[active] ?? defaults(v.schema, ss) : null;
+  const colors = useMemo(() => (ss ? v.colors(ss) : null), [ss, active]);
+
+  // The address follows the shown view's state.
+  useEffect(() => {
+    if (ss && state) history.current.replace(toHash(v.schema, state, ss));
+  }, [ss, state, active]);
+
+  const set = (patch) => setStates((all) => {
+    const cur = all[active] ?? defaults(v.schema, ss);
+    const next = { ...cur, ...(typeof patch === 'function' ? patch(cur) : patch) };
+    return { ...all, [active]: v.schema.finish ? v.schema.finish(next, ss) : next };
   });
 
-  // patch: an object, or a function of the current state returning one (for
-  // several updates between two renders, e.g. quick slider moves).
-  const update = (patch) => setState((s) => ({
-    ...s, normalizers: view.normalizers, dispersion: view.dispersion, ...(typeof patch === 'function' ? patch(s) : patch),
-  }));
+  const openTab = (id) => {
+    if (id === active) return;
+    const w = WEB_VIEWS.find((x) => x.id === id);
+    const st = states[id] ?? defaults(w.schema, ss);
+    setStates((all) => ({ ...all, [id]: st }));
+    setActive(id);
+    setNotices([]);
+    history.current.push(toHash(w.schema, st, ss));
+  };
+
+  // The ARIA tab pattern: arrow keys move between tabs, Home / End to the ends.
+  const onTabKey = (e) => {
+    const i = IDS.indexOf(active);
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: IDS.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const id = IDS[(to + IDS.length) % IDS.length];
+    openTab(id);
+    document.getElementById(`tab-${id}`)?.focus();
+  };
 
   return (
     <div class="app">
@@ -80,41 +126,42 @@ export function App() {
           <h1>softscope</h1>
           <p class="tagline">softmax and its relatives, computed live by C kernels compiled to WebAssembly</p>
         </div>
-        {ss && (
-          <p class="build" data-impl={ss.impl} title={ss.simdSupported ? 'this browser runs WebAssembly SIMD128' : 'no SIMD128 here: scalar build'}>
-            <span class="badge">{ss.impl === 'simd' ? 'wasm SIMD128' : 'wasm scalar'}</span> v{ss.version}
-          </p>
-        )}
+        <div class="masthead-side">
+          {ss && (
+            <p class="build" data-impl={ss.impl} title={ss.simdSupported ? 'this browser runs WebAssembly SIMD128' : 'no SIMD128 here: scalar build'}>
+              <span class="badge">{ss.impl === 'simd' ? 'wasm SIMD128' : 'wasm scalar'}</span> v{ss.version}
+            </p>
+          )}
+          <label class="inline theme-toggle" for="theme">theme{' '}
+            <select id="theme" value={themeSetting} onChange={(e) => setThemeSetting(e.currentTarget.value)}>
+              <option value="auto">auto</option><option value="light">light</option><option value="dark">dark</option>
+            </select>
+          </label>
+        </div>
       </header>
-      <nav class="tabs" role="tablist">
-        {TABS.map((t) => (
-          <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={view.panel === t.id}
-            class={view.panel === t.id ? 'tab active' : 'tab'} onClick={() => update({ panel: t.id })}>
+      <nav class="tabs" role="tablist" aria-label="views" onKeyDown={onTabKey}>
+        {WEB_VIEWS.map((t) => (
+          <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={active === t.id} aria-controls={`panel-${t.id}`}
+            tabIndex={active === t.id ? 0 : -1} class={active === t.id ? 'tab active' : 'tab'} onClick={() => openTab(t.id)}>
             {t.label}
           </button>
         ))}
       </nav>
       <main>
-        {loadError && (
-          <p class="error" role="alert">Could not load the WebAssembly module: {String(loadError.message || loadError)}</p>
-        )}
+        {loadError && <p class="error" role="alert">Could not load the WebAssembly module: {String(loadError.message || loadError)}</p>}
         {!ss && !loadError && <p class="loading">Loading the kernels…</p>}
-        {ss && view.panel === 'normalizers' && (
-          <NormalizerPanel ss={ss} have={have} normalizers={normalizers} colors={colors} state={view} update={update} />
-        )}
-        {ss && view.panel === 'dispersion' && (
-          <DispersionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
-        )}
-        {ss && view.panel === 'sampling' && <SamplingPanel ss={ss} state={view} update={update} />}
-        {ss && view.panel === 'quantization' && <QuantPanel ss={ss} state={view} update={update} />}
-        {ss && view.panel === 'optimizers' && <OptimPanel ss={ss} state={view} update={update} />}
-        {ss && view.panel === 'attention' && (
-          <AttentionPanel ss={ss} normalizers={normalizers} colors={colors} state={view} update={update} />
+        <Notices notices={notices} onDismiss={() => setNotices([])} />
+        {ss && state && (
+          <section class="panel" role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} data-view={active}>
+            <Ctx.Provider value={{ ss, v, state, theme, colors }}>
+              <v.View key={active} ss={ss} v={v} state={state} set={set} colors={colors} controls="all" theme={theme} Layout={TabLayout} />
+            </Ctx.Provider>
+          </section>
         )}
       </main>
       <footer class="foot muted">
-        State lives in the URL: copy the address to share exactly this view. Kernel names, formulas, papers and
-        parameter ranges come from the library's registry.
+        The state lives in the address: copy the link to share exactly this view. Kernel names, formulas, papers and parameter
+        ranges come from the library's registry.
       </footer>
     </div>
   );

@@ -14,16 +14,8 @@ static ss_status check_common(const ss_kernel_info *k, ss_family family,
     return SS_ERR_UNSUPPORTED;
   ss_status s = ss_check_n(n);
   if (s != SS_OK) return s;
-  s = ss_params_check(k, params, nparams);
-  if (s != SS_OK) return s;
   /* counts and indices into x: a size relation the static range can't hold */
-  for (size_t i = 0; i < nparams; i++) {
-    const ss_n_bound b = k->params[i].n_bound;
-    if ((b == SS_N_BOUND_LE && params[i] > (double)n) ||
-        (b == SS_N_BOUND_LT && params[i] >= (double)n))
-      return SS_ERR_LENGTH;
-  }
-  return SS_OK;
+  return ss_params_check_n(k, params, nparams, n);
 }
 
 ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,

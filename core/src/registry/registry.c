@@ -62,6 +62,32 @@ long ss_params_bad_index(const ss_kernel_info *k, const double *params,
   return -1;
 }
 
+/* A count or an index into x (top-k's k, a loss target) is bounded by n. */
+static bool n_bound_ok(const ss_param_info *p, double v, size_t n) {
+  if (n == 0) return true;
+  if (p->n_bound == SS_N_BOUND_LE) return v <= (double)n;
+  if (p->n_bound == SS_N_BOUND_LT) return v < (double)n;
+  return true;
+}
+
+long ss_params_bad_index_n(const ss_kernel_info *k, const double *params,
+                           size_t nparams, size_t n) {
+  const long i = ss_params_bad_index(k, params, nparams);
+  if (i >= 0 || !k || nparams != k->nparams) return i;
+  for (size_t j = 0; j < nparams; j++)
+    if (!n_bound_ok(&k->params[j], params[j], n)) return (long)j;
+  return -1;
+}
+
+ss_status ss_params_check_n(const ss_kernel_info *k, const double *params,
+                            size_t nparams, size_t n) {
+  const ss_status s = ss_params_check(k, params, nparams);
+  if (s != SS_OK) return s;
+  for (size_t j = 0; j < nparams; j++)
+    if (!n_bound_ok(&k->params[j], params[j], n)) return SS_ERR_LENGTH;
+  return SS_OK;
+}
+
 ss_status ss_params_check(const ss_kernel_info *k, const double *params,
                           size_t nparams) {
   if (!k) return SS_ERR_NULL;

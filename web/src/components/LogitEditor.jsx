@@ -12,8 +12,8 @@
 // focused bar; ↑ on a masked bar brings it back at the bottom of the range.
 import { useRef, useState } from 'preact/hooks';
 import { scaleLinear } from 'd3-scale';
-import { LOGIT_LIMIT, round3, clampLogit } from '../presets.js';
-import { fmt } from '../lib/format.js';
+import { LOGIT_LIMIT, round3, clampLogit } from '../../../wasm/analysis/presets.js';
+import { fmt } from '../../../wasm/figures/format.js';
 
 export const EDITOR = { width: 760, height: 272, left: 44, right: 10, top: 12, bottom: 52 };
 // The mask strip, just under the plot area.

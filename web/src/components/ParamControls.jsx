@@ -6,16 +6,16 @@
 import { Slider } from './Slider.jsx';
 import { sharedParams, sliderRange, intRange } from '../lib/params.js';
 
-export function ParamControls({ kernels, values, colors, onSet, onReset, idPrefix = 'param' }) {
-  const shared = sharedParams(kernels);
-  if (shared.length === 0) return <p class="help">The chosen normalizers have no parameters.</p>;
+export function ParamControls({ kernels, values, colors, onSet, onReset, idPrefix = 'param', only = null, exclude = [] }) {
+  const shared = sharedParams(kernels).filter(({ name }) => !exclude.includes(name) && (!only || only.has(name)));
+  if (shared.length === 0) return only ? null : <p class="help">No parameters.</p>;
   return shared.map(({ name, info, kernels: users }) => {
     const value = Number.isFinite(values[name]) ? values[name] : info.default;
     const id = `${idPrefix}-${name}`;
     const chips = (
       <div class="chips">
         {users.map((k) => (
-          <span key={k} class="chip" style={{ borderColor: colors.get(k) }}>{k}</span>
+          <span key={k} class="chip" style={{ borderColor: colors?.get(k) }}>{k}</span>
         ))}
       </div>
     );
@@ -23,7 +23,7 @@ export function ParamControls({ kernels, values, colors, onSet, onReset, idPrefi
       // A named choice (e.g. rounding: nearest | stochastic): a select of the registry's names.
       return (
         <div class="slider" key={name} data-param={name} data-param-type="choice">
-          <label class="inline"><code>{name}</code>{' '}
+          <label class="inline" for={id}><code>{name}</code>{' '}
             <select id={id} value={value} onChange={(e) => onSet(name, Number(e.currentTarget.value))}>
               {info.choices.map((c, i) => <option key={c} value={info.min + i}>{c}</option>)}
             </select>
@@ -49,9 +49,9 @@ export function ParamControls({ kernels, values, colors, onSet, onReset, idPrefi
     const stepper = info.type === 'int' && (() => {
       const { min, max } = intRange(info);
       return (
-        <label class="inline stepper">
+        <label class="inline stepper" for={`${id}-step`}>
           <span class="muted">exact</span>
-          <input id={`${id}-step`} type="number" min={min} max={max} step={1} value={value}
+          <input id={`${id}-step`} aria-label={`${name}, exact value`} type="number" min={min} max={max} step={1} value={value}
             onChange={(e) => {
               const v = Math.round(Number(e.currentTarget.value));
               if (Number.isFinite(v)) onSet(name, Math.min(max, Math.max(min, v)));

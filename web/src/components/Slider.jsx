@@ -2,11 +2,11 @@
 // <input type=range> runs over slider positions [0, STEPS]; values are mapped
 // with valueToPosition / positionToValue.
 import { valueToPosition, positionToValue } from '../lib/sliderScale.js';
-import { fmt } from '../lib/format.js';
+import { fmt } from '../../../wasm/figures/format.js';
 
 const STEPS = 1000;
 
-export function Slider({ id, label, value, min, max, log = false, integer = false, help, onInput, onReset, isDefault, children }) {
+export function Slider({ id, label, value, min, max, log = false, integer = false, help, onInput, onReset, isDefault, format, children }) {
   const range = { min, max, log, integer };
   const steps = integer ? Math.max(1, max - min) : STEPS;
   const pos = Math.round(valueToPosition(value, range) * steps);
@@ -14,7 +14,7 @@ export function Slider({ id, label, value, min, max, log = false, integer = fals
     <div class="slider">
       <div class="slider-head">
         <label for={id}>{label}</label>
-        <output for={id} class="slider-value" data-param-value={value}>{integer ? String(value) : fmt(value, 3)}</output>
+        <output for={id} class="slider-value" data-param-value={value}>{format ? format(value) : integer ? String(value) : fmt(value, 3)}</output>
         {onReset && !isDefault && (
           <button type="button" class="link-button" onClick={onReset} title="back to the registry default">reset</button>
         )}
@@ -26,13 +26,13 @@ export function Slider({ id, label, value, min, max, log = false, integer = fals
         max={steps}
         step={1}
         value={pos}
-        aria-valuetext={String(value)}
+        aria-valuetext={format ? format(value) : String(value)}
         onInput={(e) => onInput(positionToValue(Number(e.currentTarget.value) / steps, range))}
       />
       <div class="slider-scale">
-        <span>{fmt(min, 3)}</span>
+        <span>{format ? format(min) : fmt(min, 3)}</span>
         {log && <span class="muted">log scale</span>}
-        <span>{fmt(max, 3)}</span>
+        <span>{format ? format(max) : fmt(max, 3)}</span>
       </div>
       {help && <p class="help">{help}</p>}
       {children}

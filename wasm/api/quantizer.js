@@ -1,17 +1,16 @@
-// Vector quantization through the direct C API (core/src/quant/vq.c): the
+// Quantizers: the registry form (quantize), code packing, and vector
+// quantization through the direct C API (core/src/quant/vq.c): the
 // k-means training with its loss history, nearest-codeword assignment and
 // the straight-through (VQ-VAE) backward. The registry kernel `vq`
 // (softscope.quantize('vq', ...)) trains and assigns in one call; these
 // give the codebook itself. Installed on the Softscope prototype by
-// index.js; `this` is a Softscope instance.
+// softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, number } from './direct-calls.js';
+import { options as opts, integer } from './args.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
-// An integer option in [min, max] (direct-calls.js's number() check).
-const int = (o, key, def, min, max, where) =>
-  number(o, key, def, (v) => Number.isInteger(v) && v >= min && v <= max, `must be an integer in [${min}, ${max}]`, where);
+const int = integer;
 
 // n values as vectors of options.dim: the vector count, or a thrown Error.
 function vectors(ss, xa, dim, where, name = 'x') {
@@ -27,7 +26,7 @@ function codebookOf(ss, codebook, dim, where) {
   return { ca, k: vectors(ss, ca, dim, where, 'codebook') };
 }
 
-export const quantCalls = {
+const vqCalls = {
   /** k-means++ seeded k-means on x read as vectors of options.dim:
    *  { codebook (k * dim), codes (one per vector), loss (iters + 1 entries:
    *  the MSE per value after seeding and after each Lloyd iteration) }.
@@ -111,3 +110,84 @@ export const quantCalls = {
     return { dx: h.f32.slice(pdx >>> 2, (pdx >>> 2) + xa.n), dcodebook: h.f32.slice(pdc >>> 2, (pdc >>> 2) + ca.n) };
   },
 };
+
+const registryQuantizerCalls = {
+  /** A quantizer: { output: the dequantized values, codes: the integer codes
+   *  (Int32Array; fp8: the 8-bit patterns) }. x must be finite. */
+  quantize(kernel, x, params = {}) {
+    const k = this._lookup(kernel, 'quantizer', 'softscope.quantize');
+    const where = `softscope.quantize("${k.name}")`;
+    const xa = this._input(x, 'x', where);
+    this._checkN(xa, where);
+    const np = this._packParams(k, params, where, xa.n);
+    const group = params && typeof params === 'object' ? params.group : undefined;
+    if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
+      throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
+        STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
+    if (k.name === 'vq') {
+      const dim = params?.dim ?? 1, K = params?.codebook ?? k.params[0].default;
+      if (xa.n % dim !== 0)
+        throw new SoftscopeError(`${where}: params.dim = ${dim} must divide n = ${xa.n} (x is read as vectors of dim values)`,
+          STATUS.SS_ERR_LENGTH, { argument: 'params.dim' });
+      if (K > xa.n / dim)
+        throw new SoftscopeError(`${where}: params.codebook = ${K} is more than the ${xa.n / dim} vectors of x`,
+          STATUS.SS_ERR_LENGTH, { argument: 'params.codebook' });
+    }
+    const [px] = this._stage([xa]);
+    const py = this._scratch.get('out0', xa.n * 4), pc = this._scratch.get('out1', xa.n * 4);
+    const s = this._need('ss_quantize', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pc, py);
+    if (s !== 0) throw this._fail(where, s, [xa], k);
+    const h = this._heap;
+    h.refresh();
+    return { output: h.f32.slice(py >>> 2, (py >>> 2) + xa.n), codes: h.i32.slice(pc >>> 2, (pc >>> 2) + xa.n) };
+  },
+
+  /** Codes (Int32Array, e.g. quantize().codes) packed `bits` (8, 4 or 2)
+   *  each, lowest bits first: a Uint8Array of ceil(n bits / 8) bytes.
+   *  options.signed: two's complement codes (symmetric quantizers). */
+  pack(codes, bits, options = {}) {
+    const where = 'softscope.pack';
+    if (!(codes instanceof Int32Array))
+      throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
+    if (![2, 4, 8].includes(bits))
+      throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
+    const n = codes.length, signed = !!options.signed;
+    const lo = signed ? -(2 ** (bits - 1)) : 0, hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    const bad = codes.findIndex((c) => c < lo || c > hi);
+    if (bad >= 0)
+      throw new SoftscopeError(`${where}: codes[${bad}] = ${codes[bad]} does not fit ${bits} ${signed ? 'signed' : 'unsigned'} bits [${lo}, ${hi}]`,
+        STATUS.SS_ERR_DOMAIN, { argument: 'codes' });
+    this._checkN({ n }, where);
+    const bytes = Math.ceil((n * bits) / 8);
+    const pc = this._scratch.get('in0', n * 4), po = this._scratch.get('out0', Math.max(1, bytes));
+    const h = this._heap;
+    h.refresh();
+    h.i32.set(codes, pc >>> 2);
+    const st = this._need('ss_pack', where)(pc, n, bits, signed ? 1 : 0, po);
+    if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
+    h.refresh();
+    return h.u8.slice(po, po + bytes);
+  },
+
+  /** The inverse of pack(): n codes of `bits` each from the bytes. */
+  unpack(bytes, n, bits, options = {}) {
+    const where = 'softscope.unpack';
+    if (!(bytes instanceof Uint8Array))
+      throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
+    if (![2, 4, 8].includes(bits))
+      throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
+    if (!Number.isInteger(n) || n < 1 || Math.ceil((n * bits) / 8) > bytes.length)
+      throw new SoftscopeError(`${where}: n = ${describe(n)} codes of ${bits} bits need ${Math.ceil((n * bits) / 8)} bytes; got ${bytes.length}`,
+        STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    const pb = this._scratch.get('in0', bytes.length), pc = this._scratch.get('out0', n * 4);
+    const h = this._heap;
+    h.refresh();
+    h.u8.set(bytes, pb);
+    const st = this._need('ss_unpack', where)(pb, n, bits, options.signed ? 1 : 0, pc);
+    if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
+    h.refresh();
+    return h.i32.slice(pc >>> 2, (pc >>> 2) + n);
+  },
+};
+
+export const quantizerCalls = { ...registryQuantizerCalls, ...vqCalls };

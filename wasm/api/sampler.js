@@ -1,35 +1,10 @@
-// Direct calls of the random-number and sampler C API that the registry's
-// sampler form does not cover: raw Philox streams (uniform, normal, Gumbel),
+// Samplers: the registry's sampler form (sample, sampleBackward), and the
+// random-number and sampler C API that form does not cover: raw Philox streams (uniform, normal, Gumbel),
 // categorical draws from given weights with an explicit stream, and the
 // gradient-estimator measures of the sampling view. Installed on the
-// Softscope prototype by index.js; `this` is a Softscope instance.
-import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-
-const U64_MAX = (1n << 64n) - 1n;
-export const ESTIMATORS = ['st', 'gumbel_softmax', 'st_gumbel', 'reinmax'];
-
-function opts(o, where) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  return o;
-}
-
-// A 64-bit counter word (seed, stream, first): an integer number <= 2^53 or a bigint.
-function u64(o, key, where) {
-  const v = o[key] ?? 0;
-  if (typeof v === 'bigint' && v >= 0n && v <= U64_MAX) return v;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2 ** 53) return BigInt(v);
-  throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be an integer in [0, 2^53] (or a bigint < 2^64)`,
-    STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
-}
-
-function count(v, name, max, where, min = 1) {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw new SoftscopeError(`${where}: ${name} = ${typeof v === "number" ? v : describe(v)} must be an integer in [${min}, ${max}]`,
-      v === 0 && min > 0 ? STATUS.SS_ERR_EMPTY : STATUS.SS_ERR_PARAM_RANGE, { argument: name });
-  return v;
-}
+// Softscope prototype by softscope.js; `this` is a Softscope instance.
+import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
+import { options as opts, u64, count } from './args.js';
 
 function stream(self, fnName, where, n, o) {
   o = opts(o, where);
@@ -43,7 +18,7 @@ function stream(self, fnName, where, n, o) {
   return self._heap.f32.slice(p >>> 2, (p >>> 2) + n);
 }
 
-export const samplerCalls = {
+const streamCalls = {
   /** n uniforms in (0, 1) (never 0 or 1): numbers first.. of (seed, stream). */
   uniform(n, options) { return stream(this, 'ss_uniform', 'softscope.uniform', n, options); },
   /** n standard normals of (seed, stream). */
@@ -83,6 +58,7 @@ export const samplerCalls = {
    *  seed, samples (Monte Carlo samples, default 1000). */
   estimatorStats(estimator, theta, target, options) {
     const where = 'softscope.estimatorStats';
+    const ESTIMATORS = this.enums.estimator;
     const id = ESTIMATORS.indexOf(estimator);
     if (id < 0)
       throw new SoftscopeError(`${where}: estimator ${describe(estimator)} must be one of ${ESTIMATORS.join(', ')}`,
@@ -119,3 +95,74 @@ export const samplerCalls = {
     };
   },
 };
+
+const registrySamplerCalls = {
+  /** Run a sampler: { probs, indices, samples, draws, n }.
+   *  probs: the distribution the draws come from (Float32Array, length n; for
+   *  vector samplers the mean of one draw); indices: Uint32Array of the drawn
+   *  indices (index and relaxed samplers, else null); samples: Float32Array of
+   *  draws * n values, draw d at [d*n, (d+1)*n) (relaxed and vector samplers,
+   *  else null). params.seed and params.draws as in the registry. */
+  sample(kernel, x, params = {}) {
+    const k = this._lookup(kernel, 'sampler', 'softscope.sample');
+    const where = `softscope.sample("${k.name}")`;
+    const xa = this._input(x, 'x', where);
+    this._checkN(xa, where);
+    const np = this._packParams(k, params, where, xa.n);
+    const draws = this._drawsParam(k);
+    const vectors = k.draws !== 'index', indexed = k.draws !== 'vector';
+    this._checkDraws(k, draws, xa.n, where);
+    const [px] = this._stage([xa]);
+    const pp = this._scratch.get('out0', xa.n * 4);
+    const pi = indexed ? this._scratch.get('draws', Math.max(1, draws) * 4) : 0;
+    const ps = vectors ? this._scratch.get('samples', Math.max(1, draws * xa.n) * 4) : 0;
+    const s = this._need('ss_sample', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pp, pi, ps);
+    if (s !== 0) throw this._fail(where, s, [xa], k);
+    const h = this._heap;
+    h.refresh();
+    return {
+      probs: h.f32.slice(pp >>> 2, (pp >>> 2) + xa.n),
+      indices: indexed ? h.u32.slice(pi >>> 2, (pi >>> 2) + draws) : null,
+      samples: vectors ? h.f32.slice(ps >>> 2, (ps >>> 2) + draws * xa.n) : null,
+      draws,
+      n: xa.n,
+    };
+  },
+
+  /** The sampler's surrogate gradient: dx = d/dx sum_d <g_d, sample_d> with
+   *  g of length draws * n (the same params, hence the same noise, as the
+   *  forward call). Relaxed and straight-through samplers only. */
+  sampleBackward(kernel, x, g, params = {}) {
+    const k = this._lookup(kernel, 'sampler', 'softscope.sampleBackward');
+    const where = `softscope.sampleBackward("${k.name}")`;
+    const xa = this._input(x, 'x', where), ga = this._input(g, 'g', where);
+    this._checkN(xa, where);
+    if (!k.has_backward) throw new SoftscopeError(`${where}: "${k.name}" has no backward pass`, STATUS.SS_ERR_NO_BACKWARD);
+    const np = this._packParams(k, params, where, xa.n);
+    const draws = this._drawsParam(k);
+    this._checkDraws(k, draws, xa.n, where);
+    if (ga.n !== draws * xa.n)
+      throw new SoftscopeError(`${where}: g has length ${ga.n} but draws * n = ${draws} * ${xa.n} = ${draws * xa.n}; they must match`,
+        STATUS.SS_ERR_LENGTH, { argument: 'g' });
+    const [px, pg] = this._stage([xa, ga]);
+    const pdx = this._scratch.get('out0', xa.n * 4);
+    const s = this._need('ss_sample_vjp', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pg, pdx);
+    if (s !== 0) throw this._fail(where, s, [xa, ga], k);
+    this._heap.refresh();
+    return this._heap.f32.slice(pdx >>> 2, (pdx >>> 2) + xa.n);
+  },
+
+  // The packed `draws` parameter of a sampler (after _packParams).
+  _drawsParam(k) {
+    const i = k.params.findIndex((p) => p.name === 'draws');
+    return i < 0 ? 0 : this._heap.f64[(this._paramsPtr >>> 3) + i];
+  },
+
+  _checkDraws(k, draws, n, where) {
+    if (k.draws !== 'index' && draws * n > this.maxN)
+      throw new SoftscopeError(`${where}: params.draws * n = ${draws} * ${n} vector entries exceed maxN (${this.maxN})`,
+        STATUS.SS_ERR_TOO_LARGE, { argument: 'params.draws' });
+  },
+};
+
+export const samplerCalls = { ...registrySamplerCalls, ...streamCalls };

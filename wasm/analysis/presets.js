@@ -1,7 +1,7 @@
 // Logit presets. Each is a deterministic function of (n, seed); values are
 // rounded to 3 decimals so they survive the URL unchanged and are clamped to
 // the editor's range.
-import { rng, normal } from './lib/random.js';
+import { rng, normal } from './random.js';
 
 export const LOGIT_LIMIT = 8; // editor range is [-LOGIT_LIMIT, LOGIT_LIMIT]
 export const N_MIN = 2;

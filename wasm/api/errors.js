@@ -2,27 +2,11 @@
 // kernel and the argument, and carries the C status it corresponds to
 // (`.status`, a number from core/include/softscope.h, and `.code`, its name),
 // so callers can branch on the code and people can read the message.
+import REGISTRY from '../dist/registry.js';
 
-// Mirrors `enum ss_status` in core/include/softscope.h (same order, same values).
-export const STATUS = Object.freeze({
-  SS_OK: 0,
-  SS_ERR_NULL: 1,
-  SS_ERR_EMPTY: 2,
-  SS_ERR_TOO_LARGE: 3,
-  SS_ERR_NAN: 4,
-  SS_ERR_POS_INF: 5,
-  SS_ERR_ALL_MASKED: 6,
-  SS_ERR_NONFINITE: 7,
-  SS_ERR_PARAM_RANGE: 8,
-  SS_ERR_PARAM_COUNT: 9,
-  SS_ERR_LENGTH: 10,
-  SS_ERR_DOMAIN: 11,
-  SS_ERR_UNSUPPORTED: 12,
-  SS_ERR_FAMILY: 13,
-  SS_ERR_UNKNOWN_KERNEL: 14,
-  SS_ERR_BUFFER: 15,
-  SS_ERR_NO_BACKWARD: 16,
-});
+/** The C statuses by name ({ SS_OK: 0, SS_ERR_NULL: 1, ... }), from the
+ *  registry of the C library (generated at build time: scripts/gen-registry.js). */
+export const STATUS = Object.freeze(Object.fromEntries(REGISTRY.statuses.map((s) => [s.code, s.value])));
 
 const CODE_OF = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [v, k]));
 

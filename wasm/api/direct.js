@@ -3,39 +3,9 @@
 // the alpha-entmax solvers with their iteration counts, masked softmax with
 // an explicit keep mask, VQ-Logits softmax (K codebook logits scattered to V
 // outputs) and the Boltzmann operator's value. Installed on the Softscope
-// prototype by index.js; `this` is a Softscope instance.
-import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-
-const METHODS = { select: 0, sort: 1 };
-const SOLVERS = { bisect: 0, halley: 1 };
-
-function typed(v, Type, name, where) {
-  if (!(v instanceof Type))
-    throw new SoftscopeTypeError(`${where}: ${name} must be a ${Type.name} (got ${describe(v)})`, { argument: name });
-  return v;
-}
-
-function option(o, key, allowed, def, where) {
-  const v = o[key] ?? def;
-  if (!Object.prototype.hasOwnProperty.call(allowed, v))
-    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be one of ${Object.keys(allowed).join(', ')}`,
-      STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
-  return allowed[v];
-}
-
-export function options(o, where) {
-  if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  return o;
-}
-
-export function number(o, key, def, ok, rule, where) {
-  const v = o[key] ?? def;
-  if (typeof v !== 'number' || !ok(v))
-    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} ${rule}`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
-  return v;
-}
+// prototype by softscope.js; `this` is a Softscope instance.
+import { SoftscopeError, STATUS, describe } from './errors.js';
+import { options, number, choice, typed } from './args.js';
 
 export const directCalls = {
   /** sparsemax / entmax15 by a chosen threshold method ('select' | 'sort'):
@@ -46,7 +16,7 @@ export const directCalls = {
     if (!fnName)
       throw new SoftscopeError(`${where}: kernel must be "sparsemax" or "entmax15"`, STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'kernel' });
     const o = options(opts, where);
-    const method = option(o, 'method', METHODS, 'select', where);
+    const method = choice(o, 'method', this.enums.threshold_method, 'select', where);
     const fn = this._need(fnName, where);
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
@@ -65,7 +35,7 @@ export const directCalls = {
   entmaxSolve(x, opts) {
     const where = 'softscope.entmaxSolve';
     const o = options(opts, where);
-    const solver = option(o, 'solver', SOLVERS, 'halley', where);
+    const solver = choice(o, 'solver', this.enums.entmax_solver, 'halley', where);
     const alpha = number(o, 'alpha', 1.5, (v) => v > 1 && v <= 10, 'must be in (1, 10]', where);
     const tol = number(o, 'tol', 1e-6, (v) => Number.isFinite(v) && v >= 0, 'must be a finite number >= 0', where);
     const maxIter = number(o, 'maxIter', 100, (v) => Number.isInteger(v) && v >= 1 && v < 2 ** 32, 'must be an integer >= 1', where);

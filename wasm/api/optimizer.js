@@ -1,9 +1,10 @@
 // Optimizers (core/src/optim): one update step on a parameter vector with
 // its state, SAM's ascent point, the 2-D test functions, and the trajectory
 // engine (a whole run, or a runner advanced frame by frame). Installed on
-// the Softscope prototype by index.js; `this` is a Softscope instance.
+// the Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, number } from './direct-calls.js';
+import { options as opts, number, integer } from './args.js';
+import { trajectoryMetrics } from '../analysis/trajectories.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
 const MAX_STEPS = 1e7;
@@ -15,34 +16,7 @@ function f32(v, name, where) {
   return v;
 }
 
-/** The nearest known minimum (or equilibrium) of fn to (x, y). */
-export function nearestMinimum(fn, x, y) {
-  let best = null, d = Infinity;
-  for (const m of fn.minima) {
-    const dm = Math.hypot(x - m[0], y - m[1]);
-    if (dm < d) d = dm, best = m;
-  }
-  return { minimum: best, distance: d };
-}
-
-/** Measures of a path [[x, y, f], ...] (the start first) on fn. */
-export function trajectoryMetrics(fn, output, requested) {
-  const last = output[output.length - 1];
-  const { minimum, distance } = nearestMinimum(fn, last[0], last[1]);
-  let best = Infinity;
-  for (const p of output) best = Math.min(best, p[2]);
-  return {
-    steps: output.length - 1,
-    diverged: output.length - 1 < requested,
-    final_f: last[2],
-    best_f: best,
-    f_gap: last[2] - fn.fmin,
-    distance,
-    nearest_minimum: minimum,
-  };
-}
-
-export const optimCalls = {
+export const optimizerCalls = {
   /** Fresh state for `n` parameters: { slots (Float32Array), scalars
    *  (Float64Array: [0] steps taken) }, all zero. */
   optimizerState(kernel, n) {

@@ -1,9 +1,9 @@
 // Attention (core/src/attention) through the JS API: sdpa with any registry
 // normalizer, the linear forms (cosformer, galerkin, performer), and the row
 // and head measures of attention matrices. Installed on the Softscope
-// prototype by index.js; `this` is a Softscope instance.
+// prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts } from './direct-calls.js';
+import { options as opts } from './args.js';
 
 const IO_WORDS = 15; // ss_attention_io in wasm32: 15 four-byte fields
 

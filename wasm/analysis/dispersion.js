@@ -30,7 +30,7 @@
 // 2^20 copies nothing per call. The distractor stream is cached (one slot) so
 // that moving the margin slider does not redraw 2^20 gaussians, and drawn a
 // bounded amount ahead per step, so that no single step draws 2^19 of them.
-import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
+import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from '../api/errors.js';
 
 /** The largest n a sweep goes to (the 2^20). */
 export const DISPERSION_N_MAX = 2 ** 20;

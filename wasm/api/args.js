@@ -1,0 +1,64 @@
+// Checks of JS arguments that are not kernel parameters (those are checked by
+// C, see Softscope._packParams): option objects, typed arrays, counts,
+// 64-bit counter words and named choices. Each throws an Error that names the
+// argument (`options.tau`, `codes`, ...).
+import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** An options object ({} for undefined / null); anything else is a TypeError. */
+export function options(o, where) {
+  if (o === undefined || o === null) return {};
+  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
+    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
+  return o;
+}
+
+/** options[key] (or def) as a number that passes ok(v); `rule` says what ok means. */
+export function number(o, key, def, ok, rule, where) {
+  const v = o[key] ?? def;
+  if (typeof v !== 'number')
+    throw new SoftscopeTypeError(`${where}: options.${key} = ${describe(v)} must be a number: ${rule}`, { argument: `options.${key}` });
+  if (!ok(v))
+    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} ${rule}`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+  return v;
+}
+
+/** options[key] (or def) as an integer in [min, max]. */
+export function integer(o, key, def, min, max, where) {
+  return number(o, key, def, (v) => Number.isInteger(v) && v >= min && v <= max, `must be an integer in [${min}, ${max}]`, where);
+}
+
+/** options[key] (or def), one of the names in `names`: its index. */
+export function choice(o, key, names, def, where) {
+  const v = o[key] ?? def;
+  const i = names.indexOf(v);
+  if (i < 0)
+    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be one of ${names.join(', ')}`,
+      STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+  return i;
+}
+
+/** v must be an instance of Type (a typed array class). */
+export function typed(v, Type, name, where) {
+  if (!(v instanceof Type))
+    throw new SoftscopeTypeError(`${where}: ${name} must be a ${Type.name} (got ${describe(v)})`, { argument: name });
+  return v;
+}
+
+/** A 64-bit counter word (seed, stream, first): an integer number <= 2^53 or a bigint. */
+export function u64(o, key, where) {
+  const v = o[key] ?? 0;
+  if (typeof v === 'bigint' && v >= 0n && v <= U64_MAX) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2 ** 53) return BigInt(v);
+  throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be an integer in [0, 2^53] (or a bigint < 2^64)`,
+    STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+}
+
+/** A count argument (n, draws): an integer in [min, max]; 0 below a min of 1 is SS_ERR_EMPTY. */
+export function count(v, name, max, where, min = 1) {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw new SoftscopeError(`${where}: ${name} = ${typeof v === 'number' ? v : describe(v)} must be an integer in [${min}, ${max}]`,
+      v === 0 && min > 0 ? STATUS.SS_ERR_EMPTY : STATUS.SS_ERR_PARAM_RANGE, { argument: name });
+  return v;
+}

@@ -1,0 +1,291 @@
+// The API object: one loaded wasm build, its registry (read out of the
+// module itself), the heap, and the helpers every family's calls share
+// (kernel lookup, parameters, inputs, staging into the heap, errors). The
+// calls themselves live in one file per family and are installed on the
+// prototype below; `this` in them is a Softscope.
+//
+// Parameters are checked by the C library (ss_params_check_n, the same check
+// every generic entry point runs); JavaScript only checks their JS types and
+// names, and turns C's verdict into an Error that names the parameter.
+import REGISTRY from '../dist/registry.js';
+import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
+import { Heap, Scratch, HeapBuffer, isHeapBufferOf } from './heap.js';
+import { normalizerCalls } from './normalizer.js';
+import { measureCalls } from './measure.js';
+import { samplerCalls } from './sampler.js';
+import { quantizerCalls } from './quantizer.js';
+import { optimizerCalls } from './optimizer.js';
+import { attentionCalls } from './attention.js';
+import { directCalls } from './direct.js';
+
+const FAMILIES = REGISTRY.enums.family;
+const IMPLS = REGISTRY.enums.impl;
+
+function deepFreeze(o) {
+  for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
+  return Object.freeze(o);
+}
+
+export class Softscope {
+  constructor(ex, requested, simdSupported) {
+    this.exports = ex;
+    this.simdSupported = simdSupported;
+    this._heap = new Heap(ex);
+    this._scratch = new Scratch(this._heap);
+    const reg = this._readRegistry();
+    this.version = reg.version;
+    this.maxN = reg.max_n;
+    // 2-D test functions and lr schedules of the optimizers (optimizer.js)
+    this.functions = deepFreeze(reg.functions ?? []);
+    this.schedules = deepFreeze(reg.schedules ?? []);
+    // The C enums, by value (families, impls, schedules, estimators, ...).
+    this.enums = deepFreeze(reg.enums);
+    // What the build holds: the SIMD build says impl_default "simd".
+    const buildImpl = reg.impl_default;
+    if (requested === 'simd' && buildImpl !== 'simd')
+      throw new SoftscopeError("createSoftscope: impl 'simd' requested but the loaded module is the scalar build", STATUS.SS_ERR_UNSUPPORTED);
+    this.impl = requested === 'scalar' ? 'scalar' : buildImpl;
+    this._implId = IMPLS.indexOf(this.impl);
+
+    this._list = [];
+    this._byName = new Map(); // name -> [entry, ...] (one per family)
+    this._ptr = new Map(); // entry -> ss_kernel_info*
+    const count = ex.ss_kernel_count() >>> 0;
+    reg.kernels.forEach((k, i) => {
+      deepFreeze(k);
+      this._list.push(k);
+      if (!this._byName.has(k.name)) this._byName.set(k.name, []);
+      this._byName.get(k.name).push(k);
+      if (i < count) this._ptr.set(k, ex.ss_kernel_at(i) >>> 0);
+    });
+    // The JSON and the descriptors must describe the same list in the same
+    // order: the name is the descriptor's first field (a const char *).
+    if (count !== reg.kernels.length)
+      throw new Error(`softscope: registry JSON lists ${reg.kernels.length} kernels, ss_kernel_count() says ${count}`);
+    this._heap.refresh();
+    for (const [k, ptr] of this._ptr) {
+      const name = this._cString(this._heap.u32[ptr >>> 2]);
+      if (name !== k.name) throw new Error(`softscope: descriptor ${ptr} is "${name}", the registry JSON says "${k.name}"`);
+    }
+    Object.freeze(this._list);
+
+    // Fixed scratch: parameters (doubles in registry order), one double out,
+    // two online-softmax states. Allocated once, reused by every call.
+    const maxParams = Math.max(1, ...this._list.map((k) => k.params.length));
+    this._paramsPtr = this._scratch.get('params', maxParams * 8);
+    this._outPtr = this._scratch.get('out', 8);
+    this._statePtr = this._scratch.get('state', 32);
+  }
+
+  _readRegistry() {
+    const h = this._heap, ex = this.exports;
+    const lenPtr = h.malloc(4);
+    try {
+      ex.ss_registry_json(0, 0, lenPtr);
+      h.refresh();
+      const len = h.u32[lenPtr >>> 2];
+      const buf = h.malloc(len + 1);
+      try {
+        const s = ex.ss_registry_json(buf, len + 1, lenPtr);
+        if (s !== 0) throw new SoftscopeError(`softscope: ss_registry_json failed (${statusCode(s)})`, s);
+        h.refresh();
+        return JSON.parse(new TextDecoder().decode(h.u8.subarray(buf, buf + len)));
+      } finally {
+        h.free(buf);
+      }
+    } finally {
+      h.free(lenPtr);
+    }
+  }
+
+  /** Registry entries, optionally of one family ('normalizer', 'measure', ...). */
+  kernels(family) {
+    if (family === undefined) return this._list;
+    if (!FAMILIES.includes(family))
+      throw new SoftscopeError(`softscope.kernels: unknown family ${describe(family)}; known: ${FAMILIES.join(', ')}`, STATUS.SS_ERR_FAMILY);
+    return this._list.filter((k) => k.family === family);
+  }
+
+  /** One registry entry by name (within a family if given). */
+  kernel(name, family) {
+    return this._lookup(name, family, 'softscope.kernel');
+  }
+
+  _lookup(name, family, where) {
+    if (name && typeof name === 'object' && typeof name.name === 'string') name = name.name;
+    if (typeof name !== 'string')
+      throw new SoftscopeTypeError(`${where}: kernel must be a kernel name string (got ${describe(name)})`, { argument: 'kernel' });
+    if (family !== undefined && !FAMILIES.includes(family))
+      throw new SoftscopeError(`${where}: unknown family ${describe(family)}; known: ${FAMILIES.join(', ')}`, STATUS.SS_ERR_FAMILY, { argument: 'family' });
+    const hits = this._byName.get(name) ?? [];
+    const hit = family === undefined ? hits[0] : hits.find((k) => k.family === family);
+    if (hit) return hit;
+    const known = (family === undefined ? this._list : this.kernels(family)).map((k) => k.name);
+    if (hits.length)
+      throw new SoftscopeError(`${where}: "${name}" is a ${hits[0].family}, not a ${family}; ${family}s: ${known.join(', ') || '(none)'}`,
+        STATUS.SS_ERR_FAMILY, { argument: 'kernel' });
+    throw new SoftscopeError(`${where}: unknown kernel "${name}"; known: ${known.join(', ') || '(none)'}`,
+      STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'kernel' });
+  }
+
+  // The impl a kernel runs with: the loaded one, unless the kernel has no
+  // version for it (then its scalar reference).
+  _implFor(k) {
+    return k.impls.includes(this.impl) ? this._implId : IMPLS.indexOf('scalar');
+  }
+
+  // Write params as doubles, in registry order with defaults, into the params
+  // scratch block, and have the C library check them (ranges, integrality,
+  // and with n the counts bounded by the length of x). JS checks only what C
+  // cannot see: JS types and parameter names.
+  _packParams(k, params, where, n) {
+    if (params === undefined || params === null) params = {};
+    if (typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params))
+      throw new SoftscopeTypeError(`${where}: params must be an object like { name: value } (got ${describe(params)})`, { argument: 'params' });
+    const spec = k.params;
+    for (const key in params) {
+      if (!Object.prototype.hasOwnProperty.call(params, key)) continue;
+      if (!spec.some((p) => p.name === key))
+        throw new SoftscopeError(
+          `${where}: unknown parameter params.${key}; ${spec.length ? `valid: ${spec.map((p) => p.name).join(', ')}` : `"${k.name}" takes no parameters`}`,
+          STATUS.SS_ERR_PARAM_COUNT, { argument: `params.${key}` });
+    }
+    const h = this._heap;
+    h.refresh();
+    const base = this._paramsPtr >>> 3;
+    for (let i = 0; i < spec.length; i++) {
+      const p = spec[i];
+      let v = params[p.name];
+      if (v === undefined) v = p.default;
+      if (typeof v === 'boolean' && p.type === 'bool') v = v ? 1 : 0;
+      // A named choice (uniform's rounding: 'nearest' | 'stochastic') is the
+      // integer min + its position in the registry's list.
+      if (typeof v === 'string' && p.choices) {
+        const at = p.choices.indexOf(v);
+        if (at < 0)
+          throw new SoftscopeError(`${where}: params.${p.name} = "${v}" is not one of ${p.choices.map((c) => `"${c}"`).join(', ')}`,
+            STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
+        v = p.min + at;
+      }
+      if (typeof v !== 'number')
+        throw new SoftscopeError(`${where}: params.${p.name} = ${describe(v)} is not a number; valid range ${rangeText(p)}`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
+      h.f64[base + i] = v;
+    }
+    const ptr = this._ptr.get(k);
+    if (ptr !== undefined) {
+      const nn = n === undefined ? 0 : n;
+      const s = this.exports.ss_params_check_n(ptr, this._paramsPtr, spec.length, nn);
+      if (s !== 0) throw this._paramError(k, where, s, nn);
+    }
+    return spec.length;
+  }
+
+  // C's verdict on the packed params as an Error naming the parameter.
+  _paramError(k, where, status, n = 0) {
+    const h = this._heap;
+    h.refresh();
+    const i = this.exports.ss_params_bad_index_n(this._ptr.get(k), this._paramsPtr, k.params.length, n);
+    if (i < 0) return new SoftscopeError(`${where}: ${this._statusStr(status)} (${statusCode(status)})`, status, { argument: 'params' });
+    const p = k.params[i], v = h.f64[(this._paramsPtr >>> 3) + i];
+    const arg = { argument: `params.${p.name}` };
+    if (status === STATUS.SS_ERR_LENGTH)
+      return new SoftscopeError(`${where}: params.${p.name} = ${fmt(v)} must be ${p.n_bound === 'le' ? '<=' : '<'} ${n} (the length of x)`, status, arg);
+    const rule = !Number.isFinite(v) ? 'is not finite'
+      : p.type === 'int' && v !== Math.floor(v) ? 'must be an integer in'
+        : p.type === 'bool' ? 'must be true/false (or 0/1):' : 'is out of range';
+    return new SoftscopeError(`${where}: params.${p.name} = ${fmt(v)} ${rule} ${rangeText(p)}`, status, arg);
+  }
+
+  // A float32 input, or a heap buffer of this instance. Returns
+  // { name, array, source, heap } where heap is the HeapBuffer if it is one.
+  _input(v, name, where) {
+    if (isHeapBufferOf(v, this)) {
+      if (v.freed) throw new SoftscopeError(`${where}: ${name} is a freed buffer`, STATUS.SS_ERR_NULL, { argument: name });
+      return { name, array: null, heap: v, n: v.length };
+    }
+    if (v instanceof Float32Array) return { name, array: v, n: v.length };
+    if (v instanceof Float64Array) return { name, array: Float32Array.from(v), source: v, n: v.length };
+    throw new SoftscopeTypeError(
+      `${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
+      { argument: name });
+  }
+
+  _checkN(a, where) {
+    if (a.n > this.maxN)
+      throw new SoftscopeError(`${where}: ${a.name} has length ${a.n} > maxN (${this.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: a.name });
+  }
+
+  _sameLength(a, b, where) {
+    if (a.n !== b.n)
+      throw new SoftscopeError(`${where}: ${b.name} has length ${b.n} but ${a.name} has length ${a.n}; they must match`,
+        STATUS.SS_ERR_LENGTH, { argument: b.name });
+  }
+
+  // Copy the non-heap inputs into scratch slots; returns their pointers.
+  // All slots are reserved first (malloc may grow memory), then filled.
+  _stage(inputs) {
+    const ptrs = inputs.map((a, i) => (a.heap ? a.heap.ptr : this._scratch.get(`in${i}`, a.n * 4)));
+    const h = this._heap;
+    h.refresh();
+    inputs.forEach((a, i) => { if (!a.heap) h.f32.set(a.array, ptrs[i] >>> 2); });
+    return ptrs;
+  }
+
+  _fail(where, status, inputs, k, n) {
+    const h = this._heap;
+    h.refresh();
+    // The arrays as the C code saw them (heap buffers: their current contents).
+    const args = inputs.map((a) => ({ ...a, array: a.heap ? a.heap.array : a.array }));
+    switch (status) {
+      case STATUS.SS_ERR_PARAM_RANGE:
+        if (k && this._ptr.has(k)) return this._paramError(k, where, status);
+        break; // a direct call: no registry parameters
+      case STATUS.SS_ERR_UNSUPPORTED:
+        return new SoftscopeError(`${where}: no ${this.impl} implementation of "${k?.name ?? where}" in this build`, status);
+      case STATUS.SS_ERR_NO_BACKWARD:
+        return new SoftscopeError(`${where}: "${k.name}" has no backward pass`, status);
+      case STATUS.SS_ERR_EMPTY: {
+        const a = args.find((v) => v.name === 'x' || v.name === 'p') ?? args[0];
+        return new SoftscopeError(`${where}: ${a.name} is empty (length 0)`, status, { argument: a.name });
+      }
+      case STATUS.SS_ERR_TOO_LARGE:
+        return new SoftscopeError(`${where}: ${args[0].name} has length ${args[0].n} > maxN (${this.maxN})`, status, { argument: args[0].name });
+      default:
+    }
+    return statusError(where, status, args, this._statusStr(status));
+  }
+
+  _cString(p) {
+    const h = this._heap;
+    h.refresh();
+    let e = p;
+    while (h.u8[e] !== 0) e++;
+    return new TextDecoder().decode(h.u8.subarray(p, e));
+  }
+
+  _statusStr(status) {
+    return this._cString(this.exports.ss_status_str(status) >>> 0);
+  }
+
+  _need(name, where) {
+    const f = this.exports[name];
+    if (typeof f !== 'function')
+      throw new SoftscopeError(`${where}: this wasm build does not export ${name} (rebuild with \`make wasm\`)`, STATUS.SS_ERR_UNSUPPORTED);
+    return f;
+  }
+
+  /** A Float32 buffer of n values in the wasm heap (free it with .free()). */
+  alloc(n) {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN)
+      throw new SoftscopeError(`softscope.alloc: n = ${describe(n)} must be an integer in [1, ${this.maxN}]`, STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    return new HeapBuffer(this._heap, n, this);
+  }
+
+  /** { liveAllocations, liveBytes, heapBytes, totalAllocations }. */
+  heapStats() {
+    return this._heap.stats();
+  }
+}
+
+Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls);

@@ -1,0 +1,239 @@
+// One generic (de)serializer for every view's state, driven by the view's
+// schema (as TensorFlow Playground's State.PROPS): a view's state is one flat
+// object, and its schema lists each key with its type, range and default.
+// The same code reads a playground link (#view=normalizers&kernels=...), a
+// widget's attributes (<softscope-widget kernels="..." temperature="0.5">)
+// and the CLI's --state, and writes links that hold only the keys of one
+// view that differ from their defaults.
+//
+// Field types (each field: { key, type, default, label?, help?, when?, ... }):
+//   number   { min, max, minOpen?, maxOpen?, integer?, log?, pow2? }  6 significant digits in links
+//   bool     '1' / '0' (also true / false)
+//   choice   { options: [...] | (ctx) => [...] }  one name
+//   names    { options: (ctx) => [...], min?, max? }  a comma-separated list of names
+//   numbers  { min, max, length: [lo, hi], negInf? }  a comma-separated vector ("-Infinity" allowed with negInf)
+//   point    { min, max }  "x,y" or absent (null)
+//   params   { scope: 'shared' | 'kernel', kernels: (state, ctx) => registry entries, exclude? }
+//            kernel parameters by registry name: shared: `alpha=1.5` for every chosen
+//            kernel that has alpha; kernel: `adam.lr=0.02` for one kernel.
+// `default` may be a function of the context (ctx: the softscope instance,
+// for defaults that depend on the registry). `when(state)` false: the key is
+// not written (e.g. logits unless the preset is custom). `implies` sets other
+// keys when this one is read (logits given => preset custom). A schema's
+// `finish(state, ctx)` restores invariants after a parse (derived values).
+//
+// parse() never throws: a value that is malformed, out of range or unknown
+// keeps its default and is reported in `notices` ({ key, value, reason }),
+// which the UI shows.
+
+const NAME_RE = /^[a-z][a-z0-9_]*$/;
+
+/** A number as a link writes it: at most 6 significant digits (integers whole). */
+export function num6(v) {
+  if (v === -Infinity) return '-Infinity';
+  if (v === Infinity) return 'Infinity';
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
+  return String(Number(v.toPrecision(6)));
+}
+
+const resolve = (v, ctx) => (typeof v === 'function' ? v(ctx) : v);
+const clone = (v) => (Array.isArray(v) ? v.map(clone) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x)])) : v);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The range of a number field as text, e.g. [0.001, 100]. */
+export function rangeOf(f) {
+  return `${f.minOpen ? '(' : '['}${f.min}, ${f.max}${f.maxOpen ? ')' : ']'}`;
+}
+
+function inRange(f, v) {
+  if (!Number.isFinite(v)) return false;
+  if (f.min !== undefined && (f.minOpen ? !(v > f.min) : !(v >= f.min))) return false;
+  if (f.max !== undefined && (f.maxOpen ? !(v < f.max) : !(v <= f.max))) return false;
+  if (f.integer && !Number.isInteger(v)) return false;
+  if (f.pow2 && !Number.isInteger(Math.log2(v))) return false;
+  return true;
+}
+
+function parseNumber(s) {
+  const t = String(s).trim();
+  return t === '' ? NaN : Number(t);
+}
+
+// Field readers: raw string -> { value } or { reason }.
+const READ = {
+  number(f, s) {
+    const v = parseNumber(s);
+    if (!Number.isFinite(v)) return { reason: 'not a number' };
+    if (!inRange(f, v)) return { reason: `outside ${rangeOf(f)}${f.integer ? ' or not an integer' : ''}${f.pow2 ? ' or not a power of 2' : ''}` };
+    return { value: v + 0 };
+  },
+  bool(f, s) {
+    const t = String(s).trim().toLowerCase();
+    if (t === '1' || t === 'true' || t === '') return { value: true };
+    if (t === '0' || t === 'false') return { value: false };
+    return { reason: 'not 1/0 or true/false' };
+  },
+  choice(f, s, ctx) {
+    const opts = resolve(f.options, ctx);
+    const t = String(s).trim();
+    return opts.includes(t) ? { value: t } : { reason: `not one of ${opts.join(', ')}` };
+  },
+  names(f, s, ctx) {
+    const opts = resolve(f.options, ctx);
+    const list = String(s).split(',').map((t) => t.trim()).filter(Boolean);
+    const bad = list.filter((t) => !opts.includes(t));
+    if (bad.length) return { reason: `unknown: ${bad.join(', ')}`, value: [...new Set(list.filter((t) => opts.includes(t)))] };
+    const uniq = [...new Set(list)];
+    if (f.max !== undefined && uniq.length > f.max) return { reason: `more than ${f.max}`, value: uniq.slice(0, f.max) };
+    if (f.min !== undefined && uniq.length < f.min) return { reason: `fewer than ${f.min}` };
+    return { value: uniq };
+  },
+  numbers(f, s) {
+    const parts = String(s).split(',');
+    const [lo, hi] = f.length ?? [1, Infinity];
+    if (parts.length < lo || parts.length > hi) return { reason: `${parts.length} values; ${lo} to ${hi} expected` };
+    const xs = parts.map(parseNumber);
+    const i = xs.findIndex((v) => !(f.negInf && v === -Infinity) && !inRange(f, v));
+    if (i >= 0) return { reason: `item ${i} (${parts[i].trim()}) is not a number in ${rangeOf(f)}${f.negInf ? ' or -Infinity' : ''}` };
+    return { value: xs.map((v) => v + 0) };
+  },
+  point(f, s) {
+    const xs = String(s).split(',').map(parseNumber);
+    if (xs.length !== 2 || !xs.every((v) => inRange(f, v))) return { reason: `not two numbers x,y in ${rangeOf(f)}` };
+    return { value: xs };
+  },
+};
+
+// Field writers: value -> string.
+const WRITE = {
+  number: (f, v) => num6(v),
+  bool: (f, v) => (v ? '1' : '0'),
+  choice: (f, v) => v,
+  names: (f, v) => v.join(','),
+  numbers: (f, v) => v.map(num6).join(','),
+  point: (f, v) => v.map(num6).join(','),
+};
+
+/** The default state of a schema (a fresh object). */
+export function defaults(schema, ctx) {
+  const s = {};
+  for (const f of schema.fields) s[f.key] = f.type === 'params' ? {} : clone(resolve(f.default, ctx));
+  return schema.finish ? schema.finish(s, ctx) : s;
+}
+
+/** Parameter keys of a params field for the state: [{ key, kernel, param }]. */
+function paramKeys(f, state, ctx) {
+  const out = [];
+  const seen = new Set();
+  for (const k of f.kernels(state, ctx)) {
+    for (const p of k.params) {
+      if (f.exclude?.includes(p.name)) continue;
+      const key = f.scope === 'kernel' ? `${k.name}.${p.name}` : p.name;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ key, kernel: k, param: p });
+    }
+  }
+  return out;
+}
+
+// A kernel parameter's value from text, checked against the registry range
+// (the link's own check, so a bad value falls back with a notice; the kernel
+// call checks again in C).
+function readParam(p, s) {
+  const t = String(s).trim();
+  if (p.choices && p.choices.includes(t)) return { value: p.min + p.choices.indexOf(t) };
+  if (p.type === 'bool' && /^(true|false)$/i.test(t)) return { value: /^true$/i.test(t) ? 1 : 0 };
+  const v = parseNumber(t);
+  const lo = p.min ?? -Infinity, hi = p.max ?? Infinity;
+  const ok = Number.isFinite(v) && (p.min_open ? v > lo : v >= lo) && (p.max_open ? v < hi : v <= hi) &&
+    (p.type !== 'int' || Number.isInteger(v)) && (p.type !== 'bool' || v === 0 || v === 1);
+  if (!ok) return { reason: `not a value in ${p.min_open ? '(' : '['}${p.min ?? '-∞'}, ${p.max ?? '∞'}${p.max_open ? ')' : ']'}${p.type === 'int' ? ' (an integer)' : ''}` };
+  return { value: v + 0 };
+}
+
+/**
+ * State from key/value entries (URLSearchParams, Object.entries of widget
+ * attributes, ...): { state, notices }. Keys not in the schema are reported
+ * unless listed in `ignore` (e.g. 'view', or a widget's own attributes).
+ */
+export function parse(schema, entries, ctx, { ignore = [] } = {}) {
+  const state = defaults(schema, ctx);
+  const notices = [];
+  const raw = new Map();
+  for (const [k, v] of entries) raw.set(k, v);
+  const used = new Set(ignore);
+  const given = new Set();
+  for (const f of schema.fields) {
+    if (f.type === 'params' || !raw.has(f.key)) continue;
+    used.add(f.key);
+    const r = READ[f.type](f, raw.get(f.key), ctx);
+    if (r.reason) notices.push({ key: f.key, value: raw.get(f.key), reason: r.reason });
+    if (r.value !== undefined && (!r.reason || f.type === 'names')) {
+      state[f.key] = r.value;
+      given.add(f.key);
+      for (const [k, v] of Object.entries(f.implies ?? {})) state[k] = v;
+    }
+  }
+  for (const f of schema.fields) {
+    if (f.type !== 'params') continue;
+    for (const { key, param } of paramKeys(f, state, ctx)) {
+      if (!raw.has(key)) continue;
+      used.add(key);
+      const r = readParam(param, raw.get(key));
+      if (r.reason) { notices.push({ key, value: raw.get(key), reason: r.reason }); continue; }
+      state[f.key][key] = r.value;
+    }
+  }
+  for (const [k, v] of raw) {
+    if (used.has(k)) continue;
+    notices.push({ key: k, value: v, reason: NAME_RE.test(k.split('.')[0]) ? 'not a setting of this view' : 'not a key' });
+  }
+  const out = schema.finish ? schema.finish(state, ctx, given) : state;
+  return { state: out, notices };
+}
+
+/** [key, value] pairs of the state that differ from the defaults (in schema order). */
+export function entries(schema, state, ctx) {
+  const d = defaults(schema, ctx);
+  const out = [];
+  for (const f of schema.fields) {
+    if (f.type === 'params') {
+      for (const { key } of paramKeys(f, state, ctx)) {
+        const v = state[f.key]?.[key];
+        if (Number.isFinite(v)) out.push([key, num6(v)]);
+      }
+      continue;
+    }
+    const v = state[f.key];
+    if (v === undefined || v === null || (f.when && !f.when(state))) continue;
+    if (same(v, d[f.key]) && !f.always) continue;
+    out.push([f.key, WRITE[f.type](f, v)]);
+  }
+  return out;
+}
+
+/** A link's hash (without '#'): view=<id> and the state's non-default keys. */
+export function toHash(schema, state, ctx) {
+  const q = [['view', schema.view], ...entries(schema, state, ctx)];
+  return q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&');
+}
+
+/** [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'). */
+export function hashEntries(hash) {
+  try {
+    return [...new URLSearchParams(String(hash ?? '').replace(/^#/, ''))];
+  } catch {
+    return [];
+  }
+}
+
+/** A state from text: a playground hash ('#view=x&a=1'), or key=value pairs separated by & , or spaces. */
+export function stateEntries(text) {
+  const t = String(text ?? '').trim().replace(/^#/, '');
+  if (t.includes('&') || !/\s/.test(t)) return hashEntries(t);
+  return t.split(/\s+/).map((kv) => {
+    const i = kv.indexOf('=');
+    return i < 0 ? [kv, ''] : [kv.slice(0, i), kv.slice(i + 1)];
+  });
+}

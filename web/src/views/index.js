@@ -1,0 +1,9 @@
+// The playground's side of each view: the View component (controls, editors,
+// layout), next to the package's view module (schema, model, figure).
+import { VIEWS } from '../../../wasm/views/index.js';
+import { NormalizersView } from './normalizers/View.jsx';
+
+const COMPONENTS = { normalizers: NormalizersView };
+
+/** [{ ...view module, View }] in tab order. */
+export const WEB_VIEWS = VIEWS.filter((v) => COMPONENTS[v.id]).map((v) => ({ ...v, View: COMPONENTS[v.id] }));
