@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from './static-server.js';
 import { launchChromium } from './chromium.js';
-import { parseHash } from '../../web/src/state/url.js';
+import { hashEntries } from '../../wasm/state/schema.js';
 
 const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -28,9 +28,14 @@ export async function openPlayground({ width = 1280, height = 1000 } = {}) {
   };
 }
 
-/** The playground state in the page's URL, once the hash writer (which runs
- *  at most every 200 ms) has written the latest change. */
+/** The link in the page's address, as { key: value } (strings), once the
+ *  address writer (at most every 200 ms) has written the latest change. */
 export async function pageState(page) {
   await page.waitForTimeout(350);
-  return parseHash(await page.evaluate(() => location.hash));
+  return Object.fromEntries(hashEntries(await page.evaluate(() => location.hash)));
+}
+
+/** The numbers a figure draws: data-value of its marks, by a CSS selector inside the view's figure. */
+export function figureValues(page, selector) {
+  return page.$$eval(`[data-view-figure] ${selector}`, (els) => els.map((e) => e.getAttribute('data-value')));
 }
