@@ -3,7 +3,7 @@
 // and how far Performer's random features are from exact softmax attention.
 //   node examples/node-attention.js
 import { createSoftscope } from 'softscope';
-import { attentionExample } from '../wasm/attention-examples.js';
+import { attentionExample } from '../wasm/analysis/attention-examples.js';
 
 const ss = await createSoftscope();
 const ex = attentionExample('copy', 33, 1);

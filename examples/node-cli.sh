@@ -3,7 +3,7 @@
 #   bash examples/node-cli.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-softscope() { node --no-warnings wasm/cli.js "$@"; }
+softscope() { node --no-warnings wasm/cli/main.js "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -52,4 +52,6 @@ for (const f of families) {
   lines.push('  };');
 }
 lines.push('}');
+lines.push('declare const registry: { version: string; max_n: number; statuses: { code: StatusCode; value: number; message: string }[]; enums: Record<string, string[]> };');
+lines.push('export default registry;');
 writeFileSync(`${outDir}/registry.d.ts`, lines.join('\n') + '\n');

@@ -1,5 +1,5 @@
 // Vite config for the playground. Root is web/; the JS package is used from
-// source (wasm/index.js) so that `new URL('./dist/*.wasm', import.meta.url)`
+// source (wasm/api/index.js) so that `new URL('../dist/*.wasm', import.meta.url)`
 // inside it becomes a hashed asset in the build and a /@fs/ URL in dev.
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';

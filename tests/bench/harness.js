@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createSoftscope } from '../../wasm/index.js';
+import { createSoftscope } from '../../wasm/api/index.js';
 import { settings } from './timing.js';
 
 export function runBenchBinary({ root, label, file, cmd, args, failures, log }) {

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createSoftscope } from '../../wasm/index.js';
+import { createSoftscope } from '../../wasm/api/index.js';
 import { samplerJs, lmLogits } from './plain-js-samplers.js';
 import { settings, timeCall } from './timing.js';
 

@@ -7,7 +7,7 @@
 // (tests/c/test_attention.c).
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { attentionExample } from '../../wasm/attention-examples.js';
+import { attentionExample } from '../../wasm/analysis/attention-examples.js';
 import { runCli as run } from './support/run-cli.js';
 
 let ss, scalar;

@@ -64,10 +64,18 @@ describe('data rules (C statuses)', () => {
     }
   });
 
-  it('a Float64Array value that overflows float32 is explained', () => {
-    const e = thrown(() => ss.normalize('softmax', new Float64Array([1, 1e39])));
-    expect(e.code).toBe('SS_ERR_POS_INF');
-    expect(e.message).toMatch(/x\[1\] = 1e\+39 overflows float32/);
+  it('a Float64Array value that overflows float32 is an error naming its index, either sign (-1e39 is not a mask)', () => {
+    for (const [v, i] of [[1e39, 1], [-1e39, 0]]) {
+      const x = new Float64Array([1, 2]);
+      x[i] = v;
+      const e = thrown(() => ss.normalize('softmax', x));
+      expect(e.code).toBe('SS_ERR_NONFINITE');
+      expect(e.argument).toBe('x');
+      expect(e.index).toBe(i);
+      expect(e.message).toMatch(new RegExp(`x\\[${i}\\] = ${v < 0 ? '-' : ''}1e\\+39 overflows float32`));
+    }
+    // -Infinity itself stays a masked logit
+    expect(ss.normalize('softmax', new Float64Array([1, -Infinity]))[1]).toBe(0);
   });
 
   it('n > maxN is rejected before any copy, naming x', () => {

@@ -4,13 +4,13 @@
 import { describe, it, expect, vi, afterEach } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { createSoftscope, detectSimd, STATUS } from 'softscope';
-import * as direct from '../../wasm/index.js';
-import { SIMD_PROBE } from '../../wasm/simd-detect.js';
+import * as direct from '../../wasm/api/index.js';
+import { SIMD_PROBE } from '../../wasm/api/simd-detect.js';
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('loading', () => {
-  it("the package self-reference 'softscope' is wasm/index.js", () => {
+  it("the package self-reference 'softscope' is wasm/api/index.js", () => {
     expect(createSoftscope).toBe(direct.createSoftscope);
   });
 

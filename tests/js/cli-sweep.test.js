@@ -88,7 +88,7 @@ describe.concurrent('softscope sweep dispersion', () => {
     const els = parseXml(readFileSync(file, 'utf8'));
     expect(els[0].name).toBe('svg');
     expect(els[0].attrs.xmlns).toBe('http://www.w3.org/2000/svg');
-    const panels = els.filter((e) => e.name === 'g' && e.attrs['data-panel']).map((e) => e.attrs['data-panel']);
+    const panels = els.filter((e) => e.name === 'g' && e.attrs['data-chart']).map((e) => e.attrs['data-chart']);
     expect(panels).toEqual(['probability', 'entropy', 'support']);
     const n = JSON.parse(r.out).n;
     expect(n).toEqual(pow2(1, 16));
@@ -96,7 +96,7 @@ describe.concurrent('softscope sweep dispersion', () => {
       for (const metric of ['maxProb', 'keyProb', 'entropy', 'support']) {
         const paths = els.filter((e) => e.name === 'path' && e.attrs['data-series'] === series && e.attrs['data-metric'] === metric);
         expect(paths, `${series} ${metric}`).toHaveLength(1);
-        const pts = [...paths[0].attrs.d.matchAll(/([ML])(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [m[1], Number(m[2]), Number(m[3])]);
+        const pts = [...paths[0].attrs.d.matchAll(/([ML])(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [m[1], Number(m[2]), Number(m[3])]);
         expect(pts).toHaveLength(n.length); // a point per n, no gap
         expect(pts[0][0]).toBe('M');
         for (let i = 1; i < pts.length; i++) expect(pts[i][1]).toBeGreaterThan(pts[i - 1][1]); // log x: increasing
@@ -106,10 +106,16 @@ describe.concurrent('softscope sweep dispersion', () => {
       }
       // the key probability falls with n: its y (pixels, downwards) grows
       const key = els.find((e) => e.attrs['data-series'] === series && e.attrs['data-metric'] === 'keyProb');
-      const ys = [...key.attrs.d.matchAll(/[ML]-?[\d.]+ (-?[\d.]+)/g)].map((m) => Number(m[1]));
+      const ys = [...key.attrs.d.matchAll(/[ML]-?[\d.]+,(-?[\d.]+)/g)].map((m) => Number(m[1]));
       expect(ys[ys.length - 1]).toBeGreaterThan(ys[0] + 50);
     }
-    expect(els.filter((e) => e.name === 'g' && e.attrs.class === 'legend-item').map((e) => e.attrs['data-series'])).toEqual(['softmax', 'softmax_temperature']);
+    expect(els.filter((e) => e.name === 'g' && e.attrs['data-legend-item']).map((e) => e.attrs['data-legend-item'])).toEqual(['softmax', 'softmax_temperature']);
+    // what is drawn is the sweep: each curve's data-value holds the numbers of the JSON
+    const j = JSON.parse(r.out);
+    for (const s of j.series) {
+      const path = els.find((e) => e.attrs['data-series'] === s.name && e.attrs['data-metric'] === 'maxProb');
+      expect(path.attrs['data-value'].split(',').map(Number)).toEqual(s.maxProb);
+    }
   });
 
   it('the XML checker used above rejects malformed documents', () => {
@@ -137,7 +143,7 @@ describe.concurrent('softscope sweep dispersion', () => {
     [['--normalizers', 'softmax', '--n-max', '16', '--param', 'log_softmax.x=1'], /"log_softmax" is not in --normalizers/],
     [['--normalizers', 'softmax,softmax', '--n-max', '16'], /--normalizers: "softmax" given twice/],
     [['--normalizers', 'softmax', '--n-max', '16', '--svg', '/nonexistent/dir/d.svg'], /--svg: cannot write \/nonexistent\/dir\/d\.svg \(ENOENT\)/],
-    [['--normalizers', 'softmax', '--n-max', '16', '--input', '[1]'], /--input is not used by sweep/],
+    [['--normalizers', 'softmax', '--n-max', '16', '--input', '[1]'], /unknown option --input for sweep/],
     [['--n-max', '16'], /--normalizers is required/],
     [['--normalizers', 'softmax'], /--n-max is required/],
   ])('bad input %j exits 2 with the message on stderr', async (args, re) => {
@@ -153,11 +159,12 @@ describe.concurrent('softscope sweep dispersion', () => {
     expect((await run(['sweep'])).err).toMatch(/which sweep\?/);
     const r = await run(['normalize', 'softmax', '--input', '[1, 2]', '--n-max', '4']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/--n-max is only for sweep/);
+    expect(r.err).toMatch(/unknown option --n-max for normalize \(see softscope normalize --help\)/);
   });
 
-  it('--help documents the sweep', async () => {
-    const r = await run(['--help']);
+  it('sweep --help documents the sweep (and only it)', async () => {
+    const r = await run(['sweep', '--help']);
+    expect(r.out).not.toContain('softscope normalize');
     expect(r.code).toBe(0);
     for (const s of ['softscope sweep dispersion', '--normalizers', '--n-max', '--margin', '--distractor', '--scale', '--seed',
       '--points-per-octave', '--param k.name=value', '--svg FILE']) expect(r.out).toContain(s);

@@ -173,9 +173,16 @@ describe.concurrent('softscope CLI', () => {
     expect(JSON.parse(r.out).impl).toBe('scalar');
   });
 
-  it('--help prints the usage and exits 0', async () => {
+  it('--help lists every command and exits 0; <command> --help prints that command\'s options only', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
-    for (const cmd of ['list', 'normalize', 'measure', '--input', '--json', '--impl']) expect(r.out).toContain(cmd);
+    for (const cmd of ['list', 'describe', 'normalize', 'measure', 'loss', 'sample', 'quantize', 'attend', 'optimize', 'sweep', 'figure', 'check', '--impl', '--json'])
+      expect(r.out).toContain(cmd);
+    const n = await run(['normalize', '--help']);
+    expect(n.code).toBe(0);
+    expect(n.out).toMatch(/^usage: softscope normalize <kernel> --input <x>/);
+    for (const opt of ['--input', '--param', '--json']) expect(n.out).toContain(opt);
+    for (const other of ['--n-max', '--normalizers', '--example', '--fn']) expect(n.out).not.toContain(other);
+    expect((await run(['help', 'figure'])).out).toMatch(/^usage: softscope figure <view>/);
   });
 });

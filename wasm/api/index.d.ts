@@ -1,7 +1,19 @@
-// Types for the softscope JS API (wasm/index.js). The contract is JSAPI.
+// Types for the softscope JS API (wasm/api/index.js). Kernel names and each
+// kernel's parameter names are literal unions generated from the C registry
+// at build time (wasm/dist/registry.d.ts), so a misspelt kernel or parameter
+// fails `tsc --strict`.
+import type {
+  NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName,
+  KernelParams, Family as RegistryFamily, Schedule as ScheduleName, Estimator, ThresholdMethod, EntmaxSolver, StatusCode,
+} from '../dist/registry.js';
+
+export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName, StatusCode };
+
+/** The parameters of kernel K of family F, by name (all optional: defaults from the registry). */
+export type ParamsOf<F extends RegistryFamily, K> = K extends keyof KernelParams[F] ? KernelParams[F][K] : never;
 
 export type Impl = 'simd' | 'scalar';
-export type Family = 'normalizer' | 'sampler' | 'optimizer' | 'quantizer' | 'measure' | 'loss' | 'attention';
+export type Family = RegistryFamily;
 
 /** One parameter of a kernel, as in the C registry (ss_param_info). */
 export interface ParamInfo {
@@ -100,16 +112,20 @@ export interface Softscope {
 
   kernels(family?: Family): readonly KernelInfo[];
   /** Throws Error(`unknown kernel "x"; known: ...`). */
-  kernel(name: string, family?: Family): KernelInfo;
+  kernel(name: KernelName, family?: Family): KernelInfo;
+  /** null when params are valid for the kernel (at input length n), else the Error a call would throw (checked by C). */
+  checkParams(kernel: KernelName, params?: Params, n?: number): Error | null;
+  /** The C enums by value: family, impl, schedule, threshold_method, entmax_solver, estimator. */
+  readonly enums: Readonly<Record<string, readonly string[]>>;
 
-  normalize(kernel: string, x: Vector, params?: Params): Float32Array;
-  normalizeBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Float32Array;
+  normalize<K extends NormalizerName>(kernel: K, x: Vector, params?: ParamsOf<'normalizer', K>): Float32Array;
+  normalizeBackward<K extends NormalizerName>(kernel: K, x: Vector, y: Vector, g: Vector, params?: ParamsOf<'normalizer', K>): Float32Array;
   /** Gradient of sum_j g_j y_j w.r.t. each parameter (int / bool: 0), for kernels with has_param_backward. */
-  normalizeParamBackward(kernel: string, x: Vector, y: Vector, g: Vector, params?: Params): Record<string, number>;
+  normalizeParamBackward<K extends NormalizerName>(kernel: K, x: Vector, y: Vector, g: Vector, params?: ParamsOf<'normalizer', K>): Record<string, number>;
   /** sparsemax / entmax15 by threshold method: the output, its threshold tau (x/2 scale for entmax15) and the support size. */
-  threshold(kernel: 'sparsemax' | 'entmax15', x: Vector, options?: { method?: 'select' | 'sort' }): { y: Float32Array; tau: number; support: number };
+  threshold(kernel: 'sparsemax' | 'entmax15', x: Vector, options?: { method?: ThresholdMethod }): { y: Float32Array; tau: number; support: number };
   /** alpha-entmax with an explicit stopping rule (|sum y - 1| <= tol or maxIter passes); reports the iterations made. */
-  entmaxSolve(x: Vector, options?: { alpha?: number; solver?: 'bisect' | 'halley'; tol?: number; maxIter?: number }): { y: Float32Array; tau: number; iterations: number };
+  entmaxSolve(x: Vector, options?: { alpha?: number; solver?: EntmaxSolver; tol?: number; maxIter?: number }): { y: Float32Array; tau: number; iterations: number };
   /** Softmax over the entries with keep[i] != 0; the others are exactly 0. */
   maskedSoftmax(x: Vector, keep: Uint8Array): Float32Array;
   /** VQ-Logits: softmax of the tied logits z[codes[v]], v < codes.length, with exps over z only. */
@@ -117,11 +133,11 @@ export interface Softscope {
   /** The Boltzmann operator sum_i x_i softmax(b x)_i (soft maximum for b > 0, mean at b = 0). */
   boltzmann(x: Vector, b?: number): number;
   /** Loss of logits x against params.target (a class index < x.length) and its gradient dL/dx. */
-  loss(kernel: string, x: Vector, params?: Params): { loss: number; grad: Float32Array };
+  loss<K extends LossName>(kernel: K, x: Vector, params?: ParamsOf<'loss', K>): { loss: number; grad: Float32Array };
   /** Run a sampler (params.seed, params.draws and the kernel's own). */
-  sample(kernel: string, x: Vector, params?: Params): SampleResult;
+  sample<K extends SamplerName>(kernel: K, x: Vector, params?: ParamsOf<'sampler', K>): SampleResult;
   /** d/dx sum_d <g_d, sample_d>, g of length draws * n (relaxed / straight-through samplers). */
-  sampleBackward(kernel: string, x: Vector, g: Vector, params?: Params): Float32Array;
+  sampleBackward<K extends SamplerName>(kernel: K, x: Vector, g: Vector, params?: ParamsOf<'sampler', K>): Float32Array;
   /** n uniforms in (0, 1): numbers first.. of the Philox stream (seed, stream). */
   uniform(n: number, options?: StreamOptions): Float32Array;
   normal(n: number, options?: StreamOptions): Float32Array;
@@ -129,14 +145,14 @@ export interface Softscope {
   /** Draws from non-negative weights (normalized by their sum). */
   categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
   /** A quantizer: dequantized values and integer codes. */
-  quantize(kernel: string, x: Vector, params?: Params): { output: Float32Array; codes: Int32Array };
+  quantize<K extends QuantizerName>(kernel: K, x: Vector, params?: ParamsOf<'quantizer', K>): { output: Float32Array; codes: Int32Array };
   /** 2-D test functions of the optimizers and the lr schedules. */
   readonly functions: readonly TestFunction[];
   readonly schedules: readonly Schedule[];
   /** Zeroed optimizer state for n parameters (scalars[0]: steps taken). */
-  optimizerState(kernel: string, n: number): OptimizerState;
+  optimizerState<K extends OptimizerName>(kernel: K, n: number): OptimizerState;
   /** One optimizer step: updates w and state in place, returns w. */
-  optimize(kernel: string, w: Float32Array, g: Vector, params: Params | undefined, state: OptimizerState): Float32Array;
+  optimize<K extends OptimizerName>(kernel: K, w: Float32Array, g: Vector, params: ParamsOf<'optimizer', K> | undefined, state: OptimizerState): Float32Array;
   /** SAM's ascent point w + rho g / |g|. */
   samPerturb(w: Vector, g: Vector, rho?: number): Float32Array;
   /** f(x, y) and its gradient (games: the descent field). */
@@ -148,7 +164,7 @@ export interface Softscope {
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner(options: TrajectoryOptions): TrajectoryRunner;
   /** One attention call (sdpa, cosformer, galerkin, performer); Q n x d, K m x d, V m x dv, row-major. */
-  attend(kernel: string, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: Params,
+  attend<K extends AttentionName>(kernel: K, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: ParamsOf<'attention', K>,
     options?: { normalizer?: string; normalizerParams?: Params; keyMask?: Uint8Array; attention?: boolean }): AttentionResult;
   /** Per row: entropy, exact-zero fraction, max weight, sink share; per head pair: mean TV distance. */
   attentionMeasures(attention: Vector, heads: number, n: number, m: number): { rows: Float32Array; headDistance: Float64Array };
@@ -159,19 +175,19 @@ export interface Softscope {
   estimatorStats(estimator: Estimator, theta: Vector, target: Vector,
     options?: { tau?: number; seed?: number | bigint; samples?: number }): EstimatorStats;
   /** For one-input measures the params may be passed in q's place. */
-  measure(kernel: string, p: Vector, q?: Vector | null | Params, params?: Params): number;
-  measureBackward(kernel: string, p: Vector, g?: number, params?: Params): Float32Array;
+  measure<K extends MeasureName>(kernel: K, p: Vector, q?: Vector | null | Params, params?: ParamsOf<'measure', K>): number;
+  measureBackward<K extends MeasureName>(kernel: K, p: Vector, g?: number, params?: ParamsOf<'measure', K>): Float32Array;
 
   softmaxTopk(x: Vector, k: number): { probs: Float32Array; indices: Uint32Array };
   softmaxState(): SoftmaxState;
 
   alloc(n: number): HeapBuffer;
-  normalizeInto(kernel: string, x: HeapBuffer, y: HeapBuffer, params?: Params): HeapBuffer;
+  normalizeInto<K extends NormalizerName>(kernel: K, x: HeapBuffer, y: HeapBuffer, params?: ParamsOf<'normalizer', K>): HeapBuffer;
   heapStats(): HeapStats;
 }
 
 export type DrawKind = 'index' | 'relaxed' | 'vector';
-export type Estimator = 'st' | 'gumbel_softmax' | 'st_gumbel' | 'reinmax';
+export type { Estimator };
 
 export interface SampleResult {
   /** The distribution the draws come from (vector samplers: the mean of one draw). */
@@ -329,7 +345,7 @@ export const DISPERSION_DEFAULTS: Readonly<{
 export const DISTRACTOR_KINDS: readonly DistractorKind[];
 export const KEY_POSITIONS: readonly KeyPosition[];
 
-export type Schedule = 'constant' | 'cosine' | 'wsd';
+export type Schedule = ScheduleName;
 export interface TestFunction {
   name: string; summary: string; formula: string;
   view: [number, number, number, number]; start: [number, number];

@@ -205,7 +205,16 @@ export class Softscope {
       return { name, array: null, heap: v, n: v.length };
     }
     if (v instanceof Float32Array) return { name, array: v, n: v.length };
-    if (v instanceof Float64Array) return { name, array: Float32Array.from(v), source: v, n: v.length };
+    if (v instanceof Float64Array) {
+      // A finite value beyond float32's range would become +-Inf, and -Inf
+      // is a masked logit: an error naming the index, not a silent mask.
+      const a = Float32Array.from(v);
+      for (let i = 0; i < a.length; i++)
+        if (!Number.isFinite(a[i]) && Number.isFinite(v[i]))
+          throw new SoftscopeError(`${where}: ${name}[${i}] = ${v[i]} overflows float32 (|x| > 3.4e38); write -Infinity for a masked entry`,
+            STATUS.SS_ERR_NONFINITE, { argument: name, index: i });
+      return { name, array: a, source: v, n: v.length };
+    }
     throw new SoftscopeTypeError(
       `${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
       { argument: name });
@@ -273,6 +282,18 @@ export class Softscope {
     if (typeof f !== 'function')
       throw new SoftscopeError(`${where}: this wasm build does not export ${name} (rebuild with \`make wasm\`)`, STATUS.SS_ERR_UNSUPPORTED);
     return f;
+  }
+
+  /** null when params are valid for the kernel (at input length n, when given),
+   *  else the Error a call with them would throw (checked by C). */
+  checkParams(kernel, params, n) {
+    const k = this._lookup(kernel, undefined, 'softscope.checkParams');
+    try {
+      this._packParams(k, params, `softscope.checkParams("${k.name}")`, n);
+      return null;
+    } catch (e) {
+      return e;
+    }
   }
 
   /** A Float32 buffer of n values in the wasm heap (free it with .free()). */

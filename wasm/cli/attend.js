@@ -1,29 +1,16 @@
-// `softscope attend <kernel>`: attention on an example (wasm/attention-examples.js)
-// or on Q, K, V read from JSON, from the command line — the output rows, the
-// attention matrices and their measures as a table or JSON. cli.js parses
-// the argv and dispatches here with its shared helpers (as for cli-sweep.js).
-import { readFile } from 'node:fs/promises';
-import { attentionExample, ATTENTION_EXAMPLES } from './attention-examples.js';
+// softscope attend <kernel>: attention on an example (analysis/attention-examples.js,
+// the same inputs as the Attention view) or on Q, K, V read from JSON — the
+// top keys of each query and the measures as a table, or everything as JSON.
+import { UsageError, readText, parseParams, toJson, num, table } from './shared.js';
+import { attentionExample, ATTENTION_EXAMPLES } from '../analysis/attention-examples.js';
 
-/** Valued options of `attend` (seed is shared with sweep and optimize). */
-export const ATTEND_OPTIONS = ['example', 'normalizer', 'n'];
-
-export const ATTEND_HELP = `attend <kernel>: attention (sdpa, cosformer, galerkin, performer) on
-  --example E       ${ATTENTION_EXAMPLES.join(' | ')} (with --n N rows and --seed S for copy / random)
-  --input @file     or Q, K, V from JSON: {"q": [[...], ...], "k": [...], "v": [...], "mask": [1, 0, ...]}
-  --normalizer N    sdpa's normalizer: any registry normalizer but log_softmax (default softmax)
-  --param k=v       a parameter of the attention kernel (heads, scale, causal, ...) or, when it has
-                    none of that name, of the normalizer (temperature, alpha, ...)
-  --json prints {"kernel","impl","normalizer","output":[[...] per query],"attention":[[[...]]] per head,
-  "metrics":{"entropy","zero_fraction","max_weight","sink_rate" (means over rows, per head),"head_distance"}}`;
-
-function matrix(rows, name, UsageError) {
+function matrix(rows, name) {
   if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.every(Number.isFinite)))
     throw new UsageError(`--input: "${name}" must be a non-empty array of equal-length rows of finite numbers`);
   return { data: Float32Array.from(rows.flat()), rows: rows.length };
 }
 
-async function readInputs(opt, UsageError) {
+async function readInputs(opt) {
   if (opt.example !== undefined) {
     if (opt.input !== undefined) throw new UsageError('attend: --example or --input, not both');
     const n = opt.n === undefined ? 32 : Number(opt.n), seed = opt.seed === undefined ? 1 : Number(opt.seed);
@@ -34,13 +21,11 @@ async function readInputs(opt, UsageError) {
   }
   if (opt.input === undefined) throw new UsageError('attend: --example or --input is required');
   if (opt.n !== undefined) throw new UsageError('attend: --n is only for --example');
-  let text = opt.input;
-  if (text.startsWith('@')) {
-    try { text = await readFile(text.slice(1), 'utf8'); } catch (e) { throw new UsageError(`--input: cannot read ${text.slice(1)} (${e.code ?? e.message})`); }
-  }
+  const text = await readText(opt.input, '--input');
   let j;
   try { j = JSON.parse(text); } catch { throw new UsageError('--input: not JSON of the form {"q": [[...]], "k": [[...]], "v": [[...]]}'); }
-  const q = matrix(j.q, 'q', UsageError), k = matrix(j.k, 'k', UsageError), v = matrix(j.v, 'v', UsageError);
+  if (!j || typeof j !== 'object') throw new UsageError('--input: not JSON of the form {"q": [[...]], "k": [[...]], "v": [[...]]}');
+  const q = matrix(j.q, 'q'), k = matrix(j.k, 'k'), v = matrix(j.v, 'v');
   const out = { q: q.data, k: k.data, v: v.data, n: q.rows, m: k.rows };
   if (j.mask !== undefined) {
     if (!Array.isArray(j.mask) || j.mask.length !== k.rows) throw new UsageError(`--input: "mask" must have one 0/1 entry per key (${k.rows})`);
@@ -49,11 +34,11 @@ async function readInputs(opt, UsageError) {
   return out;
 }
 
-export async function cmdAttend(ss, name, opt, out, h) {
-  const { UsageError, parseParams, toJson, num, table } = h;
+async function attend(ctx, name, opt) {
+  const ss = await ctx.load(opt.impl);
   if (!name) throw new UsageError('attend: which kernel? (softscope list --family attention)');
   const k = ss.kernel(name, 'attention');
-  const x = await readInputs(opt, UsageError);
+  const x = await readInputs(opt);
   let nk = null;
   if (k.name === 'sdpa') nk = ss.kernel(opt.normalizer ?? 'softmax', 'normalizer');
   else if (opt.normalizer !== undefined) throw new UsageError(`attend: --normalizer is only for sdpa (${k.name} has its own form)`);
@@ -74,16 +59,32 @@ export async function cmdAttend(ss, name, opt, out, h) {
   const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
   if (opt.json) {
     const heads = Array.from({ length: r.heads }, (_, hh) => rowsOf(r.attention.subarray(hh * r.n * r.m, (hh + 1) * r.n * r.m), r.m));
-    out(toJson({ kernel: k.name, impl: ss.impl, normalizer: nk?.name ?? null, output: rowsOf(r.output, r.dv), attention: heads, metrics }));
+    ctx.out(toJson({ kernel: k.name, impl: ss.impl, normalizer: nk?.name ?? null, output: rowsOf(r.output, r.dv), attention: heads, metrics }));
     return;
   }
-  out(`${k.name}${nk ? ` with ${nk.name}` : ''} (${ss.impl}): n = ${r.n}, m = ${r.m}, d = ${r.d}, dv = ${r.dv}, heads = ${r.heads}`);
+  ctx.out(`${k.name}${nk ? ` with ${nk.name}` : ''} (${ss.impl}): n = ${r.n}, m = ${r.m}, d = ${r.d}, dv = ${r.dv}, heads = ${r.heads}`);
   const show = Math.min(r.n, 12);
-  out(table(Array.from({ length: show }, (_, i) => {
+  ctx.out(table(Array.from({ length: show }, (_, i) => {
     const row = r.attention.subarray(i * r.m, (i + 1) * r.m);
     const top = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, 3);
     return [x.tokens ? `${i} ${x.tokens[i]}` : String(i), top.map((j) => `${x.tokens ? x.tokens[j] : j}:${num(row[j], 3)}`).join(' '),
       num(m.rows[4 * i], 4), num(m.rows[4 * i + 1], 3)];
   }), ['query', 'top keys (head 0)', 'entropy', 'zeros']));
-  out(Object.entries(metrics).filter(([a]) => a !== 'head_distance').map(([a, b]) => `${a} ${b.map((v) => num(v, 4)).join(',')}`).join('  '));
+  ctx.out(Object.entries(metrics).filter(([a]) => a !== 'head_distance').map(([a, b]) => `${a} ${b.map((v) => num(v, 4)).join(',')}`).join('  '));
 }
+
+export const command = {
+  name: 'attend',
+  summary: 'attention on an example or on Q, K, V from JSON',
+  usage: 'softscope attend <kernel> (--example E | --input @qkv.json) [--normalizer N] [--param name=value]... [--json]',
+  options: { example: 'value', input: 'value', normalizer: 'value', n: 'value', seed: 'value', param: 'list', impl: 'value', json: 'flag' },
+  help: `  --example E       ${ATTENTION_EXAMPLES.join(' | ')} (with --n N rows and --seed S for copy / random)
+  --input @file     or Q, K, V from JSON: {"q": [[...], ...], "k": [...], "v": [...], "mask": [1, 0, ...]}
+  --normalizer N    sdpa's normalizer: any registry normalizer but log_softmax (default softmax)
+  --param k=v       a parameter of the attention kernel (heads, scale, causal, ...) or, when it has
+                    none of that name, of the normalizer (temperature, alpha, ...)
+  --json prints {"kernel","impl","normalizer","output":[[...] per query],"attention":[[[...]]] per head,
+  "metrics":{"entropy","zero_fraction","max_weight","sink_rate" (means over rows, per head),"head_distance"}}`,
+  positional: [1, 1],
+  run: (ctx, { pos, opt }) => attend(ctx, pos[0], opt),
+};

@@ -1,34 +1,12 @@
-// `softscope optimize <optimizer>`: a trajectory on a 2-D test function
-// (wasm/optim-calls.js) from the command line — a table of the path, the
-// JSON {"kernel","impl","fn","output":[[x, y, f], ...],"metrics"} and/or an
-// SVG figure. cli.js parses the argv and dispatches here, passing the helpers
-// it shares (as for cli-sweep.js).
-import { writeFile } from 'node:fs/promises';
-import { trajectorySvg } from './optim-svg.js';
+// softscope optimize <optimizer>: a trajectory on a 2-D test function from
+// the command line — a table of the path, JSON, and/or the Optimizers view's
+// figure (heat map, minima, paths, loss) as SVG.
+import { UsageError, parseNumberToken, parseParams, toJson, num, table } from './shared.js';
+import { raceFigure } from './race-figure.js';
 
-/** Valued options of `optimize` (seed and svg are shared with sweep). */
-export const OPTIMIZE_OPTIONS = ['fn', 'start', 'steps', 'noise', 'clip', 'schedule', 'warmup', 'compare'];
-export const OPTIMIZE_SHARED = ['seed', 'svg'];
-
-export const OPTIMIZE_HELP = `optimize <optimizer>: run it on a 2-D test function and print the path
-  --fn F            quadratic | rosenbrock | rastrigin | beale | himmelblau | saddle | plateau | bilinear
-                    (default rosenbrock)
-  --start x,y       start point (default: the function's)
-  --steps N         steps (default 100, at most 10^7)
-  --param k=v       a hyperparameter of the optimizer (softscope list --family optimizer)
-  --noise S         Gaussian gradient noise of std S (seeded by --seed, default 0)
-  --clip C          clip the gradient norm to C (default 0: off)
-  --schedule S      constant | cosine | wsd learning-rate schedule over the run
-  --warmup W        warm-up steps of the schedule (default 0)
-  --compare a,b,..  also run these optimizers (their defaults) from the same start: "compare" in the JSON
-  --svg FILE        write the figure (heat map, minima, paths) as SVG
-  --json prints {"kernel","impl","fn","output":[[x, y, f]: the start, then each step],"metrics":
-  {"steps","diverged","final_f","best_f","f_gap","distance","nearest_minimum"}}`;
-
-export async function cmdOptimize(ss, name, opt, out, h) {
-  const { UsageError, parseNumberToken, parseParams, toJson, num, table } = h;
+async function optimize(ctx, name, opt) {
+  const ss = await ctx.load(opt.impl);
   if (!name) throw new UsageError('optimize: which optimizer? (softscope list --family optimizer)');
-  if (opt.input !== undefined || opt.input2 !== undefined) throw new UsageError('optimize: takes no --input (the gradient comes from --fn)');
   const k = ss.kernel(name, 'optimizer');
   const number = (flag, key) => (opt[key] === undefined ? undefined : parseNumberToken(opt[key], `--${flag}`, 0));
   const options = { optimizer: k.name, fn: opt.fn ?? 'rosenbrock', params: parseParams(opt.param, k) };
@@ -42,23 +20,45 @@ export async function cmdOptimize(ss, name, opt, out, h) {
     if (v !== undefined) options[key] = v;
   }
   if (opt.schedule !== undefined) options.schedule = opt.schedule;
+  if (opt.compare) for (const c of opt.compare.split(',').filter(Boolean)) ss.kernel(c, 'optimizer');
   const r = ss.trajectory(options);
   const compare = (opt.compare ? opt.compare.split(',').filter(Boolean) : [])
     .map((c) => ss.trajectory({ ...options, optimizer: c, params: {} }));
-  if (opt.svg) {
-    const grid = ss.functionGrid(r.fn, { nx: 60, ny: 60 });
-    await writeFile(opt.svg, trajectorySvg(ss.functions.find((f) => f.name === r.fn), [r, ...compare], grid, 60));
-  }
+  if (opt.svg) await ctx.write(opt.svg, raceFigure(ss, options, compare.map((c) => c.kernel)), '--svg');
   if (opt.json) {
     const res = { ...r };
     if (compare.length) res.compare = compare.map((c) => ({ kernel: c.kernel, output: c.output, metrics: c.metrics }));
-    out(toJson(res));
+    ctx.out(toJson(res));
     return;
   }
-  out(`${r.kernel} (${r.impl}) on ${r.fn}, ${r.metrics.steps} steps, ${Object.entries(options.params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}`);
+  ctx.out(`${r.kernel} (${r.impl}) on ${r.fn}, ${r.metrics.steps} steps, ${Object.entries(options.params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}`);
   const shown = r.output.length <= 12 ? r.output.map((p, i) => [i, ...p])
     : [...r.output.slice(0, 5).map((p, i) => [i, ...p]), ['...', '', '', ''], ...r.output.slice(-5).map((p, i) => [r.output.length - 5 + i, ...p])];
-  out(table(shown.map((row) => row.map((v) => (typeof v === 'number' ? num(v) : v))), ['step', 'x', 'y', 'f']));
+  ctx.out(table(shown.map((row) => row.map((v) => (typeof v === 'number' ? num(v) : v))), ['step', 'x', 'y', 'f']));
   for (const m of [r, ...compare])
-    out(`${m.kernel}: ${Object.entries(m.metrics).map(([a, b]) => `${a} ${Array.isArray(b) ? b.map((v) => num(v)).join(',') : num(b)}`).join('  ')}`);
+    ctx.out(`${m.kernel}: ${Object.entries(m.metrics).map(([a, b]) => `${a} ${Array.isArray(b) ? b.map((v) => num(v)).join(',') : num(b)}`).join('  ')}`);
 }
+
+export const command = {
+  name: 'optimize',
+  summary: 'run an optimizer on a 2-D test function',
+  usage: 'softscope optimize <optimizer> --fn F [--start x,y] [--steps N] [--param name=value]... [--json] [--svg FILE]',
+  options: { fn: 'value', start: 'value', steps: 'value', noise: 'value', clip: 'value', seed: 'value', schedule: 'value', warmup: 'value',
+    compare: 'value', svg: 'value', param: 'list', impl: 'value', json: 'flag' },
+  help: (ss) => `  --fn F            ${ss.functions.map((f) => f.name).join(' | ')} (default rosenbrock)
+  --start x,y       start point (default: the function's)
+  --steps N         steps (default 100, at most 10^7)
+  --param k=v       a hyperparameter of the optimizer (softscope list --family optimizer)
+  --noise S         Gaussian gradient noise of std S (seeded by --seed, default 0)
+  --clip C          clip the gradient norm to C (default 0: off)
+  --schedule S      ${ss.schedules.join(' | ')}: the learning-rate schedule over the run
+  --warmup W        warm-up steps of the schedule (default 0)
+  --compare a,b,..  also run these optimizers (their defaults) from the same start: "compare" in the JSON
+  --svg FILE        write the figure (heat map, minima, paths) as SVG
+  --json prints {"kernel","impl","fn","output":[[x, y, f]: the start, then each step],"metrics":
+  {"steps","diverged","final_f","best_f","f_gap","distance","nearest_minimum"}}`,
+  positional: [1, 1],
+  async run(ctx, { pos, opt }) {
+    return optimize(ctx, pos[0], opt);
+  },
+};

@@ -1,10 +1,10 @@
-// The CLI as a user runs it (node wasm/cli.js ...), for the test files that
+// The CLI as a user runs it (node wasm/cli/main.js ...), for the test files that
 // check its output: resolves to { code, out, err }. stdin is written and
 // closed (empty by default); env adds to the environment.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../../wasm/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../../wasm/cli/main.js', import.meta.url));
 
 export function runCli(args, stdin, env = {}) {
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@ const WANTED = ['softmax', 'sparsemax', 'entmax15'];
 export const schema = {
   view: 'normalizers',
   fields: [
-    { key: 'kernels', type: 'names', label: 'normalizers', options: names, min: 1, max: 12,
+    { key: 'kernels', type: 'names', label: 'normalizers', options: names, min: 1,
       default: (ss) => WANTED.filter((n) => names(ss).includes(n)) },
     { key: 'temperature', type: 'number', label: 'temperature T', help: 'every normalizer sees x / T',
       min: 0.01, max: 100, log: true, default: 1 },

@@ -2,7 +2,7 @@
 // Presets: deterministic in (name, n, seed), of the requested length, inside
 // the editor's range, and shaped as their names say.
 import { describe, it, expect } from 'vitest';
-import { makePreset, PRESET_NAMES, LOGIT_LIMIT, N_MIN, N_MAX } from '../../web/src/presets.js';
+import { makePreset, PRESET_NAMES, LOGIT_LIMIT, N_MIN, N_MAX } from '../../wasm/analysis/presets.js';
 
 const argsort = (xs) => xs.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]).map((p) => p[1]);
 

@@ -1,0 +1,165 @@
+// The generic state serializer (wasm/state/schema.js) with the views'
+// schemas: a state round-trips through its link, defaults write no key,
+// numbers keep at most 6 significant digits, every malformed or
+// out-of-range value falls back to its default with a notice naming it,
+// kernel parameters are checked against the registry, earlier links still
+// open, and the address bar is replaced while editing and pushed on a change
+// of view.
+// @vitest-environment happy-dom
+import { describe, it, expect, vi, beforeAll, afterEach } from 'vitest';
+import { createSoftscope } from 'softscope';
+import { parse, defaults, toHash, entries, hashEntries, stateEntries, num6 } from '../../wasm/state/schema.js';
+import { VIEWS } from '../../wasm/views/index.js';
+import { makePreset } from '../../wasm/analysis/presets.js';
+import { readHash, createHistory } from '../../web/src/state/location.js';
+import { WASM } from './support/wasm-paths.js';
+
+let ss;
+beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
+const V = (id) => VIEWS.find((v) => v.id === id);
+const roundTrip = (v, s) => parse(v.schema, hashEntries(toHash(v.schema, s, ss)), ss, { ignore: ['view'] });
+
+describe('every view schema', () => {
+  it('defaults write only view=<id>, and parse back to the defaults with no notice', () => {
+    for (const v of VIEWS) {
+      const d = defaults(v.schema, ss);
+      expect(toHash(v.schema, d, ss), v.id).toBe(`view=${v.id}`);
+      const r = parse(v.schema, [], ss);
+      expect(r.notices, v.id).toEqual([]);
+      expect(r.state, v.id).toEqual(d);
+    }
+  });
+
+  it('each field has a default inside its own range', () => {
+    for (const v of VIEWS) {
+      const d = defaults(v.schema, ss);
+      for (const f of v.schema.fields) {
+        if (f.type !== 'number') continue;
+        const x = d[f.key];
+        expect(x >= f.min && x <= f.max, `${v.id}.${f.key} = ${x}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('the normalizers schema', () => {
+  const v = () => V('normalizers');
+  it('round-trips a state with every field set, -Infinity logits and shared parameters', () => {
+    const s = { ...defaults(v().schema, ss), kernels: ['softmax', 'entmax_bisect', 'asentmax'], temperature: 0.25, preset: 'custom',
+      logits: [1.5, -Infinity, 0.125, 2], params: { alpha: 1.25 } };
+    const r = roundTrip(v(), v().schema.finish(s));
+    expect(r.notices).toEqual([]);
+    expect(r.state).toEqual(v().schema.finish(s));
+    expect(toHash(v().schema, s, ss)).toContain('logits=1.5,-Infinity,0.125,2');
+  });
+
+  it('a preset writes its n and seed, not its logits; the logits follow the preset', () => {
+    const s = v().schema.finish({ ...defaults(v().schema, ss), preset: 'long_tail', n: 20, seed: 7 });
+    const hash = toHash(v().schema, s, ss);
+    expect(hash).toBe('view=normalizers&preset=long_tail&n=20&seed=7');
+    expect(roundTrip(v(), s).state.logits).toEqual(makePreset('long_tail', 20, 7));
+  });
+
+  it('numbers go into links with at most 6 significant digits', () => {
+    expect(num6(0.1 + 0.2)).toBe('0.3');
+    expect(num6(Math.PI)).toBe('3.14159');
+    expect(num6(123456789)).toBe('123456789');
+    expect(num6(1 / 3e9)).toBe('3.33333e-10');
+    const s = { ...defaults(v().schema, ss), temperature: Math.E };
+    expect(toHash(v().schema, s, ss)).toBe('view=normalizers&temperature=2.71828');
+  });
+
+  it('bad values fall back to their defaults one by one, each with a notice naming it', () => {
+    const link = 'kernels=softmax,sofmax&temperature=-3&preset=zipf&n=2.5&logits=1,NaN&alpha=9&bogus=1';
+    const { state, notices } = parse(v().schema, hashEntries(link), ss);
+    const d = defaults(v().schema, ss);
+    expect(state.kernels).toEqual(['softmax']); // the known names are kept
+    expect(state.temperature).toBe(d.temperature);
+    expect(state.preset).toBe(d.preset);
+    expect(state.n).toBe(d.n);
+    expect(state.logits).toEqual(d.logits);
+    expect(notices.map((n) => n.key).sort()).toEqual(['alpha', 'bogus', 'kernels', 'logits', 'n', 'preset', 'temperature']);
+    expect(notices.find((n) => n.key === 'temperature').reason).toMatch(/outside \[0\.01, 100\]/);
+    expect(notices.find((n) => n.key === 'kernels').reason).toMatch(/unknown: sofmax/);
+  });
+
+  it('a kernel parameter outside its registry range falls back, with the range in the notice', () => {
+    const { state, notices } = parse(v().schema, hashEntries('kernels=entmax_bisect&alpha=0.5'), ss);
+    expect(state.params).toEqual({});
+    const p = ss.kernel('entmax_bisect').params.find((x) => x.name === 'alpha');
+    expect(notices).toEqual([{ key: 'alpha', value: '0.5', reason: expect.stringContaining(String(p.max)) }]);
+    expect(parse(v().schema, hashEntries('kernels=entmax_bisect&alpha=1.75'), ss).state.params).toEqual({ alpha: 1.75 });
+  });
+
+  it('never throws on garbage', () => {
+    for (const h of ['', '#', '#%%%', '#a=%ZZ', '#&&&', '#view', '#=1', '#kernels=']) expect(() => parse(v().schema, hashEntries(h), ss)).not.toThrow();
+  });
+});
+
+describe('the dispersion schema', () => {
+  it('n max takes only powers of two in [16, 2^20]', () => {
+    const v = V('dispersion');
+    for (const bad of ['1000', '8', String(2 ** 21)]) expect(parse(v.schema, [['nmax', bad]], ss).notices).toHaveLength(1);
+    expect(parse(v.schema, [['nmax', '1024']], ss).state.nmax).toBe(1024);
+  });
+
+  it('round-trips every field', () => {
+    const v = V('dispersion');
+    const s = { ...defaults(v.schema, ss), kernels: ['softmax', 'log_softmax'], margin: 4.25, distractor: 'uniform', scale: 1.5, nmax: 2 ** 20,
+      seed: 12, ppo: 4, plog: true, params: {} };
+    const r = roundTrip(v, s);
+    expect(r.notices).toEqual([]);
+    expect(r.state).toEqual(s);
+  });
+});
+
+describe('text forms of a state', () => {
+  it('stateEntries reads a hash, a query, or key=value pairs separated by spaces', () => {
+    expect(stateEntries('#view=normalizers&temperature=2')).toEqual([['view', 'normalizers'], ['temperature', '2']]);
+    expect(stateEntries('temperature=2 kernels=softmax,sparsemax')).toEqual([['temperature', '2'], ['kernels', 'softmax,sparsemax']]);
+    expect(stateEntries('')).toEqual([]);
+  });
+
+  it('entries() keeps schema order and skips keys whose `when` is false', () => {
+    const v = V('normalizers');
+    const s = v.schema.finish({ ...defaults(v.schema, ss), preset: 'custom', logits: [1, 2], n: 30, seed: 9 });
+    expect(entries(v.schema, s, ss).map(([k]) => k)).toEqual(['preset', 'logits']);
+  });
+});
+
+describe('the address bar (web/src/state/location.js)', () => {
+  const IDS = VIEWS.map((v) => v.id);
+  it('reads the view and its entries; an unknown view is reported', () => {
+    expect(readHash('#view=dispersion&margin=2', IDS)).toEqual({ view: 'dispersion', entries: [['margin', '2']], unknownView: null });
+    expect(readHash('#view=nope&x=1', IDS).unknownView).toBe('nope');
+    expect(readHash('', IDS).view).toBe(null);
+  });
+
+  it('opens links of the earlier format (panel=, prefixed keys)', () => {
+    const r = readHash('#panel=dispersion&normalizers=softmax&dispersion.normalizers=softmax,sparsemax&dispersion.margin=2&temperature=0.5', IDS);
+    expect(r.view).toBe('dispersion');
+    expect(r.entries).toEqual([['kernels', 'softmax,sparsemax'], ['margin', '2'], ['temperature', '0.5']]);
+    const n = readHash('#panel=normalizers&normalizers=softmax,sparsemax&logits=1,2&dispersion.margin=2', IDS);
+    expect(n.entries).toEqual([['kernels', 'softmax,sparsemax'], ['logits', '1,2']]);
+  });
+
+  afterEach(() => vi.useRealTimers());
+  it('replace() is throttled and the last one lands; push() adds a history entry at once', () => {
+    vi.useFakeTimers();
+    const calls = [];
+    const win = { location: { hash: '' }, history: {
+      replaceState: (a, b, h) => { calls.push(['replace', h]); win.location.hash = h; },
+      pushState: (a, b, h) => { calls.push(['push', h]); win.location.hash = h; },
+    } };
+    const hist = createHistory(200, win);
+    hist.replace('view=normalizers&temperature=1.5');
+    hist.replace('view=normalizers&temperature=2');
+    expect(calls).toEqual([]);
+    vi.advanceTimersByTime(250);
+    expect(calls).toEqual([['replace', '#view=normalizers&temperature=2']]);
+    hist.replace('view=normalizers&temperature=3');
+    hist.push('view=dispersion');
+    vi.advanceTimersByTime(500);
+    expect(calls.slice(1)).toEqual([['push', '#view=dispersion']]); // the pending edit of the old view is dropped
+  });
+});

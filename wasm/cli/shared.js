@@ -1,0 +1,204 @@
+// What every CLI command shares: argument parsing against the command's own
+// option list, reading vectors (JSON, "1 2 3", @file, stdin), kernel
+// parameters from --param name=value, and the output forms (JSON with
+// non-finite numbers as strings, aligned tables, numbers as float32 reads
+// them). A command is a module exporting { name, summary, usage, help,
+// options, run(ctx, args) }; main.js dispatches.
+import { readFile } from 'node:fs/promises';
+
+/** A usage or input error: exit status 2 with one line. */
+export class UsageError extends Error {}
+
+/**
+ * Parses argv against a command's options ({ name: 'flag' | 'value' | 'list' }):
+ * { pos: [positionals], opt: { name: value | true | [values] } }. Unknown
+ * options are usage errors naming the command.
+ */
+export function parseArgs(argv, options, command) {
+  const pos = [], opt = {};
+  for (const [k, kind] of Object.entries(options)) if (kind === 'list') opt[k] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h') { opt.help = true; continue; }
+    if (!a.startsWith('--') || a === '--' || a === '-') { pos.push(a); continue; }
+    const eq = a.indexOf('=');
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    const kind = name === 'help' ? 'flag' : options[name];
+    if (!kind) throw new UsageError(`unknown option --${name} for ${command} (see softscope ${command} --help)`);
+    if (kind === 'flag') {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      opt[name] = true;
+      continue;
+    }
+    let v;
+    if (eq >= 0) v = a.slice(eq + 1);
+    else {
+      if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
+      v = argv[++i];
+    }
+    if (kind === 'list') opt[name].push(v);
+    else if (opt[name] !== undefined) throw new UsageError(`--${name} given twice`);
+    else opt[name] = v;
+  }
+  return { pos, opt };
+}
+
+/** One number from text: JSON numbers, Infinity / -Infinity / NaN spelled out, 2^k. */
+export function parseNumberToken(t, what, i = 0) {
+  const s = String(t).trim().replace(/^"|"$/g, '');
+  const low = s.toLowerCase();
+  if (low === 'infinity' || low === '+infinity' || low === 'inf' || low === '+inf') return Infinity;
+  if (low === '-infinity' || low === '-inf') return -Infinity;
+  if (low === 'nan') return NaN;
+  const p = /^2\s*\^\s*(\d+)$/.exec(s);
+  if (p) return 2 ** Number(p[1]);
+  const v = s === '' ? NaN : Number(s);
+  if (Number.isNaN(v)) throw new UsageError(`${what}: item ${i} (${JSON.stringify(s.slice(0, 30))}) is not a number`);
+  return v;
+}
+
+const F32_MAX = 3.4028234663852886e38;
+
+// A vector from text: a JSON array, a softscope --json result (its "output"),
+// or numbers separated by spaces or commas (which also covers -Infinity,
+// which JSON cannot write). Only flat arrays of numbers; a finite value
+// beyond float32's range is an error naming its index (it is not a mask).
+export function parseVector(text, what) {
+  let j;
+  try {
+    j = JSON.parse(text);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`${what}: the JSON is nested too deeply`);
+    j = undefined;
+  }
+  if (j && typeof j === 'object' && !Array.isArray(j) && Array.isArray(j.output)) j = j.output;
+  let xs;
+  if (Array.isArray(j)) {
+    xs = new Float64Array(j.length);
+    for (let i = 0; i < j.length; i++) {
+      const v = j[i];
+      if (typeof v === 'number') xs[i] = v;
+      else if (typeof v === 'string') xs[i] = parseNumberToken(v, what, i);
+      else throw new UsageError(`${what}: item ${i} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}, not a number (a flat array of numbers is expected)`);
+    }
+  } else if (j !== undefined && typeof j !== 'number') {
+    throw new UsageError(`${what}: expected an array of numbers (got ${j === null ? 'null' : typeof j})`);
+  } else {
+    const body = String(text).trim().replace(/^\[/, '').replace(/\]$/, '').trim();
+    const parts = body === '' ? [] : body.split(/[\s,]+/);
+    xs = Float64Array.from(parts, (t, i) => parseNumberToken(t, what, i));
+  }
+  for (let i = 0; i < xs.length; i++)
+    if (Number.isFinite(xs[i]) && Math.abs(xs[i]) > F32_MAX && !Number.isFinite(Math.fround(xs[i])))
+      throw new UsageError(`${what}: item ${i} (${xs[i]}) overflows float32 (|x| > 3.4e38); -Infinity, written as such, is a masked entry`);
+  return xs;
+}
+
+export async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The text of an argument: itself, @file, or - (stdin). */
+export async function readText(spec, what) {
+  if (spec === '-') return readStdin();
+  if (spec.startsWith('@')) {
+    try {
+      return await readFile(spec.slice(1), 'utf8');
+    } catch (e) {
+      throw new UsageError(`${what}: cannot read ${spec.slice(1)} (${e.code ?? e.message})`);
+    }
+  }
+  return spec;
+}
+
+/** A float32 vector from --input's text (see parseVector). */
+export async function readVector(spec, what) {
+  return Float32Array.from(parseVector(await readText(spec, what), what));
+}
+
+/** { name: value } from --param name=value (names checked by the API; named choices and true/false kept). */
+export function parseParams(list, kernel) {
+  const out = {};
+  for (const kv of list) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--param ${kv}: expected name=value`);
+    const name = kv.slice(0, eq), raw = kv.slice(eq + 1).trim();
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw new UsageError(`--param ${name} given twice`);
+    const spec = kernel.params.find((p) => p.name === name);
+    if (spec?.type === 'bool' && /^(true|false)$/i.test(raw)) out[name] = /^true$/i.test(raw);
+    else if (spec?.choices && /^[a-z_]+$/i.test(raw)) out[name] = raw; // a named choice, checked by the API
+    else {
+      try {
+        out[name] = parseNumberToken(raw, `--param ${name}`, 0);
+      } catch {
+        throw new UsageError(`--param ${name}=${raw}: not a number`);
+      }
+    }
+  }
+  return out;
+}
+
+// ---- output ------------------------------------------------------------------
+
+/** The shortest decimal that reads back as the same float32. */
+export function f32(v) {
+  if (!Number.isFinite(v)) return v;
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return s;
+  }
+  return v;
+}
+
+/** JSON with non-finite numbers as the strings "Infinity", "-Infinity", "NaN". */
+export function toJson(obj) {
+  return JSON.stringify(obj, (k, v) => {
+    if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+    if (ArrayBuffer.isView(v)) return Array.from(v);
+    return v;
+  });
+}
+
+/** A number for a table: integers whole, others to `digits` significant digits. */
+export function num(v, digits = 6) {
+  if (typeof v !== 'number') return String(v);
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
+  return String(Number(v.toPrecision(digits)));
+}
+
+/** Rows as aligned columns (the last column is not padded). */
+export function table(rows, header) {
+  const all = header ? [header, ...rows] : rows;
+  if (!all.length) return '';
+  const w = all[0].map((_, c) => Math.max(...all.map((r) => String(r[c] ?? '').length)));
+  const line = (r) => r.map((cell, c) => (c === r.length - 1 ? String(cell) : String(cell).padEnd(w[c]))).join('  ').trimEnd();
+  return all.map(line).join('\n');
+}
+
+/** Rows i, x_i, y_i of two vectors (the first 20 and the last 5 of long ones). */
+export function rowsOf(x, y) {
+  const n = x.length, show = n <= 40 ? [...Array(n).keys()] : [...Array(20).keys(), -1, ...Array.from({ length: 5 }, (_, i) => n - 5 + i)];
+  return show.map((i) => (i < 0 ? ['...', '', ''] : [String(i), num(x[i]), num(y[i])]));
+}
+
+/** "a=1, b=2" of a params object, or `none`. */
+export function paramList(params, none = '') {
+  return Object.entries(params).map(([a, b]) => `${a}=${b}`).join(', ') || none;
+}
+
+/**
+ * The API's message about an argument ("x", "p", "params.alpha",
+ * "options.tau"), said with the command-line flag instead (--input,
+ * --input2, --param alpha).
+ */
+export function cliMessage(e, flags = {}) {
+  let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?: /, '');
+  const arg = e.argument;
+  const flag = flags[arg] ?? (arg === 'x' || arg === 'p' ? '--input' : arg === 'q' ? '--input2'
+    : arg?.startsWith('params.') ? `--param ${arg.slice(7)}` : null);
+  if (flag && m.startsWith(arg)) m = `${flag}${m.slice(arg.length)}`;
+  return m;
+}
