@@ -5,7 +5,7 @@
 // n, a 2^20 sweep is spread over many animation frames, and nothing logs an
 // error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createSoftscope, dispersionSweep } from '../../wasm/index.js';
+import { createSoftscope, dispersionSweep } from '../../wasm/api/index.js';
 import { openPlayground } from './open-playground.js';
 
 // SIMD in the browser vs scalar here, float32 outputs: probabilities agree to
@@ -39,9 +39,9 @@ async function waitDone(afterRun = -1) {
   }, afterRun, { timeout: 30000 });
 }
 /** { [series]: { [metric]: number[] } } as drawn. */
-const readDrawn = () => page.$$eval('[data-chart] path[data-series][data-metric]', (paths) => {
+const readDrawn = () => page.$$eval('[data-view-figure] [data-chart] path[data-series][data-metric]', (paths) => {
   const out = {};
-  for (const p of paths) (out[p.dataset.series] ??= {})[p.dataset.metric] = p.dataset.values.split(',').map(Number);
+  for (const p of paths) (out[p.dataset.series] ??= {})[p.dataset.metric] = p.getAttribute('data-value').split(',').map(Number);
   return out;
 });
 
@@ -61,15 +61,14 @@ function expectDrawnMatches(drawn, want) {
 
 describe('dispersion tab in Chromium', () => {
   it('shows the sweep for a state given in the URL', async () => {
-    await page.goto(`${server.url}#panel=dispersion&dispersion.normalizers=${names.join(',')}&dispersion.margin=0.5`
-      + `&dispersion.distractor=constant&dispersion.nmax=${NMAX}&dispersion.ppo=2`);
+    await page.goto(`${server.url}#view=dispersion&kernels=${names.join(',')}&margin=0.5&distractor=constant&nmax=${NMAX}&ppo=2`);
     await waitDone();
     expect(await page.getAttribute('#tab-dispersion', 'aria-selected')).toBe('true');
-    expect(await page.$$eval('[data-chart]', (c) => c.map((e) => e.dataset.chart))).toEqual(['probability', 'entropy', 'support']);
+    expect(await page.$$eval('[data-view-figure] g[data-chart]', (c) => c.map((e) => e.dataset.chart))).toEqual(['probability', 'entropy', 'support']);
     const drawn = await readDrawn();
     expectDrawnMatches(drawn, expected(0.5));
     // the curves are drawn, not just attributes: a path per series and metric with one point per n
-    const d = await page.getAttribute(`[data-chart="entropy"] path[data-series="softmax"]`, 'd');
+    const d = await page.getAttribute('[data-chart="entropy"] path[data-series="softmax"]', 'd');
     expect(d.match(/[ML]/g)).toHaveLength(expected(0.5).n.length);
     if (names.includes('sparsemax')) expect(drawn.sparsemax.support).toEqual(expected(0.5).n); // margin < 1: everything
     expect(pageErrors).toEqual([]);
@@ -101,7 +100,7 @@ describe('dispersion tab in Chromium', () => {
     expectDrawnMatches(drawn, expected(final));
     if (names.includes('sparsemax')) expect(drawn.sparsemax.support.every((v) => v === 1)).toBe(true); // margin >= 1: the key alone
     // the URL follows
-    await page.waitForFunction((m) => new URLSearchParams(location.hash.slice(1)).get('dispersion.margin') === String(m), final);
+    await page.waitForFunction((m) => new URLSearchParams(location.hash.slice(1)).get('margin') === String(m), final);
     expect(pageErrors).toEqual([]);
   });
 
@@ -138,7 +137,7 @@ describe('dispersion tab in Chromium', () => {
           window.__raf = requestAnimationFrame(tick);
         });
         await page.evaluate(([k, n, m]) => {
-          location.hash = `panel=dispersion&dispersion.normalizers=${k}&dispersion.nmax=${n}&dispersion.ppo=1&dispersion.margin=${m}&dispersion.seed=77`;
+          location.hash = `view=dispersion&kernels=${k}&nmax=${n}&ppo=1&margin=${m}&seed=77`;
         }, [kernel, nmax, margin]);
         await waitDone(run0);
         const s = await status();

@@ -3,7 +3,7 @@
 // heights are proportional to those numbers, and dragging a logit bar
 // updates the charts live, before the mouse is released.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createSoftscope } from '../../wasm/index.js';
+import { createSoftscope } from '../../wasm/api/index.js';
 import { openPlayground } from './open-playground.js';
 
 // float32 kernels, SIMD in the browser vs scalar here: agreement is at float32
@@ -11,7 +11,7 @@ import { openPlayground } from './open-playground.js';
 const TOL = 1e-6;
 const LOGITS = [1.5, -0.25, 0.75, 2, -1, 0.125, 3, -2.5, 0, 1, -0.5, 2.25];
 const TEMPERATURE = 0.5;
-const KERNELS = ['softmax', 'softmax_temperature'];
+const KERNELS = ['softmax', 'sparsemax'];
 
 let pw, server, page, pageErrors, ss;
 
@@ -25,12 +25,12 @@ afterAll(async () => {
   await pw?.close();
 });
 
-const expected = (kernel, logits, params = {}) => Array.from(ss.normalize(kernel, Float32Array.from(logits), params));
-const paramsOf = (kernel) => (kernel === 'softmax_temperature' ? { temperature: TEMPERATURE } : {});
+// Every normalizer of the view sees x / T.
+const expected = (kernel, logits, T = TEMPERATURE) => Array.from(ss.normalize(kernel, Float32Array.from(logits, (v) => v / T)));
 
 /** [{ index, value, height }] of one kernel's chart, in index order. */
 function readBars(kernel) {
-  return page.$$eval(`rect[data-kernel="${kernel}"][data-index]`, (rects) =>
+  return page.$$eval(`[data-view-figure] g[data-bars="${kernel}"] rect[data-index]`, (rects) =>
     rects
       .map((r) => ({ index: Number(r.dataset.index), value: Number(r.dataset.value), height: r.getBoundingClientRect().height }))
       .sort((a, b) => a.index - b.index),
@@ -56,17 +56,18 @@ function expectChartMatches(bars, want) {
 
 describe('playground in Chromium', () => {
   it('shows the kernels\' numbers for a state given in the URL', async () => {
-    const hash = `#logits=${LOGITS.join(',')}&normalizers=${KERNELS.join(',')}&temperature=${TEMPERATURE}`;
+    const hash = `#view=normalizers&logits=${LOGITS.join(',')}&kernels=${KERNELS.join(',')}&temperature=${TEMPERATURE}`;
     await page.goto(server.url + hash);
     for (const kernel of KERNELS) {
-      await page.waitForFunction((k) => document.querySelectorAll(`rect[data-kernel="${k}"][data-index]`).length > 0, kernel);
+      await page.waitForFunction((k) => document.querySelectorAll(`[data-view-figure] g[data-bars="${k}"] rect[data-index]`).length > 0, kernel);
       const bars = await readBars(kernel);
-      const want = expected(kernel, LOGITS, paramsOf(kernel));
+      const want = expected(kernel, LOGITS);
       expectChartMatches(bars, want);
       // A lower temperature sharpens: the charts really differ.
     }
-    const [soft, hot] = [await readBars('softmax'), await readBars('softmax_temperature')];
-    expect(Math.max(...hot.map((b) => b.value))).toBeGreaterThan(Math.max(...soft.map((b) => b.value)) + 0.1);
+    // T = 0.5 sharpens: the shown softmax is not the one at T = 1.
+    const soft = await readBars('softmax');
+    expect(Math.max(...soft.map((b) => b.value))).toBeGreaterThan(Math.max(...expected('softmax', LOGITS, 1)) + 0.1);
 
     // The metrics under a chart are the registry's measures of what is drawn.
     const have = new Set(ss.kernels('measure').map((k) => k.name));
@@ -79,7 +80,7 @@ describe('playground in Chromium', () => {
       expect(Number(await page.textContent('[data-output="softmax"] [data-metric="support"]'))).toBe(LOGITS.length);
     }
     // The temperature slider shows the value from the URL.
-    expect(Number(await page.getAttribute('#param-temperature', 'aria-valuetext'))).toBe(TEMPERATURE);
+    expect(Number(await page.getAttribute('#norm-temperature', 'aria-valuetext'))).toBe(TEMPERATURE);
     expect(pageErrors).toEqual([]);
   });
 
@@ -98,19 +99,20 @@ describe('playground in Chromium', () => {
     const during = await readLogits();
     expect(during[j]).toBeGreaterThan(before[j] + 1);
     expect(during.filter((_, i) => i !== j)).toEqual(before.filter((_, i) => i !== j));
-    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, during, paramsOf(kernel)));
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, during));
 
     await page.mouse.move(x, y - 60, { steps: 3 });
     await page.mouse.up();
     const after = await readLogits();
     expect(after[j]).toBeGreaterThan(during[j]);
-    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, after, paramsOf(kernel)));
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, after));
 
     // The URL hash follows (throttled) and marks the vector as edited.
     await page.waitForFunction((v) => new URLSearchParams(location.hash.slice(1)).get('logits') === v, after.join(','));
     const q = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
     expect(q.get('preset')).toBe('custom');
-    expect(q.get('normalizers')).toBe(KERNELS.join(','));
+    expect(q.get('view')).toBe('normalizers');
+    expect(q.get('kernels')).toBe(KERNELS.join(','));
     expect(Number(q.get('temperature'))).toBe(TEMPERATURE);
     expect(pageErrors).toEqual([]);
   });
@@ -123,23 +125,24 @@ describe('playground in Chromium', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
     const edited = await readLogits();
     expect(edited[2]).toBeCloseTo(before[2] + 0.3, 9);
-    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, edited, paramsOf(kernel)));
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, edited));
 
-    // The slider generated from the registry's temperature param feeds the kernel.
-    await page.focus('#param-temperature');
+    // The temperature slider feeds every normalizer (x / T).
+    await page.focus('#norm-temperature');
     for (let i = 0; i < 25; i++) await page.keyboard.press('ArrowRight');
-    const t = Number(await page.getAttribute('#param-temperature', 'aria-valuetext'));
+    await page.waitForTimeout(50);
+    const t = Number(await page.getAttribute('#norm-temperature', 'aria-valuetext'));
     expect(t).toBeGreaterThan(TEMPERATURE);
-    expectChartMatches(await readBars('softmax_temperature'), expected('softmax_temperature', edited, { temperature: t }));
+    for (const kernel of KERNELS) expectChartMatches(await readBars(kernel), expected(kernel, edited, t));
 
     // Adding log_softmax draws log-probabilities (all <= 0) equal to the kernel's.
-    await page.check('input[data-normalizer="log_softmax"]');
-    await page.waitForSelector('rect[data-kernel="log_softmax"]');
+    await page.check('input[data-kernel="log_softmax"]');
+    await page.waitForSelector('[data-view-figure] g[data-bars="log_softmax"]');
     const logBars = await readBars('log_softmax');
     expect(logBars.every((b) => b.value <= 0)).toBe(true);
-    expectChartMatches(logBars, expected('log_softmax', edited));
-    await page.uncheck('input[data-normalizer="softmax"]');
-    await page.waitForFunction(() => !document.querySelector('rect[data-kernel="softmax"]'));
+    expectChartMatches(logBars, expected('log_softmax', edited, t));
+    await page.uncheck('input[data-kernel="softmax"]');
+    await page.waitForFunction(() => !document.querySelector('[data-view-figure] g[data-bars="softmax"]'));
     expect(pageErrors).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ export function Bars({ bx, values, domain, color, th, id, highlight, yLabel, xLa
       if (!Number.isFinite(v)) return null;
       const yv = y(v);
       const faded = dim && dim[i];
-      return html`<rect key=${i} x=${x(i)} y=${Math.min(yv, y0)} width=${w} height=${Math.max(Math.abs(yv - y0), v === 0 ? 0 : 0.5)}
+      return html`<rect key=${i} x=${x(i)} y=${Math.min(yv, y0)} width=${w} height=${Math.abs(yv - y0)}
         fill=${faded ? th.dropped : color} stroke=${i === highlight ? th.ink : undefined} stroke-width=${i === highlight ? 1.2 : undefined}
         data-index=${i} data-value=${String(v)}><title>${`i = ${i}: ${fmt(v, 6)}`}</title></rect>`;
     })}

@@ -49,7 +49,7 @@ export function DispersionView({ ss, v, state: s, set, colors, controls, Layout 
   return (
     <div data-dispersion-status={status.state} data-run={status.run} data-done={status.done ?? 0} data-total={status.total ?? 0}
       data-compute-ms={status.computeMs} data-wall-ms={status.wallMs} data-frames={status.frames}>
-      <Layout data={status.state === 'done' ? data : data.n.length ? data : null} figure={{ hover, onHover: setHover }}
+      <Layout data={status.state === 'done' ? data : data.n.length ? data : null} figure={{ hover, onHover: setHover }} complete={status.state === 'done'}
         caption={(
           <p class="caption">
             <b>Dispersion</b>: one <i>key</i> with logit <i>m</i> (the margin) among <i>n</i> − 1 distractors, for <i>n</i> from 2 to

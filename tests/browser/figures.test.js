@@ -1,0 +1,40 @@
+// One figure, two renderers: for each view and a state, the figure Chromium
+// draws in the playground and the SVG `softscope figure` renders in Node
+// carry the same numbers (every data-value, in document order). Both run the
+// wasm SIMD build, so the numbers are equal, not just close.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createSoftscope } from '../../wasm/api/index.js';
+import { view, parse, stateEntries, figureFiles } from '../../wasm/views/index.js';
+import { parseXml } from '../js/support/xml.js';
+import { openPlayground } from './open-playground.js';
+
+// A state per view (each a link of that view).
+const CASES = [
+  ['normalizers', 'kernels=softmax,sparsemax,entmax15,sa_softmax&logits=2,1,0.1,-1,-Infinity&temperature=0.7'],
+  ['dispersion', 'kernels=softmax,sparsemax,entmax15&nmax=4096&margin=2'],
+];
+
+let pw, page, errors, ss;
+beforeAll(async () => {
+  ss = await createSoftscope({ impl: 'simd' });
+  pw = await openPlayground({ width: 1280, height: 1000 });
+  ({ page, errors } = pw);
+});
+afterAll(async () => { await pw?.close(); });
+
+describe('figures in Chromium and in Node', () => {
+  it.each(CASES)('%s: the same data-values', async (id, link) => {
+    await page.goto(`${pw.server.url}#view=${id}&${link}`);
+    await page.waitForSelector(`[data-view-figure="${id}"][data-complete="1"] svg`, { timeout: 30000 });
+    const inPage = await page.$$eval(`[data-view-figure="${id}"] svg [data-value]`, (els) => els.map((e) => e.getAttribute('data-value')));
+    const v = view(id);
+    const { state, notices } = parse(v.schema, stateEntries(link), ss);
+    expect(notices).toEqual([]);
+    // the playground draws the normalizers' logits in its editor, not in the figure
+    const { svg } = figureFiles(ss, v, state, v.compute(ss, state), { input: id !== 'normalizers' });
+    const inNode = parseXml(svg).filter((e) => e.attrs['data-value'] !== undefined).map((e) => e.attrs['data-value']);
+    expect(inPage.length).toBeGreaterThan(10);
+    expect(inPage).toEqual(inNode);
+    expect(errors).toEqual([]);
+  });
+});
