@@ -2,6 +2,7 @@
 # the playground, the tests and the benchmarks.
 #
 #   make play    install what is missing, build, serve the playground
+#   make build   the static site: the playground and the embed bundle in one folder
 #   make test    install what is missing, build, run every suite
 #   make bench   benchmarks (native, wasm scalar, wasm SIMD, plain JS)
 #   make native  C library + native test and bench binaries
@@ -52,7 +53,7 @@ NODE := node --no-warnings
 DIST ?= wasm/dist
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench web clean
+        play bench web embed build docs-example clean
 
 all: native wasm
 
@@ -151,7 +152,8 @@ $(B)/wasm/bench-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC) $(BENCH_SRC))
 # script adds them up and prints the closing "N passed, N failed" line.
 test: deps
 	$(MAKE) -j$(NPROC) native wasm
-	$(MAKE) web
+	@mkdir -p $(B)/logs
+	$(MAKE) build docs-example
 	@bash tests/run-all.sh
 
 test-c-native: $(B)/native/tests
@@ -176,12 +178,31 @@ test-js: deps wasm
 test-browser: deps wasm web
 	npx vitest run --config tests/browser/vitest.config.js
 
-# ---- playground ------------------------------------------------------------
+# ---- playground, embed bundle, site ----------------------------------------------
 web: deps wasm
 	npx vite build web --logLevel warn
 
-play: deps wasm
-	npx vite web --host 127.0.0.1 --port $${PORT:-5173} --strictPort
+# softscope/embed: the <softscope-widget> bundle and its wasm (wasm/dist/embed/)
+embed: deps wasm
+	npx vite build --config web/vite.embed.config.js
+
+# The static site: the playground (web/dist) with the embed bundle in
+# web/dist/embed/, one folder that works from any static server, also from a
+# subfolder (every path is relative).
+build: web embed
+	rm -rf web/dist/embed && cp -r wasm/dist/embed web/dist/embed
+	@echo "site: web/dist/ (playground: index.html, widget: embed/embed.js)"
+
+# The VitePress docs example, built against the embed bundle.
+docs-example: embed
+	rm -rf examples/docs/public/softscope && mkdir -p examples/docs/public/softscope
+	cp -r wasm/dist/embed/. examples/docs/public/softscope/
+	npx vitepress build examples/docs > $(B)/logs/docs-example.log 2>&1 || (cat $(B)/logs/docs-example.log; exit 1)
+
+# The built site, served on 127.0.0.1 (PORT, default 5173). For live
+# reloading while editing: npx vite web
+play: build
+	node scripts/static-server.js web/dist $${PORT:-5173}
 
 # ---- benchmarks ----------------------------------------------------------
 bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
@@ -194,4 +215,4 @@ bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
 	$(NODE) tests/bench/run-attention.js
 
 clean:
-	rm -rf $(B) $(DIST) web/dist
+	rm -rf $(B) $(DIST) web/dist examples/docs/.vitepress/dist examples/docs/.vitepress/cache examples/docs/public/softscope

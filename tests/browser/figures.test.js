@@ -4,7 +4,8 @@
 // wasm SIMD build, so the numbers are equal, not just close.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
-import { view, parse, stateEntries, figureFiles } from '../../wasm/views/index.js';
+import { view, parse, stateEntries } from '../../wasm/views/index.js';
+import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from '../js/support/xml.js';
 import { openPlayground } from './open-playground.js';
 

@@ -3,7 +3,7 @@
 // browser test files to share.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serveStatic } from './static-server.js';
+import { serveStatic } from '../../scripts/static-server.js';
 import { launchChromium } from './chromium.js';
 import { hashEntries } from '../../wasm/state/schema.js';
 

@@ -2,7 +2,7 @@
 // Screenshot of the built playground (web/dist) for a given hash:
 //   node tests/browser/screenshot.js out.png '#logits=...&normalizers=softmax'
 import { fileURLToPath } from 'node:url';
-import { serveStatic } from './static-server.js';
+import { serveStatic } from '../../scripts/static-server.js';
 import { launchChromium } from './chromium.js';
 
 const [out = 'build/playground.png', hash = '', width = '1280', height = '1000'] = process.argv.slice(2);

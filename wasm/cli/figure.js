@@ -5,7 +5,8 @@
 // is an error here (exit 2), where the playground would fall back with a
 // notice.
 import { UsageError } from './shared.js';
-import { VIEW_IDS, view, parse, stateEntries, figureFiles } from '../views/index.js';
+import { VIEW_IDS, view, parse, stateEntries } from '../views/index.js';
+import { figureFiles } from '../views/files.js';
 
 const THEMES = ['light', 'dark'];
 

@@ -1,6 +1,7 @@
 // The SVG of `softscope optimize --svg`: the Optimizers view's figure for the
 // race these command-line options describe.
-import { VIEWS, figureFiles, parse } from '../views/index.js';
+import { VIEWS, parse } from '../views/index.js';
+import { figureFiles } from '../views/files.js';
 
 export function raceFigure(ss, o, compare) {
   const v = VIEWS.find((x) => x.id === 'optimizers');

@@ -1,7 +1,7 @@
 // Axes for every chart: grid lines, tick marks with labels, axis titles.
 // Linear ticks come from d3-scale (nice steps); log axes tick at whole
 // powers and read 10^k (or 2^k), never 1e1.4.
-import { scaleLinear, scaleLog } from 'd3-scale';
+import { scaleLinear, scaleLog } from './scale.js';
 import { html } from './h.js';
 import { fmt } from './format.js';
 

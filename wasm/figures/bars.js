@@ -3,7 +3,7 @@
 // carrying data-index and data-value (the exact value drawn), so tests and
 // tools read what is drawn. -Infinity (a masked logit) is drawn as a short
 // hatched stub under the axis, and NaN not at all.
-import { scaleBand } from 'd3-scale';
+import { scaleBand } from './scale.js';
 import { html } from './h.js';
 import { AxisY, AxisX, Frame, linear } from './axes.js';
 import { fmt } from './format.js';

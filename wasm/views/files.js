@@ -3,7 +3,8 @@
 // the same bytes for the same state and numbers.
 import { html } from '../figures/h.js';
 import { svgString } from '../figures/render.js';
-import { toHash } from '../state/schema.js';
+import { toHash, parse, stateEntries } from '../state/schema.js';
+import { view } from './index.js';
 import { csv, plain } from './data.js';
 
 /** { svg, csv, json, width, height } of a view for a state and its computed data. */
@@ -13,4 +14,16 @@ export function figureFiles(ss, v, state, data, { width, height, theme = 'light'
   const svg = svgString(html`<${v.Figure} data=${data} colors=${v.colors(ss)} theme=${theme} width=${w} height=${h} input=${input} />`);
   const json = JSON.stringify({ view: v.id, state: toHash(v.schema, state, ss), impl: ss.impl, data: plain(data) }, null, 1) + '\n';
   return { svg, csv: csv(v, data), json, width: w, height: h };
+}
+
+/**
+ * A view's figure for a state, headless: { svg, data, state, notices }.
+ * stateText: a playground link's hash or key=value pairs (invalid keys fall
+ * back to defaults, listed in notices).
+ */
+export function renderFigure(ss, id, stateText = '', { width, height, theme = 'light' } = {}) {
+  const v = view(id);
+  const { state, notices } = parse(v.schema, stateEntries(stateText), ss, { ignore: ['view'] });
+  const data = v.compute(ss, state);
+  return { ...figureFiles(ss, v, state, data, { width, height, theme }), data, state, notices };
 }

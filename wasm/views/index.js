@@ -8,7 +8,6 @@
 import { normalizers } from './normalizers/index.js';
 import { dispersion } from './dispersion/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
-import { figureFiles } from './files.js';
 
 export const VIEWS = [normalizers, dispersion];
 export const VIEW_IDS = VIEWS.map((v) => v.id);
@@ -20,17 +19,5 @@ export function view(id) {
   return v;
 }
 
-export { parse, defaults, toHash, stateEntries, figureFiles };
+export { parse, defaults, toHash, stateEntries };
 export { plain, csv } from './data.js';
-
-/**
- * A view's figure for a state, headless: { svg, data, state, notices }.
- * stateText: a playground link's hash or key=value pairs (invalid keys fall
- * back to defaults, listed in notices).
- */
-export function renderFigure(ss, id, stateText = '', { width, height, theme = 'light' } = {}) {
-  const v = view(id);
-  const { state, notices } = parse(v.schema, stateEntries(stateText), ss, { ignore: ['view'] });
-  const data = v.compute(ss, state);
-  return { ...figureFiles(ss, v, state, data, { width, height, theme }), data, state, notices };
-}

@@ -4,7 +4,6 @@
 // component on the same numbers), so the files are the same; the PNG is the
 // browser's rasterization of that SVG.
 import { useState } from 'preact/hooks';
-import { figureFiles } from '../../../wasm/views/files.js';
 
 function download(name, blob) {
   const a = document.createElement('a');
@@ -49,17 +48,18 @@ export async function copyText(text) {
 export function ExportBar({ ss, view, state, data, theme, width, height, link, extra }) {
   const [said, setSaid] = useState('');
   const say = (s) => { setSaid(s); setTimeout(() => setSaid(''), 2500); };
-  const files = () => figureFiles(ss, view, state, data, { theme, width, height });
+  // the SVG renderer is loaded on the first export, not with the page
+  const files = async () => (await import('../../../wasm/views/files.js')).figureFiles(ss, view, state, data, { theme, width, height });
   const base = `softscope-${view.id}`;
   return (
     <div class="export" role="group" aria-label="export this view">
-      <button type="button" onClick={() => download(`${base}.svg`, new Blob([files().svg], { type: 'image/svg+xml' }))}>SVG</button>
+      <button type="button" onClick={async () => download(`${base}.svg`, new Blob([(await files()).svg], { type: 'image/svg+xml' }))}>SVG</button>
       <button type="button" onClick={async () => {
-        const f = files();
+        const f = await files();
         download(`${base}.png`, await svgToPngBlob(f.svg, f.width, f.height));
       }}>PNG</button>
-      <button type="button" onClick={() => download(`${base}.csv`, new Blob([files().csv], { type: 'text/csv' }))}>CSV</button>
-      <button type="button" onClick={() => download(`${base}.json`, new Blob([files().json], { type: 'application/json' }))}>JSON</button>
+      <button type="button" onClick={async () => download(`${base}.csv`, new Blob([(await files()).csv], { type: 'text/csv' }))}>CSV</button>
+      <button type="button" onClick={async () => download(`${base}.json`, new Blob([(await files()).json], { type: 'application/json' }))}>JSON</button>
       <button type="button" onClick={async () => say((await copyText(link())) ? 'link copied' : 'copy failed: select the address bar')}>Copy link</button>
       {extra}
       <span class="muted export-said" role="status" aria-live="polite">{said}</span>

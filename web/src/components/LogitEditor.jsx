@@ -11,7 +11,7 @@
 // into the plot gives it a value again. Keyboard: M (or Delete) toggles the
 // focused bar; ↑ on a masked bar brings it back at the bottom of the range.
 import { useRef, useState } from 'preact/hooks';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear } from '../../../wasm/figures/scale.js';
 import { LOGIT_LIMIT, round3, clampLogit } from '../../../wasm/analysis/presets.js';
 import { fmt } from '../../../wasm/figures/format.js';
 

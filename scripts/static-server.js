@@ -1,8 +1,10 @@
-// A tiny static file server for web/dist (no dependencies): serves .wasm as
-// application/wasm so WebAssembly.instantiateStreaming accepts it.
+// A tiny static file server (no dependencies): serves .wasm as
+// application/wasm so WebAssembly.instantiateStreaming accepts it. Used by
+// `make play` (the built site) and the browser tests.
+//   node scripts/static-server.js DIR [PORT]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -17,8 +19,8 @@ const TYPES = {
 };
 
 /** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close() }. */
-export function serveStatic(root) {
-  const base = normalize(root);
+export function serveStatic(root, port = 0) {
+  const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -35,9 +37,16 @@ export function serveStatic(root) {
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const { port } = server.address();
       resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
     });
   });
+}
+
+// Run as a command: serve DIR on 127.0.0.1:PORT until interrupted.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [dir = '.', port = '5173'] = process.argv.slice(2);
+  const { url } = await serveStatic(dir, Number(port));
+  console.log(`softscope: serving ${dir} at ${url} (Ctrl-C to stop)`);
 }

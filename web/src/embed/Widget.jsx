@@ -1,0 +1,92 @@
+// The widget: one view (schema, model, figure, controls) mounted in an
+// author's page. Its state comes from the element's attributes (every key of
+// the view's schema, or a pasted playground link in `state`); `controls`
+// says which controls to show (none: a static figure); the figure fits the
+// element's width and follows prefers-color-scheme unless `theme` is set.
+import { createContext } from 'preact';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { parse, hashEntries, toHash } from '../../../wasm/state/schema.js';
+import { WEB_VIEWS } from '../views/index.js';
+import { Notices } from '../components/Notices.jsx';
+import { useTheme, useWidth } from '../hooks.js';
+
+/** Attributes of the element that are not state keys. */
+export const OWN_ATTRIBUTES = ['view', 'state', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
+
+function controlsOf(attr) {
+  if (attr == null || attr.trim() === '' || attr.trim() === 'all') return 'all';
+  if (attr.trim() === 'none') return new Set();
+  return new Set(attr.split(/[\s,]+/).filter(Boolean));
+}
+
+/** The view's state from the element's attributes: { v, state, notices } (v null: unknown view). */
+export function stateFromAttributes(ss, attrs) {
+  const id = attrs.view ?? 'normalizers';
+  const v = WEB_VIEWS.find((x) => x.id === id);
+  if (!v) return { v: null, notices: [{ key: 'view', value: id, reason: `not one of ${WEB_VIEWS.map((x) => x.id).join(', ')}` }] };
+  const fromLink = attrs.state ? hashEntries(attrs.state.replace(/^[^#]*#/, '')) : [];
+  const other = fromLink.find(([k, val]) => k === 'view' && val !== v.id);
+  const own = Object.entries(attrs).filter(([k]) => !OWN_ATTRIBUTES.includes(k) && !k.startsWith('data-') && !k.startsWith('aria-'));
+  const { state, notices } = parse(v.schema, [...fromLink.filter(([k]) => k !== 'view'), ...own], ss);
+  if (other) notices.unshift({ key: 'state', value: attrs.state, reason: `a link of view ${other[1]}, not ${v.id}` });
+  return { v, state, notices };
+}
+
+const Ctx = createContext(null);
+
+function WidgetLayout({ data, input, side, figure = {}, below, complete = true }) {
+  const { v, colors, theme, width, height, controls, host } = useContext(Ctx);
+  host.drawn(data, complete);
+  const Fig = v.Figure;
+  const anyControls = controls === 'all' || controls.size > 0;
+  return (
+    <>
+      <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
+        {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(260, width)} height={Number.isFinite(height) ? height : undefined} {...figure} />}
+      </div>
+      {anyControls && (
+        <div class="controls-area">
+          {input}
+          {side}
+        </div>
+      )}
+      {anyControls && below}
+    </>
+  );
+}
+
+
+export function Widget({ ss, attrs, host }) {
+  // the state follows the attributes when they change (not when the element re-renders)
+  const attrsKey = JSON.stringify(attrs);
+  const init = useMemo(() => stateFromAttributes(ss, attrs), [ss, attrsKey]);
+  const [state, setState] = useState(init.state);
+  useEffect(() => setState(init.state), [init]);
+  const theme = useTheme(attrs.theme ?? 'auto');
+  const [ref, width] = useWidth(640);
+  const { v } = init;
+  const controls = useMemo(() => controlsOf(attrs.controls), [attrs.controls]);
+  const colors = useMemo(() => v?.colors(ss), [v, ss]);
+  if (!v) return <div class="widget"><Notices notices={init.notices} /></div>;
+
+  const set = (patch) => setState((s) => {
+    const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
+    const fin = v.schema.finish ? v.schema.finish(next, ss) : next;
+    host.changed(v, fin);
+    return fin;
+  });
+  host.current(v, state);
+  const height = attrs.height ? Number(attrs.height) : undefined;
+
+  return (
+    <div class={`widget theme-${theme}`} ref={ref} role="group" aria-label={`softscope: ${v.label}`} data-view={v.id} data-theme={theme}>
+      <Notices notices={init.notices} />
+      <Ctx.Provider value={{ v, colors, theme, width, height, controls, host }}>
+        <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout} />
+      </Ctx.Provider>
+    </div>
+  );
+}
+
+/** The link hash of a widget's current state. */
+export const hashOf = (ss, v, state) => toHash(v.schema, state, ss);

@@ -1,0 +1,118 @@
+// softscope/embed: the <softscope-widget> element. One script tag, one
+// element, no build step:
+//
+//   <script type="module" src=".../softscope/embed.js"></script>
+//   <softscope-widget view="normalizers" kernels="softmax,sparsemax,entmax15"
+//                     logits="2,1,0.1,-1" controls="temperature"></softscope-widget>
+//
+// Attributes: view, every key of that view's schema, state (a pasted
+// playground link), controls (a list, "none" or "all"), height, theme
+// (auto | light | dark); changing one re-renders. Properties: .state (the
+// current state object; assign to change it), .data (the numbers drawn, as
+// `softscope figure --data` writes them). Event: softscope-change (detail:
+// { view, state, hash }). The wasm next to this script is found relative to
+// it; several widgets share one instance.
+import { render, h } from 'preact';
+import { Widget, OWN_ATTRIBUTES, hashOf } from './Widget.jsx';
+import { pageSoftscope } from './instance.js';
+import { plain } from '../../../wasm/views/data.js';
+import css from './widget.css?inline';
+
+const NO_WASM = 'This figure is computed by WebAssembly, which this browser does not provide (or has turned off).';
+
+class SoftscopeWidget extends HTMLElement {
+  constructor() {
+    super();
+    this._root = this.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = css;
+    this._mount = document.createElement('div');
+    this._root.append(style, this._mount);
+    // Keys that work a control (arrows on a slider, a select) stay in the
+    // widget: a host page's shortcuts (a slide deck's arrow keys) do not see them.
+    this._mount.addEventListener('keydown', (e) => {
+      const t = e.composedPath()[0];
+      if (t && (t.matches?.('input, select, textarea, button, [tabindex]') || t.isContentEditable)) e.stopPropagation();
+    });
+    this._view = null;
+    this._state = null;
+    this._data = null;
+    this._complete = false;
+    this._host = {
+      current: (v, s) => { this._view = v; this._state = s; },
+      drawn: (d, complete) => {
+        this._data = d;
+        this._complete = complete && !!d;
+        if (this._complete && this.paintedAt === undefined) requestAnimationFrame(() => { this.paintedAt ??= performance.now(); });
+        this.toggleAttribute('data-complete', this._complete);
+      },
+      changed: (v, s) => {
+        this._view = v;
+        this._state = s;
+        this.dispatchEvent(new CustomEvent('softscope-change', { bubbles: true, composed: true, detail: { view: v.id, state: s, hash: hashOf(this._ss, v, s) } }));
+      },
+    };
+  }
+
+  connectedCallback() {
+    if (this._observer) return;
+    // An author's attribute change re-renders; the element's own status
+    // attribute (data-complete) does not.
+    this._observer = new MutationObserver((records) => {
+      if (records.some((r) => r.attributeName !== 'data-complete')) this._render();
+    });
+    this._observer.observe(this, { attributes: true });
+    this._mount.innerHTML = '<p class="loading" role="status">Loading softscope…</p>';
+    pageSoftscope().then((ss) => {
+      this._ss = ss;
+      if (!ss) { this._mount.innerHTML = `<p class="error" role="alert">${NO_WASM}</p>`; return; }
+      this._render();
+    }, (e) => {
+      this._mount.innerHTML = '';
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.setAttribute('role', 'alert');
+      p.textContent = `softscope could not load its WebAssembly module: ${e?.message ?? e}`;
+      this._mount.append(p);
+    });
+  }
+
+  disconnectedCallback() {
+    this._observer?.disconnect();
+    this._observer = null;
+    if (this._ss) render(null, this._mount);
+  }
+
+  _attrs() {
+    return Object.fromEntries([...this.attributes].map((a) => [a.name, a.value]));
+  }
+
+  _render() {
+    if (!this._ss) return;
+    if (this._mount.firstChild && !this._mount.querySelector('.widget')) this._mount.innerHTML = '';
+    render(h(Widget, { ss: this._ss, attrs: this._attrs(), host: this._host }), this._mount);
+  }
+
+  /** The current state of the view (a plain object of its schema's keys). */
+  get state() { return this._state; }
+  /** Set the state: an object of schema keys (merged into the current state). */
+  set state(s) {
+    if (!this._view || !s || typeof s !== 'object') return;
+    const link = hashOf(this._ss, this._view, { ...this._state, ...s });
+    this.setAttribute('state', link);
+    for (const key of Object.keys(this._attrs())) if (!OWN_ATTRIBUTES.includes(key) && !key.startsWith('data-')) this.removeAttribute(key);
+  }
+
+  /** The numbers drawn, JSON-ready (as `softscope figure --data file.json` writes them). */
+  get data() { return this._data ? plain(this._data) : null; }
+  /** Whether the figure is complete (a progressive view has finished). */
+  get complete() { return this._complete; }
+  /** The link (hash) of the current state, as the playground writes it. */
+  get hash() { return this._view && this._state ? hashOf(this._ss, this._view, this._state) : null; }
+  /** The widget's view id. */
+  get view() { return this._view?.id ?? this.getAttribute('view') ?? 'normalizers'; }
+}
+
+if (!customElements.get('softscope-widget')) customElements.define('softscope-widget', SoftscopeWidget);
+
+export { SoftscopeWidget };
