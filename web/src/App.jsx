@@ -7,9 +7,10 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createSoftscope } from 'softscope';
 import { parse, defaults, toHash } from '../../wasm/state/schema.js';
+import { embedSnippet } from './lib/embedSnippet.js';
 import { WEB_VIEWS } from './views/index.js';
 import { readHash, createHistory } from './state/location.js';
-import { ExportBar } from './components/ExportBar.jsx';
+import { ExportBar, copyText } from './components/ExportBar.jsx';
 import { Notices } from './components/Notices.jsx';
 import { useTheme, useWidth } from './hooks.js';
 
@@ -18,6 +19,20 @@ const Ctx = createContext(null);
 
 function linkFor(hash) {
   return `${location.href.split('#')[0]}#${hash}`;
+}
+
+function EmbedButton() {
+  const { ss, v, state } = useContext(Ctx);
+  const [said, setSaid] = useState('');
+  return (
+    <>
+      <button type="button" title="copy a <softscope-widget> for this view and state" onClick={async () => {
+        setSaid((await copyText(embedSnippet(v, state, ss, location.href.split('#')[0]))) ? 'widget snippet copied' : 'copy failed');
+        setTimeout(() => setSaid(''), 2500);
+      }}>Embed</button>
+      <span class="muted export-said" role="status" aria-live="polite">{said}</span>
+    </>
+  );
 }
 
 /** The tab's layout of a view's parts: caption, input editor and controls, then the figure with its export bar. */
@@ -38,7 +53,7 @@ function TabLayout({ data, caption, input, side, figure = {}, below, complete = 
           {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
         </div>
         {below}
-        {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} />}
+        {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
       </div>
     </>
   );
