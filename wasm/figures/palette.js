@@ -15,12 +15,15 @@ export const THEMES = {
     // sequential ramp for heat maps: light (low) to deep blue (high); negative values in red
     ramp: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'], negRamp: ['#fff5f0', '#fcbba1', '#fb6a4a', '#cb181d', '#67000d'],
     zeroCell: '#ffffff',
+    // a quiet grey ramp for maps that carry coloured marks (optimizer paths)
+    terrain: ['#fbfbfd', '#e4e7ee', '#c6ccd8', '#9ea7b8', '#737d91'],
   },
   dark: {
     name: 'dark', paper: '#141821', ink: '#e6e9ef', muted: '#9aa3b5', grid: '#2a3140', frame: '#4a5366', zero: '#7d879b',
     accent: '#6ea8ff', warn: '#ff7b6b', bar: '#3d5a86', dropped: '#343b4a', empirical: '#e6e9ef',
     ramp: ['#10151f', '#1d3557', '#2e6fb5', '#6bb3f0', '#d8ecff'], negRamp: ['#10151f', '#5a1d1d', '#a33a2e', '#e8735e', '#ffd7cc'],
     zeroCell: '#000000',
+    terrain: ['#161a23', '#232a38', '#353e50', '#4e586d', '#6d788e'],
   },
 };
 

@@ -12,7 +12,7 @@ const LEGACY_RENAME = {
   normalizers: { normalizers: 'kernels' },
   dispersion: { normalizers: 'kernels' },
   attention: {},
-  optimizers: {},
+  optimizers: { list: 'kernels' },
 };
 
 /** { view, entries: [[key, value], ...] } of a location hash (view null: the default). */

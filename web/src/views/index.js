@@ -2,8 +2,12 @@
 // layout), next to the package's view module (schema, model, figure).
 import { VIEWS } from '../../../wasm/views/index.js';
 import { NormalizersView } from './normalizers/View.jsx';
+import { OptimizersView } from './optimizers/View.jsx';
 
-const COMPONENTS = { normalizers: NormalizersView };
+const COMPONENTS = {
+  normalizers: NormalizersView,
+  optimizers: OptimizersView,
+};
 
 /** [{ ...view module, View }] in tab order. */
 export const WEB_VIEWS = VIEWS.filter((v) => COMPONENTS[v.id]).map((v) => ({ ...v, View: COMPONENTS[v.id] }));
