@@ -52,7 +52,7 @@ export function optimizerParams(kernel, values = {}, defaults = {}) {
 }
 
 // An error's message without the call it came from ("softscope.x: ").
-const reason = (e) => String(e?.message ?? e).replace(/^softscope\.[\w.]+(\("[^"]*"\))?: /, '');
+const reason = (e) => String(e?.message ?? e).replace(/^softscope\.[^:]*: /, '');
 
 /**
  * One run per optimizer of a race, all from the same start with the same

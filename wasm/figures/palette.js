@@ -46,12 +46,18 @@ export function listColors(names, offset = 0) {
 }
 
 const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+// The stops of a ramp as numbers, parsed once per ramp (a heat map asks per cell).
+const STOPS = new WeakMap();
+const stops = (ramp) => {
+  if (!STOPS.has(ramp)) STOPS.set(ramp, ramp.map(hex));
+  return STOPS.get(ramp);
+};
 
 /** [r, g, b] of a ramp (an array of #rrggbb stops) at t in [0, 1]. */
 export function rampRgb(ramp, t) {
   const u = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
   const i = Math.min(ramp.length - 2, Math.floor(u)), f = u - i;
-  const a = hex(ramp[i]), b = hex(ramp[i + 1]);
+  const p = stops(ramp), a = p[i], b = p[i + 1];
   return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f));
 }
 

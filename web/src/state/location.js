@@ -11,7 +11,7 @@ const LEGACY_PREFIX = { dispersion: 'dispersion.', sampling: 'sampling.', quanti
 const LEGACY_RENAME = {
   normalizers: { normalizers: 'kernels' },
   dispersion: { normalizers: 'kernels' },
-  attention: {},
+  attention: { norms: 'normalizers' },
   optimizers: { list: 'kernels' },
 };
 

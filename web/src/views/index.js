@@ -3,10 +3,12 @@
 import { VIEWS } from '../../../wasm/views/index.js';
 import { NormalizersView } from './normalizers/View.jsx';
 import { OptimizersView } from './optimizers/View.jsx';
+import { AttentionView } from './attention/View.jsx';
 
 const COMPONENTS = {
   normalizers: NormalizersView,
   optimizers: OptimizersView,
+  attention: AttentionView,
 };
 
 /** [{ ...view module, View }] in tab order. */
