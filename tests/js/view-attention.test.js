@@ -11,34 +11,26 @@
 // paints exactly the zero weights in the theme's zero colour, draws the
 // model's numbers and token labels, and maps pointer and keys to rows.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { render } from 'preact';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash, stateEntries } from '../../wasm/state/schema.js';
+import { defaults, toHash } from '../../wasm/state/schema.js';
 import { attention as view } from '../../wasm/views/attention/index.js';
 import { compute, meanTv, quantizeRows, table, REFERENCE } from '../../wasm/views/attention/model.js';
 import { linearForms, rowQuantizers, attentionNormalizers, QUANT_DEFAULTS } from '../../wasm/views/attention/schema.js';
-import { AttentionFigure, attentionRaster, attentionLayout, labelled } from '../../wasm/figures/attention.js';
+import { attentionRaster, attentionLayout, labelled } from '../../wasm/figures/attention.js';
 import { attentionExample } from '../../wasm/analysis/attention-examples.js';
 import { THEMES } from '../../wasm/figures/palette.js';
+import { upscaleRgba } from '../../wasm/figures/raster.js';
 import { figureFiles } from '../../wasm/views/files.js';
-import { html } from '../../wasm/figures/h.js';
 import { parseXml } from './support/xml.js';
+import { viewState, mountFigure } from './support/view-harness.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
 
 const { schema } = view;
-const read = (text) => parse(schema, stateEntries(text), ss, { ignore: ['view'] });
-const state = (text) => read(text).state;
-
-function mount(data, props = {}) {
-  const root = document.createElement('div');
-  document.body.appendChild(root);
-  render(html`<${AttentionFigure} data=${data} colors=${view.colors(ss)} theme="light" width=${940} ...${props} />`, root);
-  return { root, q: (s) => root.querySelector(s), qa: (s) => [...root.querySelectorAll(s)], unmount: () => { render(null, root); root.remove(); } };
-}
-
+const { read, state } = viewState(view, () => ss);
+const mount = (data, props) => mountFigure(view, ss, data, props);
 const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
 
 describe('attention state', () => {
@@ -219,6 +211,18 @@ describe('attention figure', () => {
       }
     }
     expect(d.panels[1].A.filter((x) => x === 0).length).toBeGreaterThan(d.n * d.m / 2); // sparsemax is sparse here
+  });
+
+  it('small maps are drawn with each cell repeated k x k times (sharp in any renderer)', () => {
+    const px = Uint8ClampedArray.from([1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255, 13, 14, 15, 255, 16, 17, 18, 255]); // 3 x 2
+    const up = upscaleRgba(px, 3, 2, 3);
+    expect(up.length).toBe(9 * 6 * 4);
+    for (let y = 0; y < 6; y++)
+      for (let x = 0; x < 9; x++) {
+        const src = (Math.floor(y / 3) * 3 + Math.floor(x / 3)) * 4;
+        expect(Array.from(up.slice((y * 9 + x) * 4, (y * 9 + x) * 4 + 4))).toEqual(Array.from(px.slice(src, src + 4)));
+      }
+    expect(upscaleRgba(px, 3, 2, 1)).toBe(px);
   });
 
   it('is well-formed SVG whose marks carry the model\'s numbers, with the example\'s tokens', () => {

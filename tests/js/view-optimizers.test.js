@@ -9,33 +9,24 @@
 // and marked; the figure (well-formed SVG) draws the model's numbers, and
 // maps presses, drags and arrow keys on the map to function coordinates.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { render } from 'preact';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash, stateEntries } from '../../wasm/state/schema.js';
+import { defaults, toHash } from '../../wasm/state/schema.js';
 import { optimizers as view } from '../../wasm/views/optimizers/index.js';
 import { compute, startRace, advanceRace, raceOver, raceData, setRaceParams, paramsOf, heatOf, table } from '../../wasm/views/optimizers/model.js';
 import { RACE_DEFAULTS, MAX_RACE } from '../../wasm/views/optimizers/schema.js';
-import { OptimizersFigure, heatRaster, optimizersLayout, BANDS } from '../../wasm/figures/optimizers.js';
+import { heatRaster, optimizersLayout, BANDS } from '../../wasm/figures/optimizers.js';
 import { THEMES, rampRgb } from '../../wasm/figures/palette.js';
 import { figureFiles } from '../../wasm/views/files.js';
-import { html } from '../../wasm/figures/h.js';
 import { parseXml } from './support/xml.js';
+import { viewState, mountFigure } from './support/view-harness.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
 
 const { schema } = view;
-const read = (text) => parse(schema, stateEntries(text), ss, { ignore: ['view'] });
-const state = (text) => read(text).state;
-
-/** The figure mounted in the document: { root, q (querySelector), qa, unmount }. */
-function mount(data, props = {}) {
-  const root = document.createElement('div');
-  document.body.appendChild(root);
-  render(html`<${OptimizersFigure} data=${data} colors=${view.colors(ss)} theme="light" width=${760} ...${props} />`, root);
-  return { root, q: (s) => root.querySelector(s), qa: (s) => [...root.querySelectorAll(s)], unmount: () => { render(null, root); root.remove(); } };
-}
+const { read, state } = viewState(view, () => ss);
+const mount = (data, props) => mountFigure(view, ss, data, props);
 
 describe('optimizers state', () => {
   it('round-trips every key, kernel hyperparameters included, and leaves defaults out of the link', () => {
@@ -47,7 +38,7 @@ describe('optimizers state', () => {
     const hash = toHash(schema, s, ss);
     expect(hash).toContain('adam.beta1=0.8');
     expect(hash).toContain('start=0.5,-1.25');
-    const back = parse(schema, stateEntries(hash), ss, { ignore: ['view'] });
+    const back = read(hash);
     expect(back.notices).toEqual([]);
     expect(back.state).toEqual(s);
     expect(toHash(schema, defaults(schema, ss), ss)).toBe('view=optimizers');

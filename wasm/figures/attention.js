@@ -14,7 +14,7 @@ import { html } from './h.js';
 import { Svg, Text, box } from './axes.js';
 import { RampLegend } from './legend.js';
 import { Bars, barDomain } from './bars.js';
-import { matrixRgba, pngDataUri } from './raster.js';
+import { matrixRgba, pngDataUri, upscaleRgba } from './raster.js';
 import { theme } from './palette.js';
 import { fmt, pct } from './format.js';
 
@@ -70,11 +70,16 @@ export function attentionRaster(A, n, m, th) {
   return matrixRgba(A, n, m, { ramp: r.pos, negRamp: r.neg, zeroCell: th.zeroCell, t: (v) => Math.sqrt(v / hi) });
 }
 
+// A map's picture, once per matrix and theme: small matrices repeat each
+// cell in k x k pixels (about 128 pixels across), so cells stay sharp.
 const IMAGES = new WeakMap();
 function mapImage(A, n, m, th) {
   if (!IMAGES.has(A)) IMAGES.set(A, new Map());
   const c = IMAGES.get(A);
-  if (!c.has(th.name)) c.set(th.name, pngDataUri(attentionRaster(A, n, m, th), m, n));
+  if (!c.has(th.name)) {
+    const k = Math.max(1, Math.floor(128 / Math.max(n, m)));
+    c.set(th.name, pngDataUri(upscaleRgba(attentionRaster(A, n, m, th), m, n, k), m * k, n * k));
+  }
   return c.get(th.name);
 }
 
@@ -182,7 +187,7 @@ function RowDetail({ data, L, th, colors }) {
   for (const p of shown) for (let j = 0; j < data.m; j++) vals.push(p.A[row * data.m + j]);
   const domain = barDomain(vals);
   return html`<g data-row=${row}>
-    <${Text} x=${8} y=${y0 + 20} th=${th} weight="600">Row ${row}${tokens[row] !== undefined ? ` (${tokens[row]})` : ''}<tspan dx="5" fill=${th.muted} font-weight="400">${`its weights over the ${data.m} keys`}</tspan></${Text}>
+    <${Text} x=${8} y=${y0 + 20} th=${th} weight="600">Row ${row}${tokens[row] !== undefined && tokens[row] !== String(row) ? ` (${tokens[row]})` : ''}<tspan dx="5" fill=${th.muted} font-weight="400">${`its weights over the ${data.m} keys`}</tspan></${Text}>
     ${shown.map((p, k) => {
       const c = k % L.cols, r = Math.floor(k / L.cols);
       const x0 = c * L.pw, y = y0 + 28 + r * DETAIL_H;
@@ -205,7 +210,8 @@ export function AttentionFigure({ data, colors, theme: t, width = 940, height, r
   const h = height ?? L.height;
   const ex = data.example;
   const q = data.quant;
-  return html`<${Svg} width=${width} height=${h} th=${th} data-figure="attention"
+  // interactive, the figure is a group (its maps take the keyboard), not one image
+  return html`<${Svg} width=${width} height=${h} th=${th} data-figure="attention" role=${onSelect ? 'group' : 'img'}
       title=${`attention on the ${ex.name} example (n = ${data.n}): ${data.panels.map((p) => p.id).join(', ')}`}>
     <${Text} x=${8} y=${17} th=${th} weight="600">Attention<tspan dx="5" fill=${th.muted} font-weight="400">${`on ${ex.label}`}</tspan></${Text}>
     <${Text} x=${8} y=${33} th=${th} size=${11} color=${th.muted}>${`n = ${data.n} queries × ${data.m} keys, d = ${ex.d}, scores × ${fmt(data.scale, 3)}/√d${data.causal ? ', causal' : ''}${q ? `; each normalizer's rows quantized by ${q.name} (${q.params.bits} bits) and renormalized` : ''}`}</${Text}>

@@ -43,7 +43,7 @@ export function optimizersLayout(data, width = 760) {
   plot.bottom = plot.y + side;
   const mapH = plot.bottom + 34;
   const lx = two ? mapW + GAP : 0, ly = two ? HEAD : mapH + 8, lw = two ? width - mapW - GAP : width;
-  const loss = box(lx, ly + 16, lw, LOSS_H - 16, { left: 50, right: 18, top: 4, bottom: 34 });
+  const loss = box(lx, ly + 16, lw, LOSS_H - 16, { left: 50, right: 18, top: 10, bottom: 34 });
   const runsY = ly + LOSS_H + 16;
   const runs = { x: lx + 8, y: runsY, w: Math.min(lw - 8, 420) };
   const lines = 1 + data.runs.reduce((s, r) => s + 1 + noteLines(r, runs.w).length, 0);
@@ -274,7 +274,8 @@ export function OptimizersFigure({ data, colors, theme: t, width = 760, height, 
   const L = optimizersLayout(data, width);
   const h = height ?? L.height;
   const { fn } = data;
-  return html`<${Svg} width=${width} height=${h} th=${th} data-figure="optimizers"
+  // interactive, the figure is a group (its start ring is a control), not one image
+  return html`<${Svg} width=${width} height=${h} th=${th} data-figure="optimizers" role=${onStart ? 'group' : 'img'}
       title=${`optimizers on ${fn.name}: ${data.runs.map((r) => r.name).join(', ')}, ${data.steps} steps`}>
     <${Text} x=${8} y=${18} th=${th} weight="600">${fn.name}<tspan dx="10" fill=${th.muted} font-weight="400" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="11.5">${fn.formula}</tspan></${Text}>
     <${MapPanel} data=${data} colors=${colors} th=${th} L=${L} onStart=${onStart} />

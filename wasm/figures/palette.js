@@ -23,7 +23,7 @@ export const THEMES = {
     accent: '#6ea8ff', warn: '#ff7b6b', bar: '#3d5a86', dropped: '#343b4a', empirical: '#e6e9ef',
     ramp: ['#10151f', '#1d3557', '#2e6fb5', '#6bb3f0', '#d8ecff'], negRamp: ['#10151f', '#5a1d1d', '#a33a2e', '#e8735e', '#ffd7cc'],
     zeroCell: '#000000',
-    terrain: ['#161a23', '#232a38', '#353e50', '#4e586d', '#6d788e'],
+    terrain: ['#161a23', '#252c3b', '#3a4457', '#566179', '#7d89a2'],
   },
 };
 

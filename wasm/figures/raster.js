@@ -73,3 +73,20 @@ export function matrixRgba(values, rows, cols, { ramp, negRamp, zeroCell, t }) {
   }
   return px;
 }
+
+/**
+ * An RGBA raster (width x height) with every pixel repeated k x k times, so a
+ * small matrix stays crisp whatever a renderer does when it scales an image
+ * (resvg smooths, browsers may).
+ */
+export function upscaleRgba(rgba, width, height, k) {
+  if (k <= 1) return rgba;
+  const w = width * k, out = new Uint8ClampedArray(w * height * k * 4);
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height), o32 = new Uint32Array(out.buffer);
+  for (let y = 0; y < height; y++) {
+    const row = y * k * w;
+    for (let x = 0; x < width; x++) o32.fill(px[y * width + x], row + x * k, row + x * k + k);
+    for (let r = 1; r < k; r++) o32.copyWithin(row + r * w, row, row + w);
+  }
+  return out;
+}

@@ -62,7 +62,7 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
     )} below={(
       <p class="help" role="status" aria-live="polite" data-row-status>
         {shownRow
-          ? `Row ${row}${ex.tokens[row] !== undefined ? ` (${ex.tokens[row]})` : ''}: ${data.panels.filter((p) => !p.error)
+          ? `Row ${row}${ex.tokens[row] !== undefined && ex.tokens[row] !== String(row) ? ` (${ex.tokens[row]})` : ''}: ${data.panels.filter((p) => !p.error)
             .map((p) => `${p.id} entropy ${fmt(p.rows.entropy[row], 3)}, zeros ${fmt(100 * p.rows.zeros[row], 3)} %`).join('; ')}`
           : `${ex.n} tokens; no row chosen.`}
       </p>
