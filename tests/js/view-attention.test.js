@@ -12,7 +12,7 @@
 // model's numbers and token labels, and maps pointer and keys to rows.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { defaults, toHash } from '../../wasm/state/schema.js';
+import { parse, defaults, toHash } from '../../wasm/state/schema.js';
 import { attention as view } from '../../wasm/views/attention/index.js';
 import { compute, meanTv, quantizeRows, table, REFERENCE } from '../../wasm/views/attention/model.js';
 import { linearForms, rowQuantizers, attentionNormalizers, QUANT_DEFAULTS } from '../../wasm/views/attention/schema.js';
@@ -23,6 +23,7 @@ import { upscaleRgba } from '../../wasm/figures/raster.js';
 import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from './support/xml.js';
 import { viewState, mountFigure } from './support/view-harness.js';
+import { readHash } from '../../web/src/state/location.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -79,6 +80,13 @@ describe('attention state', () => {
     expect(q.slice(1)).toEqual(ss.kernels('quantizer').filter((k) => k.params.some((p) => p.name === 'bits')).map((k) => k.name));
     expect(field('normalizers').options(ss).every((n) => ss.kernel(n, 'normalizer').output !== 'log_probs')).toBe(true);
     expect(field('normalizers').options(ss).length).toBe(ss.kernels('normalizer').filter((k) => k.output !== 'log_probs').length);
+  });
+
+  it('reads links of the earlier format (attn.* keys); the old bit width is reported', () => {
+    const r = readHash('#panel=attention&attn.example=random&attn.n=64&attn.norms=softmax,ssmax&attn.linear=performer&attn.quant=pow2&attn.bits=3&s=0.5', ['attention']);
+    const { state: s, notices } = parse(schema, r.entries, ss);
+    expect(s).toEqual({ ...defaults(schema, ss), example: 'random', n: 64, normalizers: ['softmax', 'ssmax'], linear: ['performer'], quant: 'pow2', params: { s: 0.5 } });
+    expect(notices.map((n) => n.key)).toEqual(['bits']); // now pow2.bits=3
   });
 });
 

@@ -10,7 +10,7 @@
 // maps presses, drags and arrow keys on the map to function coordinates.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { defaults, toHash } from '../../wasm/state/schema.js';
+import { parse, defaults, toHash } from '../../wasm/state/schema.js';
 import { optimizers as view } from '../../wasm/views/optimizers/index.js';
 import { compute, startRace, advanceRace, raceOver, raceData, setRaceParams, paramsOf, heatOf, table } from '../../wasm/views/optimizers/model.js';
 import { RACE_DEFAULTS, MAX_RACE } from '../../wasm/views/optimizers/schema.js';
@@ -19,6 +19,7 @@ import { THEMES, rampRgb } from '../../wasm/figures/palette.js';
 import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from './support/xml.js';
 import { viewState, mountFigure } from './support/view-harness.js';
+import { readHash } from '../../web/src/state/location.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -70,6 +71,13 @@ describe('optimizers state', () => {
     const r2 = read(`kernels=${many.join(',')}&sgd.nope=1`);
     expect(r2.state.kernels).toEqual(many.slice(0, MAX_RACE));
     expect(r2.notices.map((n) => n.key)).toEqual(['kernels', 'sgd.nope']);
+  });
+
+  it('reads links of the earlier format (optim.* keys)', () => {
+    const r = readHash('#panel=optimizers&optim.fn=beale&optim.list=sgd,adam&optim.adam.lr=0.1&optim.steps=300&optim.sel=adam&preset=x', ['optimizers']);
+    const { state: s, notices } = parse(schema, r.entries, ss);
+    expect(notices).toEqual([]);
+    expect(s).toEqual({ ...defaults(schema, ss), fn: 'beale', kernels: ['sgd', 'adam'], steps: 300, sel: 'adam', params: { 'adam.lr': 0.1 } });
   });
 });
 

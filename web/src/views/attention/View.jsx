@@ -6,7 +6,7 @@
 // the causal mask, the normalizers and their parameters, the linear forms
 // and theirs, post-softmax quantization.
 import { useMemo, useState } from 'preact/hooks';
-import { Fields, Field } from '../../controls/Field.jsx';
+import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { compute } from '../../../../wasm/views/attention/model.js';
 import { fmt } from '../../../../wasm/figures/format.js';
 
@@ -23,6 +23,7 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
   const sentence = s.example === 'sentence';
   const linearParams = field('linear_params');
   const shownRow = row !== null && data.panels.find((p) => !p.error);
+  const any = (keys) => keys.some((k) => shown(controls, k));
 
   return (
     <Layout data={data} figure={{ row, detail: true, onHover: setHover, onSelect: (r) => set({ row: r }) }} caption={(
@@ -32,13 +33,13 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         zeros. <b>Hover</b> a row to see its weights in every map; press it (or focus a map and use ↑/↓) to keep it.
         Every number is computed by the WebAssembly kernels.
       </p>
-    )} input={(
+    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant']) && (
       <div class="card editor-card">
         <div class="card-head">
           <h2>Input <span class="muted">{ex.label}</span></h2>
           <div class="controls">
             <Fields {...common} keys={['example']} />
-            {!sentence && (
+            {!sentence && shown(controls, 'seed') && (
               <button type="button" onClick={() => set({ seed: s.seed + 1 })}>Reroll <span class="muted">seed {s.seed}</span></button>
             )}
           </div>
@@ -47,9 +48,13 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
           {!sentence && <Fields {...common} keys={['n']} />}
           <Fields {...common} keys={['scale', 'causal']} />
         </div>
-        <h2>Post-softmax quantization</h2>
-        <p class="help">Each normalizer's rows quantized, then renormalized to sum 1 (as a low-precision attention kernel would).</p>
-        <div class="controls"><Fields {...common} keys={['quant']} /></div>
+        {shown(controls, 'quant') && (
+          <>
+            <h2>Post-softmax quantization</h2>
+            <p class="help">Each normalizer's rows quantized, then renormalized to sum 1 (as a low-precision attention kernel would).</p>
+            <div class="controls"><Fields {...common} keys={['quant']} /></div>
+          </>
+        )}
         {s.quant !== 'none' && <div class="field-grid"><Fields {...common} keys={['quant_params']} /></div>}
       </div>
     )} side={(

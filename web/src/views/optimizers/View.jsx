@@ -7,7 +7,7 @@
 // the package's (the same as `softscope figure optimizers`), drawn from the
 // race as it stands.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Fields, Field } from '../../controls/Field.jsx';
+import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { startRace, advanceRace, raceOver, setRaceParams, raceData, functionOf } from '../../../../wasm/views/optimizers/model.js';
 import { fmt } from '../../../../wasm/figures/format.js';
 
@@ -78,6 +78,8 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
   };
   const onStart = (p) => set({ start: p && [round3(p[0]), round3(p[1])] });
   const start = s.start ?? fn.start;
+  const any = (keys) => keys.some((k) => shown(controls, k));
+  const RACE = ['speed', 'steps', 'noise', 'clip', 'warmup', 'schedule'];
 
   return (
     <Layout data={data} figure={{ onStart }} caption={(
@@ -87,22 +89,20 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
         the library's C update kernels in WebAssembly, and hyperparameters act on the running race from the next step.
         Beside the map: f − f* against the step, on a log scale; a run that diverges ends in a ×.
       </p>
-    )} input={(
+    )} input={any(['fn', 'kernels', ...RACE]) && (
       <div class="card editor-card">
         <div class="card-head">
           <h2>{fn.name} <span class="muted">{fn.summary}</span></h2>
-          <div class="controls"><Field f={field('fn')} {...common} set={setFn} /></div>
+          {shown(controls, 'fn') && <div class="controls"><Field f={field('fn')} {...common} set={setFn} /></div>}
         </div>
         <Fields {...common} set={setList} keys={['kernels']} />
-        <h2>Race</h2>
-        <div class="field-grid">
-          <Fields {...common} keys={['speed', 'steps', 'noise', 'clip', 'warmup', 'schedule']} />
-        </div>
+        {any(RACE) && <h2>Race</h2>}
+        <div class="field-grid"><Fields {...common} keys={RACE} /></div>
       </div>
     )} side={(
       selKernel && (
         <div class="optim-hyper">
-          <h2><Field f={{ ...field('sel'), options: s.kernels }} {...common} state={{ ...s, sel }} /></h2>
+          <h2>{shown(controls, 'sel') ? <Field f={{ ...field('sel'), options: s.kernels }} {...common} state={{ ...s, sel }} /> : `hyperparameters of ${sel}`}</h2>
           <p class="help"><code class="formula">{selKernel.formula}</code></p>
           <p class="help">{selKernel.paper}</p>
           <Fields {...common} keys={['params']} />
