@@ -20,6 +20,8 @@ import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from './support/xml.js';
 import { viewState, mountFigure } from './support/view-harness.js';
 import { readHash } from '../../web/src/state/location.js';
+import { Field } from '../../web/src/controls/Field.jsx';
+import { h, render } from 'preact';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -53,6 +55,19 @@ describe('optimizers state', () => {
     expect(paramsOf(ss, s, 'adam').beta2).toBe(ss.kernel('adam').params.find((p) => p.name === 'beta2').default);
     expect(paramsOf(ss, s, 'sgd').lr).toBe(ss.kernel('sgd').params.find((p) => p.name === 'lr').default);
     expect(paramsOf(ss, state('adam.lr=0.3&kernels=adam'), 'adam').lr).toBe(0.3);
+  });
+
+  it('the hyperparameter controls show the race defaults as the defaults (reset returns there)', () => {
+    const f = schema.fields.find((x) => x.key === 'params');
+    const root = document.createElement('div');
+    const show = (params) => {
+      render(h(Field, { f, state: { ...state('kernels=adam,sgd&sel=adam'), params }, set: () => {}, ss, idPrefix: 'optim' }), root);
+      const lr = root.querySelector('[data-param="lr"]');
+      return { value: Number(lr.querySelector('[data-param-value]').getAttribute('data-param-value')), reset: !!lr.querySelector('.link-button') };
+    };
+    expect(show({})).toEqual({ value: RACE_DEFAULTS.adam.lr, reset: false });
+    expect(show({ 'adam.lr': 0.05 })).toEqual({ value: 0.05, reset: true });
+    render(null, root);
   });
 
   it('bad link values fall back to their defaults with a notice naming the key', () => {

@@ -43,12 +43,20 @@ export function attentionHeight(data, width = 940, options = {}) {
   return attentionLayout(data, width, options).height;
 }
 
-/** The largest |weight| of a map (its colour scale's top). */
-export function weightMax(A) {
-  let hi = 0;
-  for (const v of A) if (Math.abs(v) > hi) hi = Math.abs(v);
-  return hi || 1;
+// A map's largest |weight| (its colour scale's top) and its count of exact
+// zeros, once per matrix (a hover redraws the figure, not the matrices).
+const STATS = new WeakMap();
+function statsOf(A) {
+  if (!STATS.has(A)) {
+    let hi = 0, zeros = 0;
+    for (const v of A) { if (Math.abs(v) > hi) hi = Math.abs(v); if (v === 0) zeros++; }
+    STATS.set(A, { hi: hi || 1, zeros });
+  }
+  return STATS.get(A);
 }
+
+/** The largest |weight| of a map (its colour scale's top). */
+export const weightMax = (A) => statsOf(A).hi;
 
 // A theme's ramps for weights: without the palest stop, so the smallest
 // weight is tinted and only an exact zero has the zero colour.
@@ -133,7 +141,7 @@ function MapPanel({ p, data, L, x0, y0, th, color, row, onHover, onSelect }) {
   const lx = mx + M + 10;
   const ys = labelled(n, M), xs = labelled(m, M);
   const interactive = !!onSelect;
-  return html`<g data-map=${p.id} data-kind=${p.kind} data-zeros=${String(p.A.reduce((c, v) => c + (v === 0), 0))}>
+  return html`<g data-map=${p.id} data-kind=${p.kind} data-zeros=${String(statsOf(p.A).zeros)}>
     ${title}
     <g tabindex=${interactive ? 0 : undefined} role=${interactive ? 'group' : undefined} class=${interactive ? 'attn-map' : undefined}
       aria-label=${`${p.label}: attention weights of ${n} queries over ${m} keys${interactive ? '; arrow keys choose a row, Escape clears it' : ''}`}
