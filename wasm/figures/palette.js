@@ -58,7 +58,7 @@ export function rampRgb(ramp, t) {
   const u = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
   const i = Math.min(ramp.length - 2, Math.floor(u)), f = u - i;
   const p = stops(ramp), a = p[i], b = p[i + 1];
-  return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f));
+  return [Math.round(a[0] + (b[0] - a[0]) * f), Math.round(a[1] + (b[1] - a[1]) * f), Math.round(a[2] + (b[2] - a[2]) * f)];
 }
 
 /** The same as a CSS colour. */
