@@ -1,15 +1,18 @@
-// The attention tab in a real browser: from a URL, each heat map's pixels
-// are white exactly where the package (in Node, same SIMD build) computes a
-// zero weight, and its measures are the ones computed there; hovering a row
-// draws that row's weights; post-softmax quantization changes the maps to
-// the package's quantized rows; at sequence length 256 a slider move
-// redraws the maps the package computes (the time of a move is printed, not
-// asserted); nothing logs an error.
+// The Attention view in a real browser: from a link, every heat map is the
+// very picture Node draws for the same state (the same PNG bytes, so exact
+// zeros in the zero colour exactly where the package computes a zero
+// weight) and its measures are the numbers computed there; hovering a row
+// draws that row's weights in every map, and the arrow keys on a focused map
+// pick a row (into the link); post-softmax quantization shows the package's
+// quantized rows; at sequence length 256 a slider move redraws the maps the
+// package computes (the time of a move is printed, not asserted); nothing
+// logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createSoftscope } from '../../wasm/index.js';
-import { parseHash, attnState } from '../../web/src/state/url.js';
-import { computePanels } from '../../web/src/lib/attentionView.js';
-import { openPlayground, pageState } from './open-playground.js';
+import { createSoftscope } from '../../wasm/api/index.js';
+import { parse } from '../../wasm/state/schema.js';
+import { renderFigure } from '../../wasm/views/index.js';
+import { attention as view } from '../../wasm/views/attention/index.js';
+import { openPlayground, pageState, figureValues } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -23,70 +26,84 @@ afterAll(async () => {
   await pw?.close();
 });
 
-async function nodeView() {
+// The page's link, its state, and what Node computes and draws for it.
+async function node() {
   const st = await pageState(page);
-  return computePanels(ss, attnState(st), st.params);
+  const { state } = parse(view.schema, Object.entries(st), ss, { ignore: ['view'] });
+  const r = renderFigure(ss, 'attention', new URLSearchParams(st).toString());
+  const images = Object.fromEntries([...r.svg.matchAll(/<image href="([^"]*)"[^>]*data-map-image="([^"]*)"/g)].map((m) => [m[2], m[1]]));
+  return { st, state, data: r.data, images };
 }
 
-// Which cells of a map's canvas are pure white, row-major.
-const whiteCells = (id) => page.evaluate((mapId) => {
-  const c = document.querySelector(`[data-map="${mapId}"] canvas`);
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  const out = [];
-  for (let t = 0; t < d.length; t += 4) out.push(d[t] === 255 && d[t + 1] === 255 && d[t + 2] === 255);
-  return out;
-}, id);
+const pageImage = (id) => page.getAttribute(`[data-view-figure] [data-map-image="${id}"]`, 'href');
 
-describe('attention tab in Chromium', () => {
-  it('draws exact zeros as white and shows the measures the package computes', async () => {
-    await page.goto(`${server.url}#panel=attention&attn.example=copy&attn.n=40&attn.norms=softmax,sparsemax&attn.linear=galerkin`);
-    await page.waitForSelector('[data-map="sparsemax"] canvas');
-    const v = await nodeView();
-    expect(v.panels.map((p) => p.id)).toEqual(['softmax', 'sparsemax', 'galerkin']);
-    for (const p of v.panels) {
-      const white = await whiteCells(p.id);
-      expect(white.length).toBe(v.n * v.m);
-      expect(white, p.id).toEqual(Array.from(p.A, (x) => x === 0));
-      const zeros = Number((await page.textContent(`[data-map="${p.id}"] [data-metric="zeros"]`)).replace('%', ''));
-      let z = 0;
-      for (let i = 0; i < v.n; i++) z += p.rows[4 * i + 1];
-      expect(Math.abs(zeros - (100 * z) / v.n)).toBeLessThan(0.05 + 5e-3 * zeros);
-    }
-    expect(v.panels[1].A.filter((x) => x === 0).length).toBeGreaterThan(v.n * v.m / 2); // sparsemax is sparse
+async function sameMaps(want) {
+  for (const p of want.data.panels) {
+    expect(await pageImage(p.id) === want.images[p.id], `${p.id}: the page's map is Node's`).toBe(true);
+    const shown = await figureValues(page, `[data-map="${p.id}"] [data-metric]`);
+    expect(shown, p.id).toEqual([p.mean.entropy, p.mean.zeros, p.mean.max, p.mean.sink, p.tv, p.outErr, ...Object.values(p.head)].map(String));
+  }
+}
+
+describe('attention view in Chromium', () => {
+  it('draws each map as Node does, zeros where the package has zeros, with the measures it computes', async () => {
+    await page.goto(`${server.url}#view=attention&example=copy&n=40&normalizers=softmax,sparsemax&linear=galerkin`);
+    await page.waitForSelector('[data-view-figure] [data-map-image="galerkin"]');
+    const want = await node();
+    expect(want.data.panels.map((p) => p.id)).toEqual(['softmax', 'sparsemax', 'galerkin']);
+    await sameMaps(want);
+    const sparse = want.data.panels[1];
+    expect(Number(await page.getAttribute('[data-view-figure] [data-map="sparsemax"]', 'data-zeros'))).toBe(sparse.A.filter((x) => x === 0).length);
+    expect(sparse.A.filter((x) => x === 0).length).toBeGreaterThan(want.data.n * want.data.m / 2); // sparsemax is sparse
   });
 
   it('hovering a row draws its weights in every map', async () => {
-    const v = await nodeView();
-    const box = await page.locator('[data-map="softmax"] canvas').boundingBox();
+    const { data } = await node();
+    const box = await page.locator('[data-view-figure] [data-map="softmax"] rect[style]').boundingBox();
     const row = 30;
-    await page.mouse.move(box.x + box.width / 2, box.y + ((row + 0.5) / v.n) * box.height);
-    await page.waitForSelector(`[data-row="${row}"]`);
-    for (const p of v.panels) {
-      const bars = await page.$$eval(`[data-row-of="${p.id}"] [data-index]`, (bs) => bs.map((b) => Number(b.dataset.value)));
-      expect(bars, p.id).toEqual(Array.from(p.A.subarray(row * v.m, (row + 1) * v.m)));
+    await page.mouse.move(box.x + box.width / 2, box.y + ((row + 0.5) / data.n) * box.height);
+    await page.waitForSelector(`[data-view-figure] [data-row="${row}"]`);
+    for (const p of data.panels) {
+      const bars = (await figureValues(page, `[data-row-of="${p.id}"] [data-index]`)).map(Number);
+      expect(bars, p.id).toEqual(p.A.slice(row * data.m, (row + 1) * data.m));
     }
+  });
+
+  it('the arrow keys on a focused map pick a row, into the link', async () => {
+    await page.mouse.move(0, 0);
+    await page.waitForSelector('[data-view-figure] [data-row-hint]');
+    await page.focus('[data-view-figure] [data-map="sparsemax"] [tabindex="0"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-view-figure] [data-row="1"]');
+    const { st, data } = await node();
+    expect(st.row).toBe('1');
+    const bars = (await figureValues(page, '[data-row-of="sparsemax"] [data-index]')).map(Number);
+    expect(bars).toEqual(data.panels[1].A.slice(data.m, 2 * data.m));
+    expect(await page.textContent('[data-row-status]')).toContain('Row 1');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-view-figure] [data-row-hint]');
   });
 
   it('post-softmax quantization shows the quantized rows', async () => {
     await page.selectOption('#attn-quant', 'pow2');
-    await page.fill('#attn-bits', '2');
-    await page.press('#attn-bits', 'Enter');
-    await page.waitForTimeout(400);
-    const v = await nodeView();
-    expect(parseHash(await page.evaluate(() => location.hash)).attn.quant).toBe('pow2');
-    const white = await whiteCells('softmax');
-    expect(white).toEqual(Array.from(v.panels[0].A, (x) => x === 0));
-    expect(white.some(Boolean)).toBe(true); // 2-bit pow2 rounds weights below max / 8 to 0
+    await page.fill('#attn-pow2-bits-step', '2');
+    await page.press('#attn-pow2-bits-step', 'Enter');
+    await page.waitForFunction(() => /pow2\.bits=2/.test(location.hash));
+    const want = await node();
+    expect(want.st.quant).toBe('pow2');
+    expect(want.state.quant_params).toEqual({ 'pow2.bits': 2 });
+    await sameMaps(want);
+    expect(want.data.panels[0].A.some((x) => x === 0)).toBe(true); // 2-bit pow2 rounds weights below max / 8 to 0
+    expect(Number(await page.getAttribute('[data-view-figure] [data-map="softmax"]', 'data-zeros'))).toBeGreaterThan(0);
   });
 
   it('stays interactive at sequence length 256', async () => {
-    await page.goto(`${server.url}#panel=attention&attn.example=random&attn.n=256&attn.norms=softmax,sparsemax,entmax_bisect`);
-    await page.waitForSelector('[data-map="entmax_bisect"] canvas');
-    await page.waitForFunction(() => document.querySelector('[data-map="softmax"] canvas')?.width === 256);
-    await page.mouse.move(0, 0); // no row hovered (a hovered row adds its bar charts)
-    await page.waitForFunction(() => !document.querySelector('[data-row]'));
-    // the work of one move: input event -> render, layout effects (the maps
-    // drawn) -> the next task; then wait for a frame before the next move
+    await page.goto(`${server.url}#view=attention&example=random&n=256&normalizers=softmax,sparsemax,entmax_bisect`);
+    await page.waitForSelector('[data-view-figure] [data-map-image="entmax_bisect"]');
+    await page.mouse.move(0, 0); // no row hovered
+    // the work of one move: input event -> compute, render (the maps drawn)
+    // -> the next task; then wait for a frame before the next move
     const work = await page.evaluate(async () => {
       const input = document.querySelector('#attn-scale');
       const out = [];
@@ -100,9 +117,8 @@ describe('attention tab in Chromium', () => {
       }
       return out.slice(2).sort((a, b) => a - b); // the first two warm the JIT up
     });
-    console.log(`attention panel at n = 256, 3 normalizers: a scale move takes ${work[work.length >> 1].toFixed(1)} ms (median; max ${work[work.length - 1].toFixed(1)} ms; one frame is 16.7 ms)`);
-    const v = await nodeView();
-    expect(await whiteCells('sparsemax')).toEqual(Array.from(v.panels[1].A, (x) => x === 0));
+    console.log(`attention view at n = 256, 3 normalizers: a scale move takes ${work[work.length >> 1].toFixed(1)} ms (median; max ${work[work.length - 1].toFixed(1)} ms; one frame is 16.7 ms)`);
+    await sameMaps(await node());
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,15 +1,18 @@
-// The optimizers tab in a real browser: a race from the URL runs to its last
-// step and every optimizer ends at the point (x, y, f) the package computes
-// in Node for the same setup; a click on the map moves the start there (in
-// the URL) and restarts the race; a hyperparameter changed mid-race lands in
-// the URL and changes the path from then on; 8 optimizers x 2000 steps run
-// to the end (the frame times are printed, not asserted); nothing logs an
-// error.
+// The Optimizers view in a real browser: a race from the link runs to its
+// last step and every optimizer ends at the point (x, y, f) the package
+// computes in Node for the same state, and the figure draws the same numbers
+// as the one Node renders; a press on the map moves the start there (in the
+// link) and restarts the race, and so do the arrow keys on the start ring; a
+// hyperparameter changed mid-race lands in the link and changes the path
+// from then on; 8 optimizers x 2000 steps run to the end (the frame times are
+// printed, not asserted); nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createSoftscope } from '../../wasm/index.js';
-import { parseHash, optimState } from '../../web/src/state/url.js';
-import { optimizerParams, viewMap, PLOT } from '../../web/src/lib/optimView.js';
-import { openPlayground, pageState } from './open-playground.js';
+import { createSoftscope } from '../../wasm/api/index.js';
+import { parse } from '../../wasm/state/schema.js';
+import { renderFigure } from '../../wasm/views/index.js';
+import { optimizers as view } from '../../wasm/views/optimizers/index.js';
+import { compute } from '../../wasm/views/optimizers/model.js';
+import { openPlayground, pageState, figureValues } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -28,56 +31,70 @@ const finished = (steps) => page.waitForFunction((n) => {
   return s && s.dataset.playing === '0' && Number(s.dataset.step) === n;
 }, steps, { timeout: 30000 });
 
-async function rows() {
-  return page.$$eval('[data-run]', (rs) => rs.map((r) => ({ name: r.dataset.run, step: Number(r.dataset.runStep), x: Number(r.dataset.x), y: Number(r.dataset.y), f: Number(r.dataset.f) })));
+const rows = () => page.$$eval('[data-view-figure] [data-run]', (rs) => rs.map((r) => ({
+  name: r.dataset.run, step: Number(r.dataset.runStep), x: Number(r.dataset.x), y: Number(r.dataset.y), f: Number(r.dataset.f) })));
+
+// The page's state as the link says, and Node's race for it.
+async function nodeRace() {
+  const st = await pageState(page);
+  const { state } = parse(view.schema, Object.entries(st), ss, { ignore: ['view'] });
+  return { st, state, data: compute(ss, state) };
 }
 
-// Node's run of the setup in the page's URL: the final point per optimizer.
-async function nodeFinal() {
-  const o = optimState(await pageState(page));
-  const fn = ss.functions.find((f) => f.name === o.fn);
-  return Object.fromEntries(o.list.map((name) => {
-    const r = ss.trajectory({ optimizer: name, fn: o.fn, start: o.start ?? fn.start, steps: o.steps, noise: o.noise, clip: o.clip,
-      seed: o.seed, schedule: o.schedule, warmup: o.warmup, params: optimizerParams(ss.kernel(name, 'optimizer'), o.params[name]) });
-    return [name, r.output[r.output.length - 1]];
-  }));
-}
+const dataValues = (svg) => [...svg.matchAll(/data-metric="[^"]*" data-value="([^"]*)"/g)].map((m) => m[1]);
 
-describe('optimizers tab in Chromium', () => {
-  it('runs the race from the URL to the points the package computes', async () => {
-    await page.goto(`${server.url}#panel=optimizers&optim.fn=quadratic&optim.list=sgd,adam,ogda,lion&optim.steps=300&optim.speed=50&optim.noise=0.5&optim.seed=3`);
+describe('optimizers view in Chromium', () => {
+  it('runs the race from the link to the points the package computes, and draws the same numbers', async () => {
+    await page.goto(`${server.url}#view=optimizers&fn=quadratic&kernels=sgd,adam,ogda,lion&steps=300&speed=50&noise=0.5&seed=3`);
     await finished(300);
-    const got = await rows(), want = await nodeFinal();
+    const got = await rows(), { st, data } = await nodeRace();
     expect(got.map((r) => r.name)).toEqual(['sgd', 'adam', 'ogda', 'lion']);
     for (const r of got) {
+      const want = data.runs.find((w) => w.name === r.name);
       expect(r.step).toBe(300);
-      expect([r.x, r.y, r.f], r.name).toEqual(want[r.name]);
+      expect([r.x, r.y, r.f], r.name).toEqual(want.path[300]);
     }
+    // the figure Node renders for this link carries the same numbers
+    const node = renderFigure(ss, 'optimizers', new URLSearchParams(st).toString());
+    expect(await figureValues(page, '[data-metric]')).toEqual(dataValues(node.svg));
+    // and the same heat map, byte for byte (the PNG is written by the same code)
+    expect(await page.getAttribute('[data-view-figure] [data-heat]', 'href')).toBe(node.svg.match(/<image href="([^"]*)"[^>]*data-heat="quadratic"/)[1]);
   });
 
-  it('a click on the map moves the start there and restarts the race', async () => {
-    const box = await page.locator('#optim-map').boundingBox();
+  it('a press on the map moves the start there and restarts the race', async () => {
+    const box = await page.locator('[data-view-figure] [data-map-input]').boundingBox();
     await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.75);
     await finished(300);
-    const o = optimState(parseHash(await page.evaluate(() => location.hash)));
-    const fn = ss.functions.find((f) => f.name === 'quadratic');
-    const [x, y] = viewMap(fn).toXY(PLOT * 0.25, PLOT * 0.75);
-    expect(o.start[0]).toBeCloseTo(x, 1);
-    expect(o.start[1]).toBeCloseTo(y, 1);
-    const got = await rows(), want = await nodeFinal();
-    for (const r of got) expect([r.x, r.y, r.f], r.name).toEqual(want[r.name]);
+    const { state, data } = await nodeRace();
+    const [x0, x1, y0, y1] = data.fn.view;
+    expect(state.start[0]).toBeCloseTo(x0 + 0.25 * (x1 - x0), 1);
+    expect(state.start[1]).toBeCloseTo(y1 - 0.75 * (y1 - y0), 1);
+    for (const r of await rows()) expect([r.x, r.y, r.f], r.name).toEqual(data.runs.find((w) => w.name === r.name).path[300]);
   });
 
-  it('a hyperparameter changed while running lands in the URL and changes the path', async () => {
-    await page.goto(`${server.url}#panel=optimizers&optim.fn=rosenbrock&optim.list=sgd,momentum&optim.steps=2000&optim.speed=2&optim.sel=sgd`);
-    await page.waitForFunction(() => document.querySelectorAll('[data-run]').length === 2 && Number(document.querySelector('[data-playing]')?.dataset.step) > 20);
+  it('the arrow keys move the start ring, and the race restarts from there', async () => {
+    const before = (await nodeRace()).state.start;
+    await page.focus('[data-view-figure] [data-start]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await finished(300);
+    const { state, data } = await nodeRace();
+    const [x0, x1, y0, y1] = data.fn.view;
+    expect(state.start[0]).toBeCloseTo(before[0] + 0.02 * (x1 - x0), 2);
+    expect(state.start[1]).toBeCloseTo(before[1] - 0.02 * (y1 - y0), 2);
+    for (const r of await rows()) expect([r.x, r.y, r.f], r.name).toEqual(data.runs.find((w) => w.name === r.name).path[300]);
+  });
+
+  it('a hyperparameter changed while running lands in the link and changes the path', async () => {
+    await page.goto(`${server.url}#view=optimizers&fn=rosenbrock&kernels=sgd,momentum&steps=2000&speed=2&sel=sgd`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-view-figure] [data-run]').length === 2
+      && Number(document.querySelector('[data-playing]')?.dataset.step) > 20);
     await page.locator('#optim-sgd-lr').focus();
     for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
-    const o = optimState(await pageState(page));
-    expect(o.params.sgd.lr).toBeGreaterThan(1e-3);
-    // the sgd run no longer follows the default-lr run
-    expect(await page.textContent('#optim-play')).toBe('Pause');
-    await page.click('#optim-play'); // pause
+    const { st } = await nodeRace();
+    expect(Number(st['sgd.lr'])).toBeGreaterThan(1e-3);
+    expect(await page.textContent('#optim-play')).toBe('Pause'); // the race went on
+    await page.click('#optim-play');
     const step = Number(await page.getAttribute('[data-playing]', 'data-step'));
     const sgd = (await rows()).find((r) => r.name === 'sgd');
     const plain = ss.trajectory({ optimizer: 'sgd', fn: 'rosenbrock', steps: step });
@@ -87,8 +104,8 @@ describe('optimizers tab in Chromium', () => {
 
   it('8 optimizers x 2000 steps run to the end', async () => {
     const list = 'sgd,momentum,nesterov,adam,adabelief,lion,sage,ogda';
-    await page.goto(`${server.url}#panel=optimizers&optim.fn=rosenbrock&optim.list=${list}&optim.steps=2000&optim.speed=10`);
-    await page.waitForSelector('[data-run]');
+    await page.goto(`${server.url}#view=optimizers&fn=rosenbrock&kernels=${list}&steps=2000&speed=10`);
+    await page.waitForSelector('[data-view-figure] [data-run]');
     const frames = await page.evaluate(() => new Promise((resolve) => {
       const t = [];
       const tick = (now) => {

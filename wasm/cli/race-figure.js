@@ -6,7 +6,7 @@ import { figureFiles } from '../views/files.js';
 export function raceFigure(ss, o, compare) {
   const v = VIEWS.find((x) => x.id === 'optimizers');
   if (!v) throw new Error('the optimizers view is not available');
-  const entries = [['fn', o.fn], ['list', [o.optimizer, ...compare].join(',')]];
+  const entries = [['fn', o.fn], ['kernels', [o.optimizer, ...compare].join(',')]];
   for (const k of ['steps', 'noise', 'clip', 'seed', 'warmup', 'schedule']) if (o[k] !== undefined) entries.push([k, String(o[k])]);
   if (o.start) entries.push(['start', o.start.join(',')]);
   for (const [p, val] of Object.entries(o.params ?? {})) entries.push([`${o.optimizer}.${p}`, String(val)]);

@@ -24,9 +24,9 @@ export function seriesLegend(items, { x, y, width, th }) {
   return { el, height: 14 * rows.length };
 }
 
-/** A vertical colour ramp from lo (bottom) to hi (top) with three labels. */
-export function RampLegend({ x, y, h, ramp, lo, hi, label, th, format = (v) => fmt(v, 3), zeroNote }) {
-  const steps = 24, sh = h / steps;
+/** A vertical colour ramp from lo (bottom) to hi (top) with three labels (steps: its bands, for a banded map). */
+export function RampLegend({ x, y, h, ramp, lo, hi, label, th, format = (v) => fmt(v, 3), zeroNote, steps = 24 }) {
+  const sh = h / steps;
   return html`<g class="ramp-legend" font-size="10" fill=${th.muted} data-ramp=${`${lo},${hi}`}>
     ${Array.from({ length: steps }, (_, i) => html`<rect key=${i} x=${x} y=${y + h - (i + 1) * sh} width="10" height=${sh + 0.5}
       fill=${rampColor(ramp, (i + 0.5) / steps)} />`)}

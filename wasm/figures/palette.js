@@ -15,12 +15,15 @@ export const THEMES = {
     // sequential ramp for heat maps: light (low) to deep blue (high); negative values in red
     ramp: ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'], negRamp: ['#fff5f0', '#fcbba1', '#fb6a4a', '#cb181d', '#67000d'],
     zeroCell: '#ffffff',
+    // a quiet grey ramp for maps that carry coloured marks (optimizer paths)
+    terrain: ['#fbfbfd', '#e4e7ee', '#c6ccd8', '#9ea7b8', '#737d91'],
   },
   dark: {
     name: 'dark', paper: '#141821', ink: '#e6e9ef', muted: '#9aa3b5', grid: '#2a3140', frame: '#4a5366', zero: '#7d879b',
     accent: '#6ea8ff', warn: '#ff7b6b', bar: '#3d5a86', dropped: '#343b4a', empirical: '#e6e9ef',
     ramp: ['#10151f', '#1d3557', '#2e6fb5', '#6bb3f0', '#d8ecff'], negRamp: ['#10151f', '#5a1d1d', '#a33a2e', '#e8735e', '#ffd7cc'],
     zeroCell: '#000000',
+    terrain: ['#161a23', '#252c3b', '#3a4457', '#566179', '#7d89a2'],
   },
 };
 
@@ -43,13 +46,19 @@ export function listColors(names, offset = 0) {
 }
 
 const hex = (c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16));
+// The stops of a ramp as numbers, parsed once per ramp (a heat map asks per cell).
+const STOPS = new WeakMap();
+const stops = (ramp) => {
+  if (!STOPS.has(ramp)) STOPS.set(ramp, ramp.map(hex));
+  return STOPS.get(ramp);
+};
 
 /** [r, g, b] of a ramp (an array of #rrggbb stops) at t in [0, 1]. */
 export function rampRgb(ramp, t) {
   const u = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (ramp.length - 1);
   const i = Math.min(ramp.length - 2, Math.floor(u)), f = u - i;
-  const a = hex(ramp[i]), b = hex(ramp[i + 1]);
-  return [0, 1, 2].map((c) => Math.round(a[c] + (b[c] - a[c]) * f));
+  const p = stops(ramp), a = p[i], b = p[i + 1];
+  return [Math.round(a[0] + (b[0] - a[0]) * f), Math.round(a[1] + (b[1] - a[1]) * f), Math.round(a[2] + (b[2] - a[2]) * f)];
 }
 
 /** The same as a CSS colour. */

@@ -31,15 +31,15 @@ function chunk(type, data) {
   return out;
 }
 
-/** PNG bytes of a width x height RGBA raster (row 0 at the top). */
-export function encodePng(rgba, width, height) {
+/** PNG bytes of a width x height RGBA raster (row 0 at the top); level: zlib's, 1 (fast) to 9 (small). */
+export function encodePng(rgba, width, height, level = 6) {
   const raw = new Uint8Array((4 * width + 1) * height);
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(4 * width * y, 4 * width * (y + 1)), (4 * width + 1) * y + 1);
   const ihdr = new Uint8Array(13), dv = new DataView(ihdr.buffer);
   dv.setUint32(0, width);
   dv.setUint32(4, height);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter method, no interlace
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlibSync(raw, { level: 6 })), chunk('IEND', new Uint8Array(0))];
+  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', zlibSync(raw, { level })), chunk('IEND', new Uint8Array(0))];
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let o = 0;
   for (const p of parts) { out.set(p, o); o += p.length; }
@@ -54,8 +54,8 @@ function base64(bytes) {
 }
 
 /** A data URI of the PNG of an RGBA raster. */
-export function pngDataUri(rgba, width, height) {
-  return `data:image/png;base64,${base64(encodePng(rgba, width, height))}`;
+export function pngDataUri(rgba, width, height, level) {
+  return `data:image/png;base64,${base64(encodePng(rgba, width, height, level))}`;
 }
 
 /**
@@ -72,4 +72,21 @@ export function matrixRgba(values, rows, cols, { ramp, negRamp, zeroCell, t }) {
     px[4 * k] = c[0]; px[4 * k + 1] = c[1]; px[4 * k + 2] = c[2]; px[4 * k + 3] = 255;
   }
   return px;
+}
+
+/**
+ * An RGBA raster (width x height) with every pixel repeated k x k times, so a
+ * small matrix stays crisp whatever a renderer does when it scales an image
+ * (resvg smooths, browsers may).
+ */
+export function upscaleRgba(rgba, width, height, k) {
+  if (k <= 1) return rgba;
+  const w = width * k, out = new Uint8ClampedArray(w * height * k * 4);
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height), o32 = new Uint32Array(out.buffer);
+  for (let y = 0; y < height; y++) {
+    const row = y * k * w;
+    for (let x = 0; x < width; x++) o32.fill(px[y * width + x], row + x * k, row + x * k + k);
+    for (let r = 1; r < k; r++) o32.copyWithin(row + r * w, row, row + w);
+  }
+  return out;
 }

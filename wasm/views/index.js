@@ -7,9 +7,16 @@
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
 import { dispersion } from './dispersion/index.js';
+import { optimizers } from './optimizers/index.js';
+import { attention } from './attention/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
-export const VIEWS = [normalizers, dispersion];
+export const VIEWS = [
+  normalizers,
+  dispersion,
+  optimizers,
+  attention,
+];
 export const VIEW_IDS = VIEWS.map((v) => v.id);
 
 /** The view with this id (an Error naming the known ones otherwise). */

@@ -74,7 +74,10 @@ export function Field({ f, state, set, ss, colors, idPrefix, controls = 'all' })
         const k = kernels.find((x) => x.name === f.current?.(state)) ?? kernels[0];
         if (!k) return null;
         const own = Object.fromEntries(Object.entries(values).filter(([key]) => key.startsWith(`${k.name}.`)).map(([key, x]) => [key.slice(k.name.length + 1), x]));
-        return <ParamControls kernels={[k]} values={{ ...f.overrides?.(k.name), ...own }} colors={colors} idPrefix={`${idPrefix}-${k.name}`}
+        // the view's own defaults (overrides) are the defaults a reset returns to
+        const over = f.overrides?.(k.name) ?? {};
+        const shownK = { ...k, params: k.params.map((p) => (p.name in over ? { ...p, default: over[p.name] } : p)) };
+        return <ParamControls kernels={[shownK]} values={own} colors={colors} idPrefix={`${idPrefix}-${k.name}`}
           onSet={(name, x) => setParam(`${k.name}.${name}`, x)} onReset={(name) => resetParam(`${k.name}.${name}`)} only={only} exclude={f.exclude} />;
       }
       return <ParamControls kernels={kernels} values={values} colors={colors} idPrefix={idPrefix} onSet={setParam} onReset={resetParam}

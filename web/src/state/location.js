@@ -11,8 +11,8 @@ const LEGACY_PREFIX = { dispersion: 'dispersion.', sampling: 'sampling.', quanti
 const LEGACY_RENAME = {
   normalizers: { normalizers: 'kernels' },
   dispersion: { normalizers: 'kernels' },
-  attention: {},
-  optimizers: {},
+  attention: { norms: 'normalizers' },
+  optimizers: { list: 'kernels' },
 };
 
 /** { view, entries: [[key, value], ...] } of a location hash (view null: the default). */

@@ -3,10 +3,14 @@
 import { VIEWS } from '../../../wasm/views/index.js';
 import { NormalizersView } from './normalizers/View.jsx';
 import { DispersionView } from './dispersion/View.jsx';
+import { OptimizersView } from './optimizers/View.jsx';
+import { AttentionView } from './attention/View.jsx';
 
 const COMPONENTS = {
   normalizers: NormalizersView,
   dispersion: DispersionView,
+  optimizers: OptimizersView,
+  attention: AttentionView,
 };
 
 /** [{ ...view module, View }] in tab order. */

@@ -1,0 +1,104 @@
+// The Optimizers view's numbers: the heat map of the test function, and a
+// race (one trajectory runner of the wasm engine per optimizer, same start,
+// same noise) that the playground advances a few steps per animation frame
+// and compute() runs to the last step for a headless figure.
+import { heatValue, lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, optimizerParams, running, trajectoryMetrics }
+  from '../../analysis/trajectories.js';
+import { RACE_DEFAULTS } from './schema.js';
+
+export const HEAT_CELLS = 160;
+
+/** The test function of the state (its registry entry). */
+export function functionOf(ss, s) {
+  return ss.functions.find((f) => f.name === s.fn) ?? ss.functions[0];
+}
+
+/** Hyperparameters of one optimizer in the state: adam.lr=... over the race defaults over the registry's. */
+export function paramsOf(ss, s, name) {
+  const own = {};
+  for (const [key, v] of Object.entries(s.params ?? {})) if (key.startsWith(`${name}.`)) own[key.slice(name.length + 1)] = v;
+  return optimizerParams(ss.kernel(name, 'optimizer'), own, RACE_DEFAULTS[name]);
+}
+
+// The heat map of a function (values of heatValue on a grid; row j is y_j,
+// bottom row first), once per function and instance.
+const HEAT = new WeakMap();
+export function heatOf(ss, fn, cells = HEAT_CELLS) {
+  if (!HEAT.has(ss)) HEAT.set(ss, new Map());
+  const cache = HEAT.get(ss), key = `${fn.name}:${cells}`;
+  if (!cache.has(key)) {
+    const grid = ss.functionGrid(fn.name, { nx: cells, ny: cells });
+    const values = Array.from(grid, (f) => heatValue(fn, f));
+    let lo = Infinity, hi = -Infinity;
+    for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    cache.set(key, { nx: cells, ny: cells, view: fn.view, values, lo, hi, label: fn.game ? 'f' : 'f − f*', log1p: !fn.game });
+  }
+  return cache.get(key);
+}
+
+/** A race for the state, at step 0: { fn, start, steps, runs, heat }. */
+export function startRace(ss, s) {
+  const fn = functionOf(ss, s);
+  const start = s.start ?? fn.start;
+  const runs = makeRuns(ss, {
+    fn: fn.name, start, steps: s.steps, noise: s.noise, clip: s.clip, seed: s.seed, schedule: s.schedule, warmup: s.warmup,
+    optimizers: s.kernels.map((name) => ({ name, params: paramsOf(ss, s, name) })),
+  });
+  return { fn, start, steps: s.steps, schedule: s.schedule, noise: s.noise, clip: s.clip, runs, heat: heatOf(ss, fn) };
+}
+
+/** Advance every run of the race by up to k steps; true while any can go on. */
+export function advanceRace(race, k) {
+  return advanceRuns(race.runs, k, race.steps);
+}
+
+/** Whether every run has stopped (last step, diverged or an error). */
+export function raceOver(race) {
+  return race.runs.every((r) => !running(r, race.steps));
+}
+
+/** The state's hyperparameters for the running race, from the next step on. */
+export function setRaceParams(ss, race, s) {
+  setRunParams(race.runs, (name) => paramsOf(ss, s, name));
+}
+
+/**
+ * The race's numbers as they stand: { fn, start, steps, step, heat,
+ * loss: { log, domain, label }, runs: [{ name, params, path, step, x, y, f,
+ * distance, diverged, divergedAt, offAxisAt, error, metrics }] }.
+ */
+export function raceData(race) {
+  const { fn } = race;
+  const loss = { ...lossRange(fn, race.runs.map((r) => r.path)), label: fn.game ? 'f (0 at the equilibrium)' : 'f − f*' };
+  const [lo, hi] = loss.domain;
+  const off = (v) => !Number.isFinite(v) || v > hi + 1e-9 * Math.abs(hi) || (!loss.log && v < lo - 1e-9 * Math.abs(lo));
+  const runs = race.runs.map((r) => {
+    const sum = runSummary(fn, r);
+    let offAxisAt = null;
+    for (let i = 0; i < r.path.length; i++) if (off(lossValue(fn, r.path[i][2]))) { offAxisAt = i; break; }
+    return {
+      name: r.name, params: r.params, path: r.path, ...sum,
+      divergedAt: sum.diverged ? sum.step : null, offAxisAt, error: r.error ?? null,
+      metrics: trajectoryMetrics(fn, r.path, race.steps),
+    };
+  });
+  const info = { name: fn.name, formula: fn.formula, summary: fn.summary, view: fn.view, minima: fn.minima, fmin: fn.fmin, game: !!fn.game };
+  return {
+    fn: info, start: race.start, steps: race.steps, schedule: race.schedule, noise: race.noise, clip: race.clip,
+    step: runs.reduce((m, r) => Math.max(m, r.step), 0), heat: race.heat, loss, runs,
+  };
+}
+
+/** Headless: the race run to its last step. */
+export function compute(ss, s) {
+  const race = startRace(ss, s);
+  advanceRace(race, s.steps);
+  return raceData(race);
+}
+
+/** The paths as a table (CSV): one row per (optimizer, step). */
+export function table(d) {
+  const rows = [];
+  for (const r of d.runs) r.path.forEach(([x, y, f], i) => rows.push([r.name, i, x, y, f]));
+  return { columns: ['optimizer', 'step', 'x', 'y', 'f'], rows };
+}

@@ -1,0 +1,76 @@
+// The Attention view: an example input through attention with each chosen
+// normalizer in softmax's place and through the chosen linear forms, as
+// heat maps side by side (the package's figure). Hovering a map's row shows
+// that row in every map; a press (or ↑/↓ on a focused map) pins it, in the
+// link as row=. Controls: the example, its length and seed, the score scale,
+// the causal mask, the normalizers and their parameters, the linear forms
+// and theirs, post-softmax quantization.
+import { useMemo, useState } from 'preact/hooks';
+import { Fields, Field, shown } from '../../controls/Field.jsx';
+import { compute } from '../../../../wasm/views/attention/model.js';
+import { fmt } from '../../../../wasm/figures/format.js';
+
+export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }) {
+  const [hover, setHover] = useState(null);
+  // the matrices do not depend on the shown row: a new row redraws, it does not recompute
+  const key = JSON.stringify({ ...s, row: null });
+  const base = useMemo(() => compute(ss, { ...s, row: null }), [ss, key]);
+  const data = { ...base, row: s.row };
+  const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'attn', controls };
+  const field = (k) => v.schema.fields.find((f) => f.key === k);
+  const ex = data.example;
+  const row = hover ?? s.row;
+  const sentence = s.example === 'sentence';
+  const linearParams = field('linear_params');
+  const shownRow = row !== null && data.panels.find((p) => !p.error);
+  const any = (keys) => keys.some((k) => shown(controls, k));
+
+  return (
+    <Layout data={data} figure={{ row, detail: true, onHover: setHover, onSelect: (r) => set({ row: r }) }} caption={(
+      <p class="caption">
+        Scaled dot-product attention <code>A = normalize(scale·QKᵀ)</code>, <code>out = AV</code>, with each chosen
+        normalizer in softmax's place, and linear-attention forms that avoid the n × n matrix. White cells are exact
+        zeros. <b>Hover</b> a row to see its weights in every map; press it (or focus a map and use ↑/↓) to keep it.
+        Every number is computed by the WebAssembly kernels.
+      </p>
+    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant']) && (
+      <div class="card editor-card">
+        <div class="card-head">
+          <h2>Input <span class="muted">{ex.label}</span></h2>
+          <div class="controls">
+            <Fields {...common} keys={['example']} />
+            {!sentence && shown(controls, 'seed') && (
+              <button type="button" onClick={() => set({ seed: s.seed + 1 })}>Reroll <span class="muted">seed {s.seed}</span></button>
+            )}
+          </div>
+        </div>
+        <div class="field-grid">
+          {!sentence && <Fields {...common} keys={['n']} />}
+          <Fields {...common} keys={['scale', 'causal']} />
+        </div>
+        {shown(controls, 'quant') && (
+          <>
+            <h2>Post-softmax quantization</h2>
+            <p class="help">Each normalizer's rows quantized, then renormalized to sum 1 (as a low-precision attention kernel would).</p>
+            <div class="controls"><Fields {...common} keys={['quant']} /></div>
+          </>
+        )}
+        {s.quant !== 'none' && <div class="field-grid"><Fields {...common} keys={['quant_params']} /></div>}
+      </div>
+    )} side={(
+      <>
+        <Fields {...common} keys={['normalizers', 'params']} />
+        <Fields {...common} keys={['linear']} />
+        {s.linear.filter((name) => ss.kernel(name, 'attention').params.some((p) => !linearParams.exclude.includes(p.name)))
+          .map((name) => <Field key={name} f={{ ...linearParams, current: () => name }} {...common} />)}
+      </>
+    )} below={(
+      <p class="help" role="status" aria-live="polite" data-row-status>
+        {shownRow
+          ? `Row ${row}${ex.tokens[row] !== undefined && ex.tokens[row] !== String(row) ? ` (${ex.tokens[row]})` : ''}: ${data.panels.filter((p) => !p.error)
+            .map((p) => `${p.id} entropy ${fmt(p.rows.entropy[row], 3)}, zeros ${fmt(100 * p.rows.zeros[row], 3)} %`).join('; ')}`
+          : `${ex.n} tokens; no row chosen.`}
+      </p>
+    )} />
+  );
+}
