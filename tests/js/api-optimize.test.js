@@ -161,9 +161,13 @@ describe('softscope optimize (CLI)', () => {
     const j = JSON.parse(r.out);
     expect(j.compare.map((c) => c.kernel)).toEqual(['ogda']);
     const text = readFileSync(svg, 'utf8');
-    const lines = [...text.matchAll(/<polyline data-kernel="(\w+)" points="([^"]*)"/g)];
-    expect(lines.map((m) => m[1])).toEqual(['sgd', 'ogda']);
-    expect(lines[0][2].split(' ').length).toBe(51);
+    // the Optimizers view's figure: a path per optimizer, and each run's last step and point
+    expect([...text.matchAll(/<g data-path="(\w+)"/g)].map((m) => m[1])).toEqual(['sgd', 'ogda']);
+    const runs = [...text.matchAll(/<g data-run="(\w+)" data-run-step="(\d+)" data-x="([^"]*)" data-y="([^"]*)"/g)];
+    expect(runs.map((m) => [m[1], Number(m[2])])).toEqual([['sgd', 50], ['ogda', 50]]);
+    const last = j.output[j.output.length - 1];
+    expect(Number(runs[0][3])).toBeCloseTo(last[0], 5);
+    expect(Number(runs[0][4])).toBeCloseTo(last[1], 5);
   });
 
   it('bad hyperparameters and unknown functions exit 2 naming them', async () => {

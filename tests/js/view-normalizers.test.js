@@ -86,7 +86,8 @@ describe('the view in a DOM', () => {
     try {
       await flush();
       for (const k of all) expect(m.root.querySelector(`[data-output="${k.name}"]`), k.name).not.toBe(null);
-      const names = new Set(all.flatMap((k) => k.params.map((q) => q.name)).filter((n) => n !== 'temperature'));
+      // temperature and seed are the view's own controls (every kernel that has one gets it)
+      const names = new Set(all.flatMap((k) => k.params.map((q) => q.name)).filter((n) => n !== 'temperature' && n !== 'seed'));
       for (const name of names) {
         const c = m.root.querySelector(`[data-param="${name}"]`);
         expect(c, name).not.toBe(null);

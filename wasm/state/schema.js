@@ -122,9 +122,10 @@ export function defaults(schema, ctx) {
 }
 
 /** Parameter keys of a params field for the state: [{ key, kernel, param }]. */
-function paramKeys(f, state, ctx) {
+function paramKeys(f, state, ctx, schema) {
   const out = [];
-  const seen = new Set();
+  // a kernel parameter never takes a key of the view's own fields
+  const seen = new Set(schema ? schema.fields.map((x) => x.key) : []);
   for (const k of f.kernels(state, ctx)) {
     for (const p of k.params) {
       if (f.exclude?.includes(p.name)) continue;
@@ -177,7 +178,7 @@ export function parse(schema, entries, ctx, { ignore = [] } = {}) {
   }
   for (const f of schema.fields) {
     if (f.type !== 'params') continue;
-    for (const { key, param } of paramKeys(f, state, ctx)) {
+    for (const { key, param } of paramKeys(f, state, ctx, schema)) {
       if (!raw.has(key)) continue;
       used.add(key);
       const r = readParam(param, raw.get(key));
@@ -199,7 +200,7 @@ export function entries(schema, state, ctx) {
   const out = [];
   for (const f of schema.fields) {
     if (f.type === 'params') {
-      for (const { key } of paramKeys(f, state, ctx)) {
+      for (const { key } of paramKeys(f, state, ctx, schema)) {
         const v = state[f.key]?.[key];
         if (Number.isFinite(v)) out.push([key, num6(v)]);
       }

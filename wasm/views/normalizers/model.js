@@ -3,10 +3,11 @@
 import { outputMetrics } from '../../analysis/distribution.js';
 
 /** The params one kernel gets from the view's shared params (defaults for the rest). */
-export function kernelParams(k, shared, temperature) {
+export function kernelParams(k, shared, temperature, seed) {
   const out = {};
   for (const p of k.params) {
     if (p.name === 'temperature') out.temperature = temperature;
+    else if (p.name === 'seed') out.seed = seed;
     else out[p.name] = Number.isFinite(shared[p.name]) ? shared[p.name] : p.default;
   }
   return out;
@@ -19,7 +20,7 @@ export function compute(ss, s) {
   const xt = Float32Array.from(x, (v) => v / T);
   const chosen = ss.kernels('normalizer').filter((k) => s.kernels.includes(k.name));
   const series = chosen.map((k) => {
-    const params = kernelParams(k, s.params, T);
+    const params = kernelParams(k, s.params, T, s.seed);
     const kind = k.output;
     const base = { name: k.name, kind, params, summary: k.summary, formula: k.formula, paper: k.paper, scaled: !('temperature' in params) };
     try {

@@ -17,10 +17,11 @@ export const schema = {
       min: 0.01, max: 100, log: true, default: 1 },
     { key: 'preset', type: 'choice', label: 'preset', options: [...PRESET_NAMES, 'custom'], default: 'random_normal' },
     { key: 'n', type: 'number', label: 'n', integer: true, min: N_MIN, max: N_MAX, default: 10, when: (s) => s.preset !== 'custom' },
-    { key: 'seed', type: 'number', label: 'seed', integer: true, min: 0, max: 2 ** 31 - 1, default: 1, when: (s) => s.preset !== 'custom' },
+    { key: 'seed', type: 'number', label: 'seed', help: "the preset's noise, and the seed of every kernel that draws (noisy_softmax, vq_softmax)", integer: true, min: 0, max: 2 ** 31 - 1, default: 1 },
     { key: 'logits', type: 'numbers', label: 'logits', min: -LOGIT_LIMIT, max: LOGIT_LIMIT, negInf: true, length: [N_MIN, N_MAX],
       default: null, implies: { preset: 'custom' }, when: (s) => s.preset === 'custom' },
-    { key: 'params', type: 'params', scope: 'shared', exclude: ['temperature'],
+    // temperature and seed are the view's own: every kernel that has them gets them
+    { key: 'params', type: 'params', scope: 'shared', exclude: ['temperature', 'seed'],
       kernels: (s, ss) => ss.kernels('normalizer').filter((k) => s.kernels.includes(k.name)) },
   ],
   // The logits follow the preset unless they were edited (custom).
