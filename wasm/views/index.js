@@ -6,10 +6,14 @@
 //   table    those numbers as rows (CSV)
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
+import { sampling } from './sampling/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 import { figureFiles } from './files.js';
 
-export const VIEWS = [normalizers];
+export const VIEWS = [
+  normalizers,
+  sampling,
+];
 export const VIEW_IDS = VIEWS.map((v) => v.id);
 
 /** The view with this id (an Error naming the known ones otherwise). */
