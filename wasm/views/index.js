@@ -7,12 +7,14 @@
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
 import { sampling } from './sampling/index.js';
+import { quantization } from './quantization/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 import { figureFiles } from './files.js';
 
 export const VIEWS = [
   normalizers,
   sampling,
+  quantization,
 ];
 export const VIEW_IDS = VIEWS.map((v) => v.id);
 
