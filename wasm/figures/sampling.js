@@ -16,7 +16,7 @@ import { theme, listColors } from './palette.js';
 import { wrap, charsIn } from './wrap.js';
 
 const PAD = 12, STAGE_H = 52, STAGE_MIN_W = 118, STAGE_GAP = 16, LINE = 14;
-const DIST_H = 230, RANK_H = 250, TOP_W = 236, PANEL_H = 260, CHART_N = 200;
+const DIST_H = 230, RANK_H = 250, TOP_W = 248, PANEL_H = 260, CHART_N = 200;
 
 const tokenLabel = (d, i) => d.tokens?.[i] ?? `#${i}`;
 // resvg drops a space at the start of a <tspan>: a no-break space keeps it
@@ -211,7 +211,7 @@ function RankPlot({ d, bx, th }) {
 }
 
 function TopTokens({ d, x, y, th }) {
-  const cols = [['#', 0, 'start'], ['token', 22, 'start'], ['softmax', 128, 'end'], ['sampled', 180, 'end'], ['drawn', 228, 'end']];
+  const cols = [['#', 0, 'start'], ['token', 20, 'start'], ['softmax', 134, 'end'], ['sampled', 190, 'end'], ['drawn', 240, 'end']];
   return html`<g class="top-tokens" font-size="10.5" data-top-tokens=${d.top.length}>
     <${Text} x=${x} y=${y + 10} th=${th} size=${11} weight="600">most probable tokens</${Text}>
     ${cols.map(([c, dx, a]) => html`<text key=${c} x=${x + dx} y=${y + 26} text-anchor=${a} fill=${th.muted}>${c}</text>`)}
@@ -219,10 +219,10 @@ function TopTokens({ d, x, y, th }) {
       const ty = y + 42 + 16 * r, kept = t.final > 0;
       return html`<g key=${t.id} data-token=${t.id} fill=${kept ? th.ink : th.muted}>
         <text x=${x} y=${ty}>${t.rank}</text>
-        <text x=${x + 22} y=${ty}>${tokenLabel(d, t.id)}</text>
-        <text x=${x + 128} y=${ty} text-anchor="end" data-value=${String(t.base)}>${fmt(t.base, 3)}</text>
-        <text x=${x + 180} y=${ty} text-anchor="end" data-value=${String(t.final)}>${kept ? fmt(t.final, 3) : 'dropped'}</text>
-        <text x=${x + 228} y=${ty} text-anchor="end" data-value=${String(t.freq)}>${Number.isFinite(t.freq) ? fmt(t.freq, 3) : '—'}</text>
+        <text x=${x + 20} y=${ty}>${tokenLabel(d, t.id)}</text>
+        <text x=${x + 134} y=${ty} text-anchor="end" data-value=${String(t.base)}>${fmt(t.base, 3)}</text>
+        <text x=${x + 190} y=${ty} text-anchor="end" data-value=${String(t.final)}>${kept ? fmt(t.final, 3) : 'dropped'}</text>
+        <text x=${x + 240} y=${ty} text-anchor="end" data-value=${String(t.freq)}>${Number.isFinite(t.freq) ? fmt(t.freq, 3) : '—'}</text>
       </g>`;
     })}
   </g>`;

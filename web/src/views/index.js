@@ -2,8 +2,14 @@
 // layout), next to the package's view module (schema, model, figure).
 import { VIEWS } from '../../../wasm/views/index.js';
 import { NormalizersView } from './normalizers/View.jsx';
+import { SamplingView } from './sampling/View.jsx';
+import { QuantizationView } from './quantization/View.jsx';
 
-const COMPONENTS = { normalizers: NormalizersView };
+const COMPONENTS = {
+  normalizers: NormalizersView,
+  sampling: SamplingView,
+  quantization: QuantizationView,
+};
 
 /** [{ ...view module, View }] in tab order. */
 export const WEB_VIEWS = VIEWS.filter((v) => COMPONENTS[v.id]).map((v) => ({ ...v, View: COMPONENTS[v.id] }));
