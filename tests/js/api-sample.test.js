@@ -6,7 +6,7 @@
 // argument. Per-kernel semantics are tested in C (tests/c/test_sample_*.c).
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { chiSquare } from '../../wasm/stats.js';
+import { chiSquare } from '../../wasm/analysis/stats.js';
 import { randomLogits, randomPositive, refSoftmax } from './support/reference.js';
 import { runCli } from './support/run-cli.js';
 
