@@ -7,6 +7,7 @@
 // distance, chi-square). Bottom: Gumbel-Softmax samples on the triangle and
 // the gradient estimators' bias and variance against τ, log axes.
 import { scaleBand, scaleLog } from 'd3-scale';
+import { useMemo } from 'preact/hooks';
 import { html } from './h.js';
 import { Svg, Text, AxisX, AxisY, Frame, box, linear, logScale, powerTicks, pathOf } from './axes.js';
 import { seriesLegend } from './legend.js';
@@ -312,6 +313,8 @@ export function SamplingFigure({ data: d, colors, theme: t, width = 720, height 
   const th = theme(t);
   const L = layout(d, width);
   const h = height ?? Math.ceil(L.end);
+  // The Gumbel half changes with its own inputs only: the same element while the draws run, so Preact skips it.
+  const gumbel = useMemo(() => html`<${Gumbel} d=${d} L=${L} th=${th} />`, [d.gumbel, d.estimators, width, th, L.rule]);
   const chartBx = !d.error && box(0, L.chart, L.chartW, d.small ? DIST_H : RANK_H,
     d.small ? { left: 52, bottom: 36, right: 12 } : { left: 56, bottom: 52, right: 14 });
   return html`<${Svg} width=${width} height=${h} th=${th} data-figure="sampling"
@@ -326,6 +329,6 @@ export function SamplingFigure({ data: d, colors, theme: t, width = 720, height 
       <${Stats} d=${d} x=${PAD} y=${L.stats + 12} th=${th} lines=${L.statLines} />
     </g>`}
     <line x1=${PAD} x2=${width - PAD} y1=${L.rule} y2=${L.rule} stroke=${th.grid} />
-    <${Gumbel} d=${d} L=${L} th=${th} />
+    ${gumbel}
   </${Svg}>`;
 }

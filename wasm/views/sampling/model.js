@@ -15,12 +15,16 @@ import { N_MAX } from '../../analysis/presets.js';
 export const BARS_MAX = N_MAX;
 export const TOP_TOKENS = 8;
 
-/** { x, tokens, order (large n), pipe } for a state: the logits and the pipeline's distributions (typed arrays). */
-export function decode(ss, s) {
+/** { x, tokens, order (large n) }: the state's logits (a Float32Array) and, for a large vocabulary, the token ids by rank. */
+export function logitsOf(s) {
   const x = samplingLogits(s);
-  const pipe = runPipeline(ss, x, s);
   // Token labels: ids until a vocabulary is attached (data.tokens[i] replaces "#i").
-  return { x, tokens: null, order: x.length > BARS_MAX ? rankOrder(x) : null, pipe };
+  return { x, tokens: null, order: x.length > BARS_MAX ? rankOrder(x) : null };
+}
+
+/** { x, tokens, order, pipe } for a state: the logits (logitsOf, reused when only the stages changed) and the pipeline's distributions. */
+export function decode(ss, s, lg = logitsOf(s)) {
+  return { ...lg, pipe: runPipeline(ss, lg.x, s) };
 }
 
 /** What the figure draws, from decode()'s result and the draws so far (counts, indices, done of total). */

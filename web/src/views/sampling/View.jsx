@@ -11,7 +11,7 @@ import { Slider } from '../../components/Slider.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
 import { sliderRange } from '../../lib/params.js';
 import { roundSig } from '../../lib/sliderScale.js';
-import { decode, figureData } from '../../../../wasm/views/sampling/model.js';
+import { logitsOf, decode, figureData } from '../../../../wasm/views/sampling/model.js';
 import { nBound } from '../../../../wasm/views/sampling/decode.js';
 import { drawStepper } from '../../../../wasm/views/sampling/draws.js';
 import { relaxedSamples, estimatorGrid, relaxedKernel } from '../../../../wasm/views/sampling/gumbel.js';
@@ -50,7 +50,7 @@ function useDraws(ss, probs, seed, total) {
   return progress && progress.probs === probs ? progress : { done: 0, total };
 }
 
-function StageRow({ k, s, row, n, colors, set }) {
+function StageRow({ k, s, row, n, colors, set, slider }) {
   const p = stageParam(k);
   const on = s.on.includes(k.name);
   let range = p ? sliderRange(p) : null;
@@ -71,7 +71,7 @@ function StageRow({ k, s, row, n, colors, set }) {
         </label>
         {on && Number.isInteger(row?.kept) && <span class="stage-kept">→ {row.kept.toLocaleString('en-US')} kept</span>}
       </div>
-      {p && on && (
+      {p && on && slider && (
         <Slider id={`sampling-${k.name}`} label={p.name} value={row?.value ?? p.default} min={range.min} max={range.max} log={range.log}
           integer={range.integer} onInput={put} onReset={reset} isDefault={!Number.isFinite(s.stages[k.name])} />
       )}
@@ -82,7 +82,8 @@ function StageRow({ k, s, row, n, colors, set }) {
 }
 
 export function SamplingView({ ss, v, state: s, set, colors, controls, Layout }) {
-  const dec = useMemo(() => decode(ss, s), [ss, s.preset, s.n, s.vocab, s.seed, s.logits, s.on.join(','), JSON.stringify(s.stages)]);
+  const lg = useMemo(() => logitsOf(s), [s.preset, s.n, s.vocab, s.seed, s.logits]);
+  const dec = useMemo(() => decode(ss, s, lg), [ss, lg, s.on.join(','), JSON.stringify(s.stages)]);
   const draws = useDraws(ss, dec.pipe.final, s.seed, s.draws);
   const gumbel = useMemo(() => relaxedSamples(ss, s), [ss, s.tri.join(','), s.tau, s.seed, s.m, s.relaxed, s.hard]);
   const estimators = useMemo(() => estimatorGrid(ss, s), [ss, s.tri.join(','), s.target.join(','), s.seed]);
@@ -111,7 +112,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
         <h2>Logits <span class="muted">x ∈ ℝ<sup>{n.toLocaleString('en-US')}</sup></span></h2>
         <div class="controls">
           <Fields {...common} schema={schema} keys={['preset']} />
-          {s.preset === LM ? (
+          {!shown(controls, s.preset === LM ? 'vocab' : 'n') ? null : s.preset === LM ? (
             <label class="inline" for="sampling-vocab">vocabulary{' '}
               <select id="sampling-vocab" value={s.vocab} onChange={(e) => set({ vocab: Number(e.currentTarget.value) })}>
                 {sizes.map((x) => <option key={x} value={x}>{x.toLocaleString('en-US')}</option>)}
@@ -122,14 +123,16 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
               <input id="sampling-n" type="range" min={N_MIN} max={N_MAX} step={1} value={n} onInput={(e) => setN(Number(e.currentTarget.value))} />
             </label>
           )}
-          <button type="button" onClick={() => set({ seed: s.seed + 1 })} title="next seed: new preset noise and new draws">
-            Reroll <span class="muted">seed {s.seed}</span>
-          </button>
+          {shown(controls, 'seed') && (
+            <button type="button" onClick={() => set({ seed: s.seed + 1 })} title="next seed: new preset noise and new draws">
+              Reroll <span class="muted">seed {s.seed}</span>
+            </button>
+          )}
         </div>
       </div>
-      {small ? (
+      {small && shown(controls, 'logits') ? (
         <LogitEditor logits={Array.from(dec.x, (x) => x + 0)} onChange={(logits) => set({ logits, preset: 'custom' })} />
-      ) : (
+      ) : !small && (
         <p class="help lm-note">
           {n.toLocaleString('en-US')} tokens, {SAMPLING_PRESETS[LM].help}. Too many to edit as bars: the figure shows them by rank,
           with the most probable tokens (choose a small preset to edit logits by hand).
@@ -142,8 +145,9 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
     <>
       <div class="stages" role="group" aria-labelledby="sampling-stages-title">
         <h2 id="sampling-stages-title">Decoding pipeline</h2>
-        {stages.map((k) => (
-          <StageRow key={k.name} k={k} s={s} row={data.stages.find((r) => r.name === k.name)} n={n} colors={colors} set={set} />
+        {stages.filter((k) => shown(controls, 'on') || shown(controls, 'stages') || shown(controls, k.name)).map((k) => (
+          <StageRow key={k.name} k={k} s={s} row={data.stages.find((r) => r.name === k.name)} n={n} colors={colors} set={set}
+            slider={shown(controls, 'stages') || shown(controls, k.name)} />
         ))}
       </div>
       <Fields {...common} keys={['draws']} />
