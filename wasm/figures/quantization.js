@@ -10,24 +10,10 @@ import { Bars, barDomain } from './bars.js';
 import { seriesLegend } from './legend.js';
 import { fmt, count } from './format.js';
 import { theme, rampColor } from './palette.js';
-import { wrap, charsIn } from './wrap.js';
+import { wrap, titleLines, Title, SP, LINE } from './text.js';
 
-const PAD = 12, LINE = 14, HIST_H = 250, EFFECT_H = 190, SP = '\u00a0';
+const PAD = 12, HIST_H = 250, EFFECT_H = 190;
 const sideBySide = (width) => width >= 560;
-
-function titleLines(title, sub, width) {
-  const room = width - 2 * PAD;
-  if (title.length + sub.length + 3 <= charsIn(room, 12)) return { inline: true, lines: [sub], height: 24 };
-  const lines = wrap(sub, room, 11);
-  return { inline: false, lines, height: 22 + LINE * lines.length };
-}
-
-function Title({ t, title, y, th }) {
-  return html`<g>
-    <${Text} x=${PAD} y=${y + 17} th=${th} weight="600">${title}${t.inline ? html`<tspan fill=${th.muted} font-weight="400">${`${SP}— ${t.lines[0]}`}</tspan>` : ''}</${Text}>
-    ${!t.inline && t.lines.map((l, i) => html`<${Text} key=${i} x=${PAD} y=${y + 32 + LINE * i} th=${th} size=${11} color=${th.muted}>${l}</${Text}>`)}
-  </g>`;
-}
 
 const paramText = (d) => d.paramsShown.map((p) => `${p.name} = ${p.choice ?? fmt(p.value, 4)}`).join(', ');
 const effectText = (e) => (e.where === 'post' ? 'the probabilities are quantized, then renormalized' : 'the logits are quantized before the softmax');

@@ -14,14 +14,12 @@ import { seriesLegend } from './legend.js';
 import { Simplex } from './simplex.js';
 import { fmt, count, pct } from './format.js';
 import { theme, listColors } from './palette.js';
-import { wrap, charsIn } from './wrap.js';
+import { wrap, charsIn, titleLines, Title, SP, LINE } from './text.js';
 
-const PAD = 12, STAGE_H = 52, STAGE_MIN_W = 118, STAGE_GAP = 16, LINE = 14;
+const PAD = 12, STAGE_H = 52, STAGE_MIN_W = 118, STAGE_GAP = 16;
 const DIST_H = 230, RANK_H = 250, TOP_W = 248, PANEL_H = 260, CHART_N = 200;
 
 const tokenLabel = (d, i) => d.tokens?.[i] ?? `#${i}`;
-// resvg drops a space at the start of a <tspan>: a no-break space keeps it
-const SP = '\u00a0';
 const wide = (width) => width >= 660;
 const rankWide = (width) => width >= 600;
 const triple = (v) => `(${v.map((a) => fmt(a, 3)).join(', ')})`;
@@ -30,14 +28,6 @@ function stageLayout(d, width) {
   const cols = Math.max(1, Math.min(d.stages.length, Math.floor((width - 2 * PAD + STAGE_GAP) / (STAGE_MIN_W + STAGE_GAP))));
   const rows = Math.ceil(d.stages.length / cols);
   return { cols, rows, w: (width - 2 * PAD - (cols - 1) * STAGE_GAP) / cols, height: rows * (STAGE_H + 8) };
-}
-
-/** A bold title and a muted subtitle: on one line when they fit, else the subtitle wrapped below. */
-function titleLines(title, sub, width) {
-  const room = width - 2 * PAD;
-  if (title.length + sub.length + 3 <= charsIn(room, 12)) return { inline: true, lines: [sub], height: 24 };
-  const lines = wrap(sub, room, 11);
-  return { inline: false, lines, height: 22 + LINE * lines.length };
 }
 
 function legendItems(d, th) {
@@ -111,13 +101,6 @@ function layout(d, width) {
 /** The natural height of the figure at a width. */
 export function samplingHeight(d, width) {
   return Math.ceil(layout(d, width).end);
-}
-
-function Title({ t, title, y, th }) {
-  return html`<g>
-    <${Text} x=${PAD} y=${y + 17} th=${th} weight="600">${title}${t.inline ? html`<tspan fill=${th.muted} font-weight="400">${`${SP}— ${t.lines[0]}`}</tspan>` : ''}</${Text}>
-    ${!t.inline && t.lines.map((l, i) => html`<${Text} key=${i} x=${PAD} y=${y + 32 + LINE * i} th=${th} size=${11} color=${th.muted}>${l}</${Text}>`)}
-  </g>`;
 }
 
 function Stages({ d, x, y, st, colors, th }) {
