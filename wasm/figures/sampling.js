@@ -297,6 +297,7 @@ export function SamplingFigure({ data: d, colors, theme: t, width = 720, height 
   const L = layout(d, width);
   const h = height ?? Math.ceil(L.end);
   // The Gumbel half changes with its own inputs only: the same element while the draws run, so Preact skips it.
+  // (its dots in the theme's accent: the estimators' colours, by their enum, would clash with a kernel colour of the same name)
   const gumbel = useMemo(() => html`<${Gumbel} d=${d} L=${L} th=${th} />`, [d.gumbel, d.estimators, width, th, L.rule]);
   const chartBx = !d.error && box(0, L.chart, L.chartW, d.small ? DIST_H : RANK_H,
     d.small ? { left: 52, bottom: 36, right: 12 } : { left: 56, bottom: 52, right: 14 });
