@@ -1,36 +1,39 @@
-// @vitest-environment happy-dom
-// The sampling panel: every sampling.* URL key round-trips (and malformed ones
-// fall back one by one), the decoding pipeline chains its stages through
-// log p exactly as the API does, the live draws are the API's draws however
-// they are batched, the rank plot stays aggregated at large n, and the panel
-// rendered in a DOM shows the API's kept count, reaches N draws, draws M
-// Gumbel-Softmax dots and, with kernels missing, says so instead of crashing.
-import { describe, it, expect, vi, beforeAll, afterEach } from 'vitest';
-import { h, render } from 'preact';
-import { useState } from 'preact/hooks';
+// The Sampling view without a browser: its schema round-trips and falls back
+// key by key with a notice; the decoding pipeline is the registry's stages
+// chained through log p exactly as the API chain written out (and as
+// sort-based float64 references); the draws are the API's however they are
+// batched, and their chi-square test tells a right sampler from a wrong
+// one; the rank plot stays aggregated at large n; the Gumbel-Softmax samples
+// are softmax((x + g) / τ) on the API's Gumbel noise; and the figure draws
+// exactly the model's numbers, with tick labels on every chart.
+import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { parseHash, serializeState, defaultState, defaultSampling, samplingState, DEFAULT_SAMPLING, SAMPLING_LM } from '../../web/src/state/url.js';
-import { runPipeline, rankOrder, rankBins, tvDistance, countNonzero } from '../../web/src/lib/decoding.js';
-import { startDraws, DRAW_STREAM } from '../../web/src/lib/drawRunner.js';
-import { lmLogits, samplingLogits } from '../../web/src/lib/samplingPresets.js';
-import { SamplingPanel } from '../../web/src/panels/SamplingPanel.jsx';
-import { toXY } from '../../web/src/components/Simplex.jsx';
-import { TAU_GRID } from '../../web/src/lib/gumbelView.js';
-import { WASM } from './support/wasm-paths.js';
+import { parse, toHash, defaults, hashEntries } from '../../wasm/state/schema.js';
+import { renderFigure } from '../../wasm/views/index.js';
+import { sampling } from '../../wasm/views/sampling/index.js';
+import { decodeStages } from '../../wasm/views/sampling/schema.js';
+import { LM, lmLogits, samplingLogits } from '../../wasm/views/sampling/logits.js';
+import { runPipeline, rankOrder, rankBins, tvDistance, countNonzero } from '../../wasm/views/sampling/decode.js';
+import { drawStepper, drawAll, drawStats, DRAW_STREAM } from '../../wasm/views/sampling/draws.js';
+import { relaxedSamples, estimatorGrid, TAU_GRID } from '../../wasm/views/sampling/gumbel.js';
+import { compute, decode, figureData, table } from '../../wasm/views/sampling/model.js';
+import { readHash } from '../../web/src/state/location.js';
+import { svgString } from '../../wasm/figures/render.js';
+import { html } from '../../wasm/figures/h.js';
+import { svgElements, inside, dataValues, one } from './support/figure.js';
+import { refSoftmax } from './support/reference.js';
 
 let ss;
-beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
+beforeAll(async () => { ss = await createSoftscope({ impl: 'scalar' }); });
 
-// ---- test doubles: the same API with kernels added or taken away ----
+const schema = sampling.schema;
+const read = (hash) => parse(schema, hashEntries(hash), ss, { ignore: ['view'] });
+const state = (over = {}) => ({ ...defaults(schema, ss), ...over });
+const renderSvg = (data, width = 720, theme = 'light') =>
+  svgString(html`<${sampling.Figure} data=${data} colors=${sampling.colors(ss)} theme=${theme} width=${width} />`);
 
-// Float64 sort-based references, written here independently of the kernels.
-function softmax64(x, T = 1) {
-  let m = -Infinity;
-  for (const v of x) if (v > m) m = v;
-  const e = Array.from(x, (v) => (v === -Infinity ? 0 : Math.exp((v - m) / T)));
-  const s = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / s);
-}
+// ---- independent references and API doubles ----
+
 const byProb = (p) => p.map((v, i) => i).sort((a, b) => p[b] - p[a] || a - b);
 function keepRenorm(p, keep) {
   let s = 0;
@@ -40,244 +43,223 @@ function keepRenorm(p, keep) {
   return out;
 }
 const REF = {
-  top_k: (x, { k, temperature = 1 }) => { const p = softmax64(x, temperature); return keepRenorm(p, byProb(p).slice(0, k)); },
+  top_k: (x, { k, temperature = 1 }) => { const p = refSoftmax(x, temperature); return keepRenorm(p, byProb(p).slice(0, k)); },
   top_p: (x, { p: mass, temperature = 1 }) => {
-    const p = softmax64(x, temperature), order = byProb(p);
+    const p = refSoftmax(x, temperature), order = byProb(p);
     let c = 0, j = 0;
     while (j < order.length && c < mass) c += p[order[j++]];
     return keepRenorm(p, order.slice(0, Math.max(1, j)));
   },
 };
-const P = {
-  temperature: { name: 'temperature', type: 'float', min: 0, max: 1e6, min_open: true, default: 1, ui_min: 0.05, ui_max: 10, log_scale: true },
-  seed: { name: 'seed', type: 'int', min: 0, max: 2 ** 53, default: 0, ui_min: 0, ui_max: 1000 },
-  draws: { name: 'draws', type: 'int', min: 0, max: 2 ** 24, default: 1, ui_min: 1, ui_max: 10000, log_scale: true },
-};
-const ENTRIES = {
-  top_k: { name: 'top_k', family: 'sampler', draws: 'index', params: [{ name: 'k', type: 'int', min: 1, max: 2 ** 31, default: 50, ui_min: 1, ui_max: 1000, log_scale: true, n_bound: 'le' }, P.temperature, P.seed, P.draws] },
-  top_p: { name: 'top_p', family: 'sampler', draws: 'index', params: [{ name: 'p', type: 'float', min: 0, max: 1, min_open: true, default: 0.9, ui_min: 0.01, ui_max: 1 }, P.temperature, P.seed, P.draws] },
-};
-/** The real API with JS reference top_k / top_p in its registry (replacing the build's). */
+/** The real API with float64 reference top_k / top_p in place of the build's (same registry entries). */
 function withReferenceFilters(real) {
   return {
-    kernels: (f) => (f === 'sampler' ? [...real.kernels('sampler').filter((k) => !REF[k.name]), ENTRIES.top_k, ENTRIES.top_p] : real.kernels(f)),
+    kernels: (f) => real.kernels(f),
+    enums: real.enums,
+    normalize: (...a) => real.normalize(...a),
     sample: (name, x, params) => (REF[name] ? { probs: REF[name](x, params), indices: null, samples: null, draws: 0, n: x.length } : real.sample(name, x, params)),
     categorical: (w, o) => real.categorical(w, o),
     estimatorStats: (...a) => real.estimatorStats(...a),
   };
 }
-// Gumbel-Softmax in JS on the API's Gumbel noise, and a stand-in estimator-stats export.
-function gumbelRef(x, { tau = 1, seed = 0, draws = 1 }, hard) {
-  const n = x.length, g = ss.gumbel(n * draws, { seed, stream: 2 }), out = new Float32Array(n * draws);
+/** The real API whose `name` kernel rejects every call (a stand-in for a parameter C refuses). */
+function withFailing(real, name) {
+  return { ...withReferenceFilters(real), sample: (k, x, p) => { if (k === name) throw new Error(`softscope.sample("${k}"): params.p = 0.9 is refused`); return real.sample(k, x, p); } };
+}
+/** Gumbel-Softmax in float64 on the API's Gumbel noise: draw d uses the numbers of stream 2 (SS_STREAM_GUMBEL)
+ *  from Philox block d * ceil(n / 4), i.e. from number 4 d ceil(n / 4) (core/src/sample/gumbel.h). */
+function gumbelRef(x, { tau, seed, draws }, hard) {
+  const n = x.length, per = 4 * Math.ceil(n / 4), g = ss.gumbel(per * draws, { seed, stream: 2 }), out = [];
   for (let d = 0; d < draws; d++) {
-    const z = Array.from(x, (v, i) => (v + g[d * n + i]) / tau), p = softmax64(z);
+    const z = Array.from(x, (v, i) => (v + g[d * per + i]) / tau), p = refSoftmax(z);
     const arg = z.indexOf(Math.max(...z));
-    for (let i = 0; i < n; i++) out[d * n + i] = hard ? +(i === arg) : p[i];
+    out.push(Array.from({ length: n }, (_, i) => (hard ? +(i === arg) : p[i])));
   }
   return out;
 }
-const GS_PARAMS = [{ name: 'tau', type: 'float', min: 0, max: 1e6, min_open: true, default: 1 }, P.seed, P.draws];
-function withReferenceGumbel(real) {
-  const entries = ['gumbel_softmax', 'gumbel_softmax_hard'].map((name) => ({ name, family: 'sampler', draws: 'relaxed', params: GS_PARAMS }));
-  const stats = [];
-  return {
-    stats,
-    kernels: (f) => (f === 'sampler' ? [...real.kernels('sampler').filter((k) => !k.name.startsWith('gumbel_softmax')), ...entries] : real.kernels(f)),
-    sample: (name, x, params) => (name.startsWith('gumbel_softmax')
-      ? { probs: null, indices: null, samples: gumbelRef(x, params, name.endsWith('hard')), draws: params.draws, n: x.length }
-      : real.sample(name, x, params)),
-    categorical: (w, o) => real.categorical(w, o),
-    estimatorStats: (name, theta, target, o) => { stats.push([name, o.tau]); return { bias: 0.01 * (1 + o.tau), variance: 1 / o.tau }; },
-  };
-}
-/** The real API reduced to what the sampler core had first: temperature and categorical, no estimator export. */
-function coreOnly(real) {
-  const keep = new Set(['temperature', 'categorical']);
-  return {
-    kernels: (f) => (f === 'sampler' ? real.kernels('sampler').filter((k) => keep.has(k.name)) : real.kernels(f)),
-    sample: (name, x, params) => {
-      if (!keep.has(name)) throw new Error(`softscope.sample: unknown kernel "${name}"`);
-      return real.sample(name, x, params);
-    },
-    categorical: (w, o) => real.categorical(w, o),
-    estimatorStats: () => { throw new Error('softscope.estimatorStats: this wasm build does not export ss_estimator_stats (rebuild with `make wasm`)'); },
-  };
-}
 
-// ---- URL state ----
+// ---- the schema ----
 
-describe('sampling URL state', () => {
-  const full = () => ({
-    ...defaultState(),
-    panel: 'sampling',
-    sampling: {
-      preset: 'custom', n: 4, seed: 9, logits: [1.5, -Infinity, 0, -2.25],
-      on: ['top_k', 'min_p', 'typical'],
-      values: { temperature: 0.7, top_k: 40, top_p: 0.95, min_p: 0.1, typical: 0.8 },
-      draws: 50000, tri: [0.25, -1, 2], tau: 0.3, m: 500, hard: true, target: [0, 1, 0.5],
-    },
-  });
-
-  it('round-trips every sampling key', () => {
-    const s = full();
-    const hash = serializeState(s);
-    for (const k of ['preset=custom', 'logits=1.5,-Infinity,0,-2.25', 'seed=9', 'on=top_k,min_p,typical', 'temperature=0.7', 'top_k=40',
-      'top_p=0.95', 'min_p=0.1', 'typical=0.8', 'draws=50000', 'tri=0.25,-1,2', 'tau=0.3', 'm=500', 'hard=1', 'target=0,1,0.5'])
-      expect(hash).toContain(`sampling.${k}`);
-    expect(parseHash('#' + hash)).toEqual(s);
-    expect(serializeState(parseHash(hash))).toBe(hash);
-    // A preset instead of custom logits: preset and n are written, logits not.
-    const lm = { ...s, sampling: { ...s.sampling, preset: SAMPLING_LM, n: 4096, logits: null } };
-    const h2 = serializeState(lm);
-    expect(h2).toContain('sampling.n=4096');
-    expect(h2).not.toContain('sampling.logits');
-    expect(parseHash(h2)).toEqual(lm);
-    const small = { ...s, sampling: { ...s.sampling, preset: 'two_modes', n: 24, logits: null, on: [] } };
-    expect(serializeState(small)).toContain('sampling.on=&');
-    expect(parseHash(serializeState(small))).toEqual(small);
-  });
-
-  it('writes no sampling key for the defaults; a state without them has the defaults', () => {
-    const d = defaultState();
-    expect(serializeState(d)).not.toContain('sampling.');
-    expect(serializeState({ ...d, sampling: defaultSampling() })).not.toContain('sampling.');
-    expect(samplingState(parseHash('#panel=sampling'))).toEqual(defaultSampling());
-    expect(parseHash('#panel=sampling').panel).toBe('sampling');
-    expect(defaultSampling()).toEqual(DEFAULT_SAMPLING);
-  });
-
-  it('malformed keys fall back to their default one by one, and are never kernel parameters', () => {
-    const D = defaultSampling();
-    const bad = [['preset', 'gpt5'], ['n', '100'], ['n', '1e9'], ['seed', '-3'], ['seed', '1.5'], ['logits', '1,abc'], ['logits', '1,Infinity'],
-      ['temperature', '0'], ['temperature', 'NaN'], ['top_k', '2.5'], ['top_k', '0'], ['top_p', '1.5'], ['min_p', '-0.1'], ['typical', ''],
-      ['draws', '5'], ['draws', '1e6'], ['tri', '1,2'], ['tri', '1,2,99'], ['tau', '0'], ['tau', '11'], ['m', '0'], ['m', '3000'],
-      ['hard', 'yes'], ['target', '1,0'], ['target', 'a,b,c']];
-    for (const [k, v] of bad) {
-      const s = parseHash(`#sampling.${k}=${encodeURIComponent(v)}`);
-      expect(s.sampling, `${k}=${v}`).toEqual(D);
-      expect(s.params).toEqual({});
+describe('sampling state', () => {
+  it('round-trips every key: parse(toHash(state)) is the state', () => {
+    const stages = decodeStages(ss).map((k) => k.name);
+    const s = state({
+      preset: 'custom', logits: [1.5, -Infinity, 0, -2.25], n: 4, seed: 9, on: stages.filter((n) => n !== 'top_p'),
+      stages: { temperature: 0.7, top_k: 40, top_p: 0.95, min_p: 0.2, typical: 0.8 }, draws: 50000, tri: [0.25, -1, 2],
+      tau: 0.3, m: 500, relaxed: 'reinmax', hard: true, target: [0, 1, 0.5],
+    });
+    const hash = toHash(schema, s, ss);
+    for (const kv of ['preset=custom', 'logits=1.5,-Infinity,0,-2.25', 'seed=9', 'temperature=0.7', 'top_k=40', 'top_p=0.95', 'typical=0.8',
+      'draws=50000', 'tri=0.25,-1,2', 'tau=0.3', 'm=500', 'relaxed=reinmax', 'hard=1', 'target=0,1,0.5']) expect(hash).toContain(kv);
+    const back = read(hash);
+    expect(back.notices).toEqual([]);
+    expect(back.state).toEqual(s);
+    expect(toHash(schema, back.state, ss)).toBe(hash);
+    // a preset: preset and its size are written, logits not
+    for (const over of [{ vocab: 4096 }, { preset: 'two_modes', n: 24, on: [] }]) {
+      const p = state(over);
+      const h = toHash(schema, p, ss);
+      expect(h).not.toContain('logits');
+      expect(read(h)).toEqual({ state: p, notices: [] });
     }
-    // custom without usable logits regenerates the default preset
-    expect(parseHash('#sampling.preset=custom').sampling.preset).toBe(DEFAULT_SAMPLING.preset);
-    // n is checked against the preset: 64 is fine for a small preset, not for the LM one
-    expect(parseHash('#sampling.preset=long_tail&sampling.n=64').sampling.n).toBe(64);
-    expect(parseHash('#sampling.n=64').sampling.n).toBe(DEFAULT_SAMPLING.n);
-    // unknown stage names are dropped from sampling.on
-    expect(parseHash('#sampling.on=top_p,beam,top_k').sampling.on).toEqual(['top_k', 'top_p']);
-    for (const junk of ['#sampling.%ZZ=1', '#sampling.', '#sampling.tri=,,,', '#&&&sampling.on']) expect(() => parseHash(junk)).not.toThrow();
+    expect(toHash(schema, state({ on: [] }), ss)).toMatch(/&on=(&|$)/);
+  });
+
+  it('writes no key for the defaults; defaults are the LM preset with temperature and top-p on', () => {
+    const d = defaults(schema, ss);
+    expect(toHash(schema, d, ss)).toBe('view=sampling');
+    expect(d).toMatchObject({ preset: LM, vocab: 32000, on: ['temperature', 'top_p'].filter((n) => ss.kernels('sampler').some((k) => k.name === n)), stages: {} });
+  });
+
+  it('a bad value falls back to its default with a notice naming it, key by key', () => {
+    const bad = [['preset', 'gpt5'], ['vocab', '100'], ['vocab', '1e9'], ['n', '100'], ['seed', '-3'], ['seed', '1.5'], ['logits', '1,abc'],
+      ['logits', '1,Infinity'], ['logits', '3'], ['temperature', '0'], ['temperature', 'NaN'], ['top_k', '2.5'], ['top_k', '0'], ['top_p', '1.5'],
+      ['top_p', '0'], ['min_p', '-0.1'], ['typical', ''], ['draws', '5'], ['draws', '1e6'], ['tri', '1,2'], ['tri', '1,2,99'], ['tau', '0'],
+      ['tau', '11'], ['m', '0'], ['m', '3000'], ['hard', 'yes'], ['target', '1,0'], ['target', 'a,b,c'], ['relaxed', 'bogus'], ['k', '5']];
+    const d = defaults(schema, ss);
+    for (const [k, v] of bad) {
+      const r = read(`#view=sampling&${k}=${encodeURIComponent(v)}`);
+      expect(r.state, `${k}=${v}`).toEqual(d);
+      expect(r.notices.map((x) => x.key), `${k}=${v}`).toEqual([k]);
+      expect(r.notices[0].reason.length).toBeGreaterThan(0);
+    }
+    // an unknown stage is dropped from `on` (with a notice), the others kept in the registry's order
+    const r = read('#on=top_p,beam,temperature');
+    expect(r.state.on).toEqual(['temperature', 'top_p']);
+    expect(r.notices).toMatchObject([{ key: 'on', reason: 'unknown: beam' }]);
+    // custom without logits falls back to the LM preset
+    expect(read('#preset=custom').state.preset).toBe(LM);
+    for (const junk of ['#%ZZ=1', '#&&&on', '#tri=,,,', '#logits=']) expect(() => read(junk)).not.toThrow();
+  });
+
+  it("reads the old playground's sampling.* links", () => {
+    const { view, entries } = readHash('#panel=sampling&sampling.on=temperature,top_k&sampling.top_k=7&sampling.temperature=0.5&sampling.tau=0.3', ['sampling']);
+    expect(view).toBe('sampling');
+    const r = parse(schema, entries, ss);
+    expect(r.notices).toEqual([]);
+    expect(r.state).toMatchObject({ on: ['temperature', 'top_k'], stages: { top_k: 7, temperature: 0.5 }, tau: 0.3 });
   });
 });
 
-// ---- the pipeline, the draws, the rank plot ----
+// ---- the pipeline ----
 
 describe('decoding pipeline', () => {
-  const lm = (over = {}) => ({ ...defaultSampling(), n: 4096, ...over });
+  it('the stages are the registry decoding stages in the order of k.stage, each with its own parameter', () => {
+    const st = decodeStages(ss);
+    expect(st.length).toBeGreaterThan(0);
+    for (let i = 1; i < st.length; i++) expect(st[i].stage).toBeGreaterThan(st[i - 1].stage);
+    for (const k of st) expect(k.params.map((p) => p.name)).toContain(k.stage_param);
+    expect(st.map((k) => k.name)).toEqual(ss.kernels('sampler').filter((k) => k.role === 'decode_stage').sort((a, b) => a.stage - b.stage).map((k) => k.name));
+  });
 
-  it('temperature alone: the kept set is every finite logit, base and final are the API softmax', () => {
+  it('temperature alone: every finite logit is kept, base and final are the API softmax', () => {
     const x = Float32Array.from([2, -Infinity, 0.5, 1, -Infinity, -3]);
-    const r = runPipeline(ss, x, { ...lm(), on: ['temperature'], values: { ...DEFAULT_SAMPLING.values, temperature: 0.5 } }, new Map());
+    const r = runPipeline(ss, x, { on: ['temperature'], stages: { temperature: 0.5 } });
     const api = ss.sample('temperature', x, { temperature: 0.5, draws: 0 }).probs;
     expect(r.base).toEqual(api);
     expect(r.final).toEqual(api);
     expect(r.kept).toBe(4);
     expect(r.keptMass).toBeCloseTo(1, 6);
+    const ref = refSoftmax(x, 0.5);
+    api.forEach((v, i) => expect(Math.abs(v - ref[i])).toBeLessThanOrEqual(1e-6 * Math.max(ref[i], 1e-30) + 1e-12));
   });
 
   it('stages chain through log p: top-k then top-p keep exactly the sort-based reference set', () => {
     const api = withReferenceFilters(ss);
-    const kernels = new Map(api.kernels('sampler').map((k) => [k.name, k]));
     const x = lmLogits(4096, 3);
-    const s = lm({ on: ['temperature', 'top_k', 'top_p'], values: { ...DEFAULT_SAMPLING.values, temperature: 0.8, top_k: 300, top_p: 0.6 } });
-    const r = runPipeline(api, x, s, kernels);
-    // reference: softmax(x / 0.8), the 300 most probable, renormalized, then the nucleus of mass 0.6 of that
-    const p = softmax64(x, 0.8), top = byProb(p).slice(0, 300);
-    const q = keepRenorm(p, top);
+    const r = runPipeline(api, x, { on: ['temperature', 'top_k', 'top_p'], stages: { temperature: 0.8, top_k: 300, top_p: 0.6 } });
+    const p = refSoftmax(x, 0.8), q = keepRenorm(p, byProb(p).slice(0, 300));
     const order = byProb(Array.from(q));
     let c = 0, j = 0;
     while (c < 0.6) c += q[order[j++]];
     const keep = new Set(order.slice(0, j));
-    expect(r.stages.map((st) => [st.id, st.kept ?? null])).toEqual([['temperature', 4096], ['top_k', 300], ['top_p', j], ['min_p', null], ['typical', null]]);
+    expect(r.stages.filter((s) => s.on).map((s) => [s.name, s.kept])).toEqual([['temperature', 4096], ['top_k', 300], ['top_p', j]]);
     expect(r.kept).toBe(j);
     for (let i = 0; i < x.length; i++) expect(r.final[i] > 0, `token ${i}`).toBe(keep.has(i));
     let mass = 0;
     for (const i of keep) mass += p[i];
     expect(r.keptMass).toBeCloseTo(mass, 5);
-    // k > n is clamped to n rather than failing
-    const r2 = runPipeline(api, x.subarray(0, 10), lm({ on: ['top_k'], values: { ...DEFAULT_SAMPLING.values, top_k: 50 } }), kernels);
-    expect(r2.stages[1]).toMatchObject({ id: 'top_k', kept: 10, value: 10 });
+    // k > n is clamped to n (the registry's n bound) rather than failing
+    const r2 = runPipeline(api, x.subarray(0, 10), { on: ['top_k'], stages: { top_k: 50 } });
+    expect(r2.stages.find((s) => s.name === 'top_k')).toMatchObject({ kept: 10, value: 10 });
   });
 
-  it('with the build\'s own filter kernels, the kept count is the API chain\'s', () => {
-    const kernels = new Map(ss.kernels('sampler').map((k) => [k.name, k]));
-    const filters = [['top_k', 'k', 200], ['top_p', 'p', 0.8], ['min_p', 'min_p', 0.02]].filter(([name]) => kernels.has(name));
+  it("with the build's own filters, the pipeline is the API chain written out", () => {
+    const filters = decodeStages(ss).filter((k) => k.stage_param !== 'temperature');
+    const values = { temperature: 0.9, top_k: 200, top_p: 0.8, min_p: 0.02, typical: 0.9 };
     const x = lmLogits(4096, 5);
-    const values = { ...DEFAULT_SAMPLING.values, temperature: 0.9, top_k: 200, top_p: 0.8, min_p: 0.02 };
-    const r = runPipeline(ss, x, lm({ on: ['temperature', ...filters.map((f) => f[0])], values }), kernels);
-    // the chain written out: the first filter gets x and T, the next ones log p and T = 1
+    const r = runPipeline(ss, x, { on: decodeStages(ss).map((k) => k.name), stages: values });
     let p = ss.sample('temperature', x, { temperature: 0.9, draws: 0 }).probs;
-    filters.forEach(([name, param, v], i) => {
-      const hasT = kernels.get(name).params.some((q) => q.name === 'temperature');
-      const first = i === 0 && hasT; // a first filter without a temperature parameter gets log p too
-      p = ss.sample(name, first ? x : Float32Array.from(p, Math.log), { [param]: v, ...(hasT ? { temperature: first ? 0.9 : 1 } : {}), draws: 0 }).probs;
+    filters.forEach((k, i) => {
+      // the first filter gets x and T, the next ones log p (and T = 1)
+      p = ss.sample(k.name, i === 0 ? x : Float32Array.from(p, Math.log), { [k.stage_param]: values[k.name], ...(i === 0 ? { temperature: 0.9 } : {}), draws: 0 }).probs;
+      expect(r.stages.find((s) => s.name === k.name).kept).toBe(countNonzero(p));
     });
     expect(r.final).toEqual(p);
     expect(r.kept).toBe(countNonzero(p));
-    if (filters.length === 0) expect(r.kept).toBe(4096);
+    let sum = 0;
+    for (const v of r.final) sum += v;
+    expect(sum).toBeCloseTo(1, 5);
   });
 
-  it('a missing kernel is reported, not called; the other stages still run', () => {
-    const api = coreOnly(ss);
-    const kernels = new Map(api.kernels('sampler').map((k) => [k.name, k]));
-    const r = runPipeline(api, lmLogits(512, 1), lm({ on: ['temperature', 'top_p', 'min_p'] }), kernels);
-    expect(r.stages.filter((st) => st.missing).map((st) => st.id)).toEqual(['top_k', 'top_p', 'min_p', 'typical']);
-    expect(r.kept).toBe(512);
+  it('a stage that fails shows its error at that stage; the others still run', () => {
+    const x = lmLogits(512, 1);
+    const r = runPipeline(withFailing(ss, 'top_p'), x, { on: ['temperature', 'top_k', 'top_p'], stages: { top_k: 20 } });
+    expect(r.stages.find((s) => s.name === 'top_p')).toMatchObject({ on: true, error: 'params.p = 0.9 is refused' });
+    expect(r.kept).toBe(20);
+    expect(r.error).toBeUndefined();
+    const d = figureData({ x, order: rankOrder(x), pipe: r, tokens: null }, { done: 0, total: 10 }, relaxedSamples(ss, state()), null);
+    const els = svgElements(renderSvg(d));
+    expect(one(els, 'data-stage', 'top_p').attrs['data-stage-kept']).toBeUndefined();
+    expect(els.filter((e) => 'data-error' in e.attrs).map((e) => e.text)).toEqual(['top_p: params.p = 0.9 is refused']);
+    expect(one(els, 'data-stage', 'top_k').attrs['data-stage-kept']).toBe('20');
+  });
+
+  it('all logits masked: a clear error in the figure, not a blank one', () => {
+    const r = renderFigure(ss, 'sampling', 'logits=-Infinity,-Infinity,-Infinity');
+    expect(r.data.error).toMatch(/-Inf/);
+    const els = svgElements(r.svg);
+    expect(els.some((e) => 'data-error' in e.attrs && /-Inf/.test(e.text))).toBe(true);
+    expect(inside(els, 'data-chart', 'simplex').length).toBeGreaterThan(1); // the Gumbel half still draws
   });
 });
 
-describe('live draws', () => {
-  function manual() {
-    const queue = new Map();
-    let id = 0, t = 0;
-    return {
-      frame: (f) => { queue.set(++id, f); return id; },
-      cancelFrame: (k) => queue.delete(k),
-      now: () => (t += 0.25),
-      flush() {
-        let n = 0;
-        for (let e = queue.entries().next(); !e.done; e = queue.entries().next()) { queue.delete(e.value[0]); e.value[1](); n++; }
-        return n;
-      },
-    };
-  }
-  const probs = ss0 => ss0.sample('temperature', lmLogits(2048, 2), { temperature: 1, draws: 0 }).probs;
+// ---- draws ----
 
-  it('batched over many frames, the draws are exactly one API call with draws = N', () => {
-    const p = probs(ss), m = manual(), seen = [];
-    let end = null;
-    startDraws(ss, p, { ...m, seed: 7, total: 20000, onProgress: (r) => seen.push(r.done), onDone: (r) => { end = r; } });
-    expect(seen).toEqual([]);
-    const frames = m.flush();
-    expect(frames).toBeGreaterThan(10);
+describe('draws', () => {
+  const probs = () => ss.sample('temperature', lmLogits(2048, 2), { temperature: 1, draws: 0 }).probs;
+
+  it('batched over many steps, the draws are exactly one API call with draws = N', () => {
+    const p = probs(), st = drawStepper(ss, p, { seed: 7, total: 20000 }), seen = [];
+    while (st.done() < st.total) seen.push(st.step());
+    expect(seen.length).toBeGreaterThan(10);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
-    expect(end.done).toBe(20000);
-    const once = ss.categorical(p, { seed: 7, stream: DRAW_STREAM, draws: 20000 });
-    expect(end.indices).toEqual(once);
-    let total = 0;
-    for (const c of end.counts) total += c;
-    expect(total).toBe(20000);
-    // A perfect sampler: TV distance of 20000 draws over 2048 tokens is small, and never 0 or 1.
-    const tv = tvDistance(end.counts, end.done, p);
-    expect(tv).toBeGreaterThan(0);
-    expect(tv).toBeLessThan(0.2);
+    expect(seen[0]).toBe(32);
+    expect(st.indices).toEqual(ss.categorical(p, { seed: 7, stream: DRAW_STREAM, draws: 20000 }));
+    expect(st.counts.reduce((a, b) => a + b, 0)).toBe(20000);
+    // a time budget stops a step early but never changes the sequence
+    let t = 0;
+    const slow = drawStepper(ss, p, { seed: 7, total: 20000, now: () => (t += 5) });
+    while (slow.done() < slow.total) slow.step(1);
+    expect(slow.indices).toEqual(st.indices);
   });
 
-  it('cancel() stops the draws', () => {
-    const m = manual(), seen = [];
-    const job = startDraws(ss, probs(ss), { ...m, total: 100000, onProgress: (r) => seen.push(r.done), onDone: () => seen.push('done') });
-    m.frame(() => job.cancel()); // runs after the first frame
-    m.flush();
-    expect(seen.length).toBe(1);
-    expect(seen).not.toContain('done');
+  it("the chi-square test passes the API's draws and rejects draws from another distribution", () => {
+    const p = probs();
+    const good = drawAll(ss, p, { seed: 3, total: 20000 });
+    const s = drawStats(p, good.counts, good.indices, 20000, 20000);
+    expect(s.pValue).toBeGreaterThan(1e-3);
+    expect(s.dof).toBeGreaterThan(10);
+    expect(s.tv).toBeGreaterThan(0);
+    expect(s.tv).toBeLessThan(0.2);
+    // the same number of draws from softmax(x / 2): a different distribution
+    const q = ss.sample('temperature', lmLogits(2048, 2), { temperature: 2, draws: 0 }).probs;
+    const bad = drawAll(ss, q, { seed: 3, total: 20000 });
+    const b = drawStats(p, bad.counts, bad.indices, 20000, 20000);
+    expect(b.pValue).toBeLessThan(1e-6);
+    expect(b.tv).toBeGreaterThan(s.tv);
+    expect(tvDistance(good.counts, 20000, p)).toBe(s.tv);
+    expect(drawStats(p, good.counts, good.indices, 0, 20000).tv).toBeNaN();
   });
 });
 
@@ -303,159 +285,135 @@ describe('rank plot aggregation', () => {
   });
 });
 
-// ---- the panel in a DOM ----
+// ---- Gumbel-Softmax and the estimators ----
 
-describe('the panel in a DOM', () => {
-  const mounted = [];
-  afterEach(() => { for (const u of mounted.splice(0)) u(); });
-  function mount(hash, api = ss) {
-    const root = document.createElement('div');
-    document.body.appendChild(root);
-    const box = { state: null };
-    function Harness() {
-      const [state, setState] = useState(() => parseHash(hash));
-      box.state = state;
-      return h(SamplingPanel, { ss: api, state, update: (patch) => setState((s) => ({ ...s, ...(typeof patch === 'function' ? patch(s) : patch) })) });
-    }
-    render(h(Harness), root);
-    mounted.push(() => { render(null, root); root.remove(); });
-    return { root, box };
-  }
-  const card = (root) => root.querySelector('.decode-card');
-  const slide = (input, pos) => {
-    input.value = String(pos);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  };
-
-  it('small vocabulary: bars, the API\'s kept count, N draws reached, M dots on the triangle', async () => {
-    const { root, box } = mount('#panel=sampling&sampling.preset=planted_peak&sampling.n=16&sampling.draws=2000&sampling.m=120&sampling.temperature=0.6');
-    const s = samplingState(box.state);
-    const x = samplingLogits(s);
-    const kernels = new Map(ss.kernels('sampler').map((k) => [k.name, k]));
-    const want = runPipeline(ss, x, s, kernels);
-    expect(Number(card(root).dataset.kept)).toBe(want.kept);
-    expect(root.querySelector('[data-value="kept"]').textContent).toContain(String(want.kept));
-    const bars = root.querySelectorAll('[data-chart="decode"] rect[data-index]');
-    expect(bars.length).toBe(16);
-    expect([...bars].filter((b) => b.dataset.kept === '1').length).toBe(want.kept);
-    [...bars].forEach((b, i) => expect(Number(b.dataset.value)).toBe(want.final[i]));
-    await vi.waitFor(() => expect(card(root).dataset.drawsDone).toBe('2000'), { timeout: 10000 });
-    // TV between N empirical draws and the kept distribution: 0 for a single
-    // kept token, otherwise positive and small (~1/sqrt(N) scale)
-    const tv = Number(card(root).dataset.tv);
-    if (want.kept === 1) expect(tv).toBe(0);
-    else { expect(tv).toBeGreaterThan(0); expect(tv).toBeLessThan(0.1); }
-    const pv = Number(card(root).dataset.chi2P);
-    expect(pv).toBeGreaterThanOrEqual(0);
-    expect(pv).toBeLessThanOrEqual(1);
-    expect(root.querySelectorAll('[data-chart="decode"] .emp-mark').length).toBe(16);
-    // the editor is there for small n; editing a bar makes the logits custom
-    expect(root.querySelector('[data-editor="logits"]')).toBeTruthy();
-    const sim = root.querySelector('[data-chart="simplex"]');
-    if (kernels.has('gumbel_softmax')) expect(sim.querySelectorAll('circle[data-dot]').length).toBe(120);
-    else expect(root.querySelector('.simplex-card [data-note="missing"]')).toBeTruthy();
-  });
-
-  it('large vocabulary: an aggregated rank plot, and moving a stage slider changes the kept count as the API does', async () => {
-    const api = withReferenceFilters(ss);
-    const { root, box } = mount('#panel=sampling&sampling.n=8192&sampling.on=temperature,top_p&sampling.draws=1000', api);
-    const kernels = new Map(api.kernels('sampler').map((k) => [k.name, k]));
-    expect(root.querySelector('[data-editor="logits"]')).toBe(null);
-    expect(root.querySelectorAll('[data-chart="rank"] .kept-strip rect').length).toBeLessThanOrEqual(161);
-    expect(root.querySelectorAll('[data-chart="rank"] path[data-series]').length).toBe(2);
-    const keptNow = () => Number(card(root).dataset.kept);
-    const apiKept = () => {
-      const s = samplingState(box.state);
-      return runPipeline(api, samplingLogits(s), s, kernels).kept;
-    };
-    const k0 = keptNow();
-    expect(k0).toBe(apiKept());
-    expect(Number(root.querySelector('[data-stage="top_p"]').dataset.stageKept)).toBe(k0);
-    slide(root.querySelector('#sampling-top_p'), 300); // p well below 0.9
-    await vi.waitFor(() => expect(samplingState(box.state).values.top_p).toBeLessThan(0.5));
-    const k1 = keptNow();
-    expect(k1).toBeLessThan(k0);
-    expect(k1).toBe(apiKept());
-    expect(REF.top_p(samplingLogits(samplingState(box.state)), { p: samplingState(box.state).values.top_p }).filter((v) => v > 0).length).toBe(k1);
-    // the temperature slider: a colder softmax concentrates the nucleus
-    slide(root.querySelector('#sampling-temperature'), 200);
-    await vi.waitFor(() => expect(samplingState(box.state).values.temperature).toBeLessThan(0.5));
-    expect(keptNow()).toBeLessThan(k1);
-    expect(keptNow()).toBe(apiKept());
-    await vi.waitFor(() => expect(card(root).dataset.drawsDone).toBe('1000'), { timeout: 10000 });
-    expect(root.querySelectorAll('[data-chart="rank"] [data-series="empirical"] circle').length).toBeGreaterThan(0);
-    // turning a stage off in the UI: kept is then the whole vocabulary
-    const cb = root.querySelector('#sampling-on-top_p');
-    cb.checked = false;
-    cb.dispatchEvent(new Event('change', { bubbles: true }));
-    await vi.waitFor(() => expect(keptNow()).toBe(8192));
-    expect(samplingState(box.state).on).toEqual(['temperature']);
-  });
-
-  it('missing kernels and a missing estimator export render a note, not a crash', async () => {
-    const { root } = mount('#panel=sampling&sampling.n=1024&sampling.on=temperature,top_k,top_p,min_p,typical&sampling.hard=1', coreOnly(ss));
-    for (const id of ['top_k', 'top_p', 'min_p', 'typical']) {
-      const row = root.querySelector(`[data-stage="${id}"]`);
-      expect(row.dataset.missing).toBe('1');
-      expect(row.textContent).toContain('not in this build');
-      expect(row.querySelector('input[type="checkbox"]').disabled).toBe(true);
-    }
-    expect(Number(card(root).dataset.kept)).toBe(1024);
-    expect(root.querySelector('.simplex-card').dataset.gumbel).toBe('missing');
-    expect(root.querySelector('.simplex-card').textContent).toContain('not in this build');
-    expect(root.querySelector('.estimator-card').dataset.estimators).toBe('missing');
-    expect(root.querySelector('.estimator-card').textContent).toContain('not in this build');
-    await vi.waitFor(() => expect(card(root).dataset.drawsDone).toBe(String(DEFAULT_SAMPLING.draws)), { timeout: 10000 });
-  });
-
-  it('with the build\'s Gumbel-Softmax and estimator stats (when present): M dots, one line per estimator', () => {
-    const kernels = new Map(ss.kernels('sampler').map((k) => [k.name, k]));
-    const { root } = mount('#panel=sampling&sampling.n=1024&sampling.m=77&sampling.tau=0.5');
-    const dots = root.querySelectorAll('[data-chart="simplex"] circle[data-dot]');
-    if (kernels.has('gumbel_softmax')) {
-      expect(dots.length).toBe(77);
-      const r = ss.sample('gumbel_softmax', Float32Array.from(DEFAULT_SAMPLING.tri), { tau: 0.5, seed: 1, draws: 77 });
-      expect(r.samples.length).toBe(77 * 3);
-    } else {
-      expect(dots.length).toBe(0);
-    }
-    let exported = true;
-    try { ss.estimatorStats('st', [1, 0, 0], [1, 0, 0], { tau: 1, samples: 10 }); } catch (e) { exported = !/does not export/.test(e.message); }
-    const est = root.querySelector('.estimator-card');
-    expect(est.dataset.estimators).toBe(exported ? 'ok' : 'missing');
-    if (exported) expect(root.querySelectorAll('[data-chart="bias"] path[data-series]').length).toBe(4);
-  });
-
-  it('the triangle draws each sample at its barycentric point; hard samples sit on the vertices with their counts', async () => {
-    const api = withReferenceGumbel(ss);
-    const { root, box } = mount('#panel=sampling&sampling.n=1024&sampling.m=60&sampling.tau=0.7&sampling.tri=1,0,-0.5', api);
-    const dots = [...root.querySelectorAll('[data-chart="simplex"] circle[data-dot]')];
-    expect(dots.length).toBe(60);
-    const want = gumbelRef(Float32Array.from([1, 0, -0.5]), { tau: 0.7, seed: 1, draws: 60 });
-    dots.forEach((c, d) => {
-      const [px, py] = toXY(want[3 * d], want[3 * d + 1], want[3 * d + 2]);
-      expect(Number(c.getAttribute('cx'))).toBeCloseTo(px, 1);
-      expect(Number(c.getAttribute('cy'))).toBeCloseTo(py, 1);
+describe('Gumbel-Softmax and the estimators', () => {
+  it('the samples are softmax((x + g) / τ) on the API Gumbel noise; hard samples are one-hot, counted per class', () => {
+    const s = state({ tri: [1, 0, -0.5], tau: 0.7, m: 60 });
+    const g = relaxedSamples(ss, s);
+    const want = gumbelRef(Float32Array.from(s.tri), { tau: 0.7, seed: 1, draws: 60 });
+    expect(g.samples.length).toBe(60);
+    g.samples.forEach((v, d) => {
+      v.forEach((c, i) => expect(Math.abs(c - want[d][i])).toBeLessThan(2e-6));
+      expect(v[0] + v[1] + v[2]).toBeCloseTo(1, 5);
     });
-    // every estimator over the whole τ grid
-    expect(root.querySelectorAll('[data-chart="bias"] path[data-series]').length).toBe(4);
-    const reinmax = root.querySelector('[data-chart="variance"] path[data-series="reinmax"]').dataset.values.split(',').map(Number);
-    TAU_GRID.forEach((t, j) => expect(Number.isFinite(reinmax[j]), `tau ${t}`).toBe(true));
-    expect(api.stats.filter(([n]) => n === 'reinmax').map(([, t]) => t)).toEqual(TAU_GRID);
-    // the hard toggle: one-hot samples, counted per vertex
-    const cb = root.querySelector('#sampling-hard');
-    cb.checked = true;
-    cb.dispatchEvent(new Event('change', { bubbles: true }));
-    await vi.waitFor(() => expect(samplingState(box.state).hard).toBe(true));
-    const hard = gumbelRef(Float32Array.from([1, 0, -0.5]), { tau: 0.7, seed: 1, draws: 60 }, true);
-    const counts = [0, 1, 2].map((i) => hard.filter((v, j) => j % 3 === i && v === 1).length);
-    expect([...root.querySelectorAll('[data-count]')].map((e) => Number(e.dataset.count))).toEqual(counts);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(60);
-    // a new τ moves the dots (the same noise, so not their number)
-    cb.checked = false;
-    cb.dispatchEvent(new Event('change', { bubbles: true }));
-    slide(root.querySelector('#sampling-tau'), 900);
-    await vi.waitFor(() => expect(samplingState(box.state).tau).toBeGreaterThan(3));
-    expect(root.querySelectorAll('[data-chart="simplex"] circle[data-dot]').length).toBe(60);
+    expect(g.counts).toBeNull();
+    g.mean.forEach((m, i) => expect(m).toBeCloseTo(want.reduce((a, v) => a + v[i], 0) / 60, 5));
+    expect(g.softmax).toEqual(Array.from(ss.normalize('softmax', Float32Array.from(s.tri))));
+    const h = relaxedSamples(ss, { ...s, hard: true });
+    expect(h).toMatchObject({ hard: true, hardAvailable: true });
+    const hw = gumbelRef(Float32Array.from(s.tri), { tau: 0.7, seed: 1, draws: 60 }, true);
+    expect(h.samples).toEqual(hw);
+    expect(h.counts).toEqual([0, 1, 2].map((i) => hw.filter((v) => v[i] === 1).length));
+    expect(h.counts.reduce((a, b) => a + b, 0)).toBe(60);
+  });
+
+  it('a relaxed sampler without a hard variant says so and draws the soft samples', () => {
+    const r = relaxedSamples(ss, state({ relaxed: 'gumbel_softmax_hard', hard: true }));
+    expect(r).toMatchObject({ kernel: 'gumbel_softmax_hard', hard: false, hardAvailable: false });
+    expect(r.counts.reduce((a, b) => a + b, 0)).toBe(300); // its samples are one-hot already
+  });
+
+  it('the estimator grid is the API estimatorStats of every estimator the library enumerates, at 17 τ from 0.1 to 10', () => {
+    const s = state({ tri: [1, 0, -0.5], target: [0, 1, 0] });
+    const e = estimatorGrid(ss, s, 200);
+    expect(e.names).toEqual([...ss.enums.estimator]);
+    expect(e.taus.length).toBe(17);
+    expect(e.taus[0]).toBeCloseTo(0.1, 12);
+    expect(e.taus[16]).toBeCloseTo(10, 12);
+    for (const l of e.lines) {
+      expect(l.error).toBeNull();
+      e.taus.forEach((tau, j) => {
+        const r = ss.estimatorStats(l.name, Float32Array.from(s.tri), Float32Array.from(s.target), { tau, seed: 1, samples: 200 });
+        expect(l.bias[j]).toBe(r.bias);
+        expect(l.variance[j]).toBe(r.variance);
+        expect(r.bias).toBeGreaterThanOrEqual(0);
+      });
+    }
+  });
+});
+
+// ---- the figure ----
+
+describe('the figure', () => {
+  it('a small vocabulary: the bars, ticks, stages and readouts carry exactly the model numbers', () => {
+    const r = renderFigure(ss, 'sampling', 'preset=planted_peak&n=16&on=temperature,top_k&temperature=0.6&top_k=5&draws=2000&m=50');
+    expect(r.notices).toEqual([]);
+    const d = r.data;
+    const els = svgElements(r.svg);
+    const chart = inside(els, 'data-chart', 'decode');
+    expect(dataValues(chart, (e) => e.attrs['data-series'] === 'final')).toEqual(d.final.map(String));
+    expect(dataValues(chart, (e) => e.attrs['data-series'] === 'base')).toEqual(d.base.map(String));
+    expect(dataValues(chart, (e) => e.attrs['data-series'] === 'empirical')).toEqual(d.freq.map(String));
+    expect(chart.filter((e) => e.attrs['data-kept'] === '1').length).toBe(5);
+    // the kept count is the API pipeline's, and the frequencies are the API draws' counts
+    const want = runPipeline(ss, samplingLogits(r.state), r.state);
+    expect(d.kept).toBe(want.kept);
+    expect(d.final).toEqual(Array.from(want.final));
+    const idx = ss.categorical(want.final, { seed: 1, stream: DRAW_STREAM, draws: 2000 });
+    const counts = new Array(16).fill(0);
+    for (const i of idx) counts[i]++;
+    expect(d.freq).toEqual(counts.map((c) => c / 2000));
+    for (const [name, v] of [['kept', d.kept], ['kept-mass', d.keptMass], ['draws', 2000], ['tv', d.draws.tv], ['chi2', d.draws.pValue]])
+      expect(one(els, 'data-metric', name).attrs['data-value']).toBe(String(v));
+    expect(one(els, 'data-stage', 'top_k').attrs['data-stage-kept']).toBe('5');
+    // tick labels on every chart; the τ axes and the estimators' y axes at whole powers of 10
+    for (const id of ['decode', 'simplex', 'bias', 'variance']) expect(inside(els, 'data-chart', id).filter((e) => 'data-tick' in e.attrs).length, id).toBeGreaterThan(2);
+    for (const id of ['bias', 'variance']) {
+      for (const e of inside(els, 'data-chart', id).filter((x) => 'data-tick' in x.attrs)) expect(Number.isInteger(Math.log10(Number(e.attrs['data-tick'])))).toBe(true);
+      for (const l of d.estimators.lines) {
+        const g = inside(els, 'data-chart', id).find((e) => e.attrs['data-series'] === l.name);
+        expect(g.attrs['data-values']).toBe((id === 'bias' ? l.bias : l.variance).map(String).join(','));
+      }
+    }
+    expect(dataValues(inside(els, 'data-series', 'samples'))).toEqual(d.gumbel.samples.map((v) => v.join(',')));
+    expect(one(els, 'data-marker', 'mean').attrs['data-value']).toBe(d.gumbel.mean.join(','));
+  });
+
+  it('a large vocabulary: an aggregated rank plot on log axes, the top tokens, the model numbers', () => {
+    const r = renderFigure(ss, 'sampling', 'vocab=8192&draws=3000');
+    const d = r.data, els = svgElements(r.svg);
+    expect(d.small).toBe(false);
+    const rank = inside(els, 'data-chart', 'rank');
+    expect(rank.find((e) => e.attrs['data-series'] === 'final').attrs['data-values']).toBe(d.bins.map((b) => String(b.final)).join(','));
+    expect(rank.find((e) => e.attrs['data-series'] === 'base').attrs['data-values']).toBe(d.bins.map((b) => String(b.base)).join(','));
+    expect(dataValues(inside(els, 'data-series', 'empirical'))).toEqual(d.bins.filter((b) => b.emp > 0).map((b) => String(b.emp)));
+    expect(inside(els, 'data-strip', 'kept').filter((e) => e.name === 'rect').length).toBe(d.bins.length);
+    expect(d.bins.length).toBeLessThanOrEqual(161);
+    const yTicks = rank.filter((e) => 'data-tick' in e.attrs).map((e) => Number(e.attrs['data-tick']));
+    expect(yTicks.length).toBeGreaterThan(4);
+    for (const t of yTicks) expect(Number.isInteger(Math.log10(t))).toBe(true);
+    const top = inside(els, 'data-top-tokens', 8);
+    expect(top.filter((e) => 'data-token' in e.attrs).map((e) => Number(e.attrs['data-token']))).toEqual(d.top.map((t) => t.id));
+    const x = lmLogits(8192, 1);
+    expect(d.top.map((t) => t.id)).toEqual(Array.from(rankOrder(x).subarray(0, 8)));
+    expect(d.kept).toBe(runPipeline(ss, x, r.state).kept);
+  });
+
+  it('is well-formed SVG at phone, default and wide widths in both themes; its height is the view height', () => {
+    const d = compute(ss, state({ vocab: 1024, draws: 500 }));
+    for (const w of [390, 720, 1200]) for (const theme of ['light', 'dark']) {
+      const svg = renderSvg(d, w, theme);
+      const root = svgElements(svg)[0];
+      expect(Number(root.attrs.width)).toBe(w);
+      expect(Number(root.attrs.height)).toBe(sampling.height(d, w));
+    }
+  });
+
+  it('the CSV holds the drawn numbers; the JSON the state', () => {
+    const r = renderFigure(ss, 'sampling', 'preset=two_modes&n=8&draws=400');
+    const { rows, columns } = table(r.data);
+    expect(columns).toEqual(['series', 'x', 'y']);
+    expect(rows.filter((x) => x[0] === 'p_sampled').map((x) => x[2])).toEqual(r.data.final);
+    expect(rows.filter((x) => x[0] === 'frequency').reduce((a, x) => a + x[2], 0)).toBeCloseTo(1, 12);
+    expect(JSON.parse(r.json).state).toBe('view=sampling&preset=two_modes&n=8&draws=400');
+    expect(r.csv.split('\n')[0]).toBe('series,x,y');
+  });
+
+  it('renderFigure reports bad keys and draws the defaults for them', () => {
+    const r = renderFigure(ss, 'sampling', 'tau=-1&top_p=2&m=7.5');
+    expect(r.notices.map((n) => n.key).sort()).toEqual(['m', 'tau', 'top_p']);
+    expect(r.state).toEqual(defaults(schema, ss));
+    expect(decode(ss, r.state).pipe.kept).toBe(r.data.kept);
   });
 });

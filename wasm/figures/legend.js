@@ -4,7 +4,19 @@ import { html } from './h.js';
 import { rampColor } from './palette.js';
 import { fmt } from './format.js';
 
-/** Keys in rows that wrap at `width`: [{ name, color, dashed?, note? }]. Returns { el, height }. */
+// The key of one legend item, in a 16 x 10 box left of the name.
+function key(it) {
+  switch (it.shape) {
+    case 'box': return html`<rect x="2" y="-9" width="12" height="10" fill=${it.color} />`;
+    case 'outline': return html`<rect x="2.5" y="-8.5" width="11" height="9" fill="none" stroke=${it.color} />`;
+    case 'dot': return html`<circle cx="8" cy="-4" r="2.6" fill=${it.color} />`;
+    case 'tick': return html`<line x1="2" x2="14" y1="-4" y2="-4" stroke=${it.color} stroke-width="2" />`;
+    default: return html`<line x1="0" x2="16" y1="-4" y2="-4" stroke=${it.color} stroke-width="3" stroke-dasharray=${it.dashed ? '4 3' : undefined} />`;
+  }
+}
+
+/** Keys in rows that wrap at `width`: [{ name, color, dashed?, note?, shape? }] (shape: 'line' (default),
+ *  'box', 'outline', 'dot', 'tick'). Returns { el, height }. */
 export function seriesLegend(items, { x, y, width, th }) {
   const rows = [];
   let cx = 0, row = [];
@@ -17,7 +29,7 @@ export function seriesLegend(items, { x, y, width, th }) {
   if (row.length) rows.push(row);
   const el = html`<g class="legend" font-size="11" data-legend>
     ${rows.map((r, j) => r.map((it) => html`<g key=${it.name} transform=${`translate(${x + it.dx} ${y + 14 * j})`} data-legend-item=${it.name}>
-      <line x1="0" x2="16" y1="-4" y2="-4" stroke=${it.color} stroke-width="3" stroke-dasharray=${it.dashed ? '4 3' : undefined} />
+      ${key(it)}
       <text x="21" y="0" fill=${th.ink}>${it.name}${it.note ? html`<tspan fill=${th.warn}> (${it.note})</tspan>` : ''}</text>
     </g>`))}
   </g>`;

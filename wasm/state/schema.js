@@ -16,6 +16,8 @@
 //   params   { scope: 'shared' | 'kernel', kernels: (state, ctx) => registry entries, exclude? }
 //            kernel parameters by registry name: shared: `alpha=1.5` for every chosen
 //            kernel that has alpha; kernel: `adam.lr=0.02` for one kernel.
+//            paramKey?: (kernel, param) => key | null names the keys instead (null: not
+//            a key), e.g. one parameter per kernel keyed by the kernel's name (`top_p=0.9`).
 // `default` may be a function of the context (ctx: the softscope instance,
 // for defaults that depend on the registry). `when(state)` false: the key is
 // not written (e.g. logits unless the preset is custom). `implies` sets other
@@ -129,8 +131,8 @@ function paramKeys(f, state, ctx, schema) {
   for (const k of f.kernels(state, ctx)) {
     for (const p of k.params) {
       if (f.exclude?.includes(p.name)) continue;
-      const key = f.scope === 'kernel' ? `${k.name}.${p.name}` : p.name;
-      if (seen.has(key)) continue;
+      const key = f.paramKey ? f.paramKey(k, p) : f.scope === 'kernel' ? `${k.name}.${p.name}` : p.name;
+      if (!key || seen.has(key)) continue;
       seen.add(key);
       out.push({ key, kernel: k, param: p });
     }

@@ -7,6 +7,8 @@
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
 import { dispersion } from './dispersion/index.js';
+import { sampling } from './sampling/index.js';
+import { quantization } from './quantization/index.js';
 import { optimizers } from './optimizers/index.js';
 import { attention } from './attention/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
@@ -14,6 +16,8 @@ import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 export const VIEWS = [
   normalizers,
   dispersion,
+  sampling,
+  quantization,
   optimizers,
   attention,
 ];

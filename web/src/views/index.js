@@ -3,12 +3,16 @@
 import { VIEWS } from '../../../wasm/views/index.js';
 import { NormalizersView } from './normalizers/View.jsx';
 import { DispersionView } from './dispersion/View.jsx';
+import { SamplingView } from './sampling/View.jsx';
+import { QuantizationView } from './quantization/View.jsx';
 import { OptimizersView } from './optimizers/View.jsx';
 import { AttentionView } from './attention/View.jsx';
 
 const COMPONENTS = {
   normalizers: NormalizersView,
   dispersion: DispersionView,
+  sampling: SamplingView,
+  quantization: QuantizationView,
   optimizers: OptimizersView,
   attention: AttentionView,
 };

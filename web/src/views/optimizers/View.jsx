@@ -82,7 +82,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
   const RACE = ['speed', 'steps', 'noise', 'clip', 'warmup', 'schedule'];
 
   return (
-    <Layout data={data} figure={{ onStart }} caption={(
+    <Layout data={data} figure={{ onStart }} complete={raceOver(race)} caption={(
       <p class="caption">
         Optimizers race from the same start (the ring; <b>press or drag</b> on the map to move it, or focus it and use the
         arrow keys) over a test function, drawn as a banded heat map; crosses mark its minima. Every step is computed by

@@ -1,0 +1,97 @@
+// The Sampling view's numbers. decode() runs the pipeline on the state's
+// logits (typed arrays, for the View to draw from); the draws come from a
+// stepper (draws.js: the View runs a batch per frame, compute() all of
+// them); figureData() turns these into what the figure shows: per token for
+// a small vocabulary, per group of ranks for a large one (with the most
+// probable tokens), the draws' agreement (TV distance, chi-square), the
+// Gumbel-Softmax samples on the triangle and the estimators against τ.
+import { samplingLogits } from './logits.js';
+import { runPipeline, rankOrder, rankBins } from './decode.js';
+import { drawAll, drawStats } from './draws.js';
+import { relaxedSamples, estimatorGrid } from './gumbel.js';
+import { N_MAX } from '../../analysis/presets.js';
+
+/** Up to here a vocabulary is drawn as bars in token order (and edited); beyond, by rank. */
+export const BARS_MAX = N_MAX;
+export const TOP_TOKENS = 8;
+
+/** { x, tokens, order (large n) }: the state's logits (a Float32Array) and, for a large vocabulary, the token ids by rank. */
+export function logitsOf(s) {
+  const x = samplingLogits(s);
+  // Token labels: ids until a vocabulary is attached (data.tokens[i] replaces "#i").
+  return { x, tokens: null, order: x.length > BARS_MAX ? rankOrder(x) : null };
+}
+
+/** { x, tokens, order, pipe } for a state: the logits (logitsOf, reused when only the stages changed) and the pipeline's distributions. */
+export function decode(ss, s, lg = logitsOf(s)) {
+  return { ...lg, pipe: runPipeline(ss, lg.x, s) };
+}
+
+/** What the figure draws, from decode()'s result and the draws so far (counts, indices, done of total). */
+export function figureData(dec, draws, gumbel, estimators) {
+  const { x, order, pipe, tokens } = dec;
+  const n = x.length;
+  const small = n <= BARS_MAX;
+  const ok = !pipe.error;
+  const stats = ok ? drawStats(pipe.final, draws.counts, draws.indices, draws.done, draws.total) : null;
+  const out = {
+    n,
+    small,
+    tokens,
+    temperature: pipe.T,
+    stages: pipe.stages,
+    error: pipe.error ?? null,
+    kept: ok ? pipe.kept : null,
+    keptMass: ok ? pipe.keptMass : null,
+    draws: stats ?? { done: 0, total: draws.total },
+    gumbel,
+    estimators,
+  };
+  if (!ok) return out;
+  if (small) {
+    out.x = Array.from(x);
+    out.base = Array.from(pipe.base);
+    out.final = Array.from(pipe.final);
+    out.freq = draws.done ? Array.from(draws.counts, (c) => c / draws.done) : null;
+  } else {
+    out.bins = rankBins(order, pipe.base, pipe.final, draws.counts, draws.done);
+    out.top = Array.from(order.subarray(0, TOP_TOKENS), (i, r) => ({
+      rank: r + 1, id: i, logit: x[i], base: pipe.base[i], final: pipe.final[i], freq: draws.done ? draws.counts[i] / draws.done : NaN,
+    }));
+  }
+  return out;
+}
+
+/** Every number the figure shows for a state, with all N draws made. */
+export function compute(ss, s) {
+  const dec = decode(ss, s);
+  const total = s.draws;
+  const st = dec.pipe.error ? null : drawAll(ss, dec.pipe.final, { seed: s.seed, total });
+  const draws = st ? { counts: st.counts, indices: st.indices, done: st.done(), total } : { done: 0, total };
+  return figureData(dec, draws, relaxedSamples(ss, s), estimatorGrid(ss, s));
+}
+
+/** The numbers as a long table (CSV): series, x, y. */
+export function table(d) {
+  const rows = [];
+  if (d.small && d.final) {
+    d.final.forEach((v, i) => {
+      rows.push(['logit', i, d.x[i]], ['p_temperature', i, d.base[i]], ['p_sampled', i, v]);
+      if (d.freq) rows.push(['frequency', i, d.freq[i]]);
+    });
+  } else if (d.bins) {
+    // x: the geometric middle rank of a group of ranks; y: the mean per token in it
+    for (const b of d.bins) {
+      const r = Math.sqrt(b.r0 * b.r1);
+      rows.push(['p_temperature_by_rank', r, b.base], ['p_sampled_by_rank', r, b.final], ['kept_fraction_by_rank', r, b.kept]);
+      if (Number.isFinite(b.emp)) rows.push(['frequency_by_rank', r, b.emp]);
+    }
+  }
+  for (const [k, v] of [['tv', d.draws.tv], ['chi2', d.draws.chi2], ['chi2_p', d.draws.pValue]]) if (Number.isFinite(v)) rows.push([k, d.draws.done, v]);
+  const g = d.gumbel;
+  if (g?.samples) g.samples.forEach((v, j) => v.forEach((c, i) => rows.push([`sample_${i}`, j, c])));
+  for (const l of d.estimators?.lines ?? []) {
+    d.estimators.taus.forEach((t, j) => rows.push([`bias_${l.name}`, t, l.bias[j]], [`variance_${l.name}`, t, l.variance[j]]));
+  }
+  return { columns: ['series', 'x', 'y'], rows };
+}
