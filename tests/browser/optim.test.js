@@ -9,7 +9,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { parse } from '../../wasm/state/schema.js';
-import { renderFigure } from '../../wasm/views/index.js';
+import { renderFigure } from '../../wasm/views/files.js';
 import { optimizers as view } from '../../wasm/views/optimizers/index.js';
 import { compute } from '../../wasm/views/optimizers/model.js';
 import { openPlayground, pageState, figureValues } from './open-playground.js';

@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { parse, toHash } from '../../wasm/state/schema.js';
-import { renderFigure } from '../../wasm/views/index.js';
+import { renderFigure } from '../../wasm/views/files.js';
 import { quantization } from '../../wasm/views/quantization/index.js';
 import { sourceValues, schemeParams, levels } from '../../wasm/views/quantization/model.js';
 import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';

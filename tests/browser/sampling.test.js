@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { parse } from '../../wasm/state/schema.js';
-import { renderFigure } from '../../wasm/views/index.js';
+import { renderFigure } from '../../wasm/views/files.js';
 import { sampling } from '../../wasm/views/sampling/index.js';
 import { samplingLogits } from '../../wasm/views/sampling/logits.js';
 import { runPipeline } from '../../wasm/views/sampling/decode.js';

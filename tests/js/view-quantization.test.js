@@ -9,7 +9,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { parse, toHash, defaults, hashEntries } from '../../wasm/state/schema.js';
-import { renderFigure } from '../../wasm/views/index.js';
+import { renderFigure } from '../../wasm/views/files.js';
 import { quantization } from '../../wasm/views/quantization/index.js';
 import { sourceValues, histogram, levels, schemeParams, softmaxEffect, compute, table } from '../../wasm/views/quantization/model.js';
 import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';

@@ -9,7 +9,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { parse, toHash, defaults, hashEntries } from '../../wasm/state/schema.js';
-import { renderFigure } from '../../wasm/views/index.js';
+import { renderFigure } from '../../wasm/views/files.js';
 import { sampling } from '../../wasm/views/sampling/index.js';
 import { decodeStages } from '../../wasm/views/sampling/schema.js';
 import { LM, lmLogits, samplingLogits } from '../../wasm/views/sampling/logits.js';
