@@ -6,6 +6,10 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+
+// The views' folders: wasm/views/<id>/
+const VIEWS = readdirSync(new URL('../wasm/views/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -18,9 +22,30 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: false,
     sourcemap: !!process.env.SOURCEMAP,
+    // which chunk imports which: the size check sums a page's chunks from it
+    manifest: 'embed-manifest.json',
     rolldownOptions: {
       input: fileURLToPath(new URL('./src/embed/embed.js', import.meta.url)),
-      output: { entryFileNames: 'embed.js', chunkFileNames: 'embed-[hash].js', assetFileNames: '[name]-[hash][extname]' },
+      output: {
+        entryFileNames: 'embed.js',
+        chunkFileNames: 'embed-[name]-[hash].js',
+        assetFileNames: '[name]-[hash][extname]',
+        // One chunk per view (its schema, model, figure and View: what only
+        // that view uses), and one shared chunk (Preact, the API, the figure
+        // primitives, the controls) that every widget loads with embed.js.
+        // One chunk per view (its schema, model, figure and View: what only
+        // that view uses), one for what the views share (figure primitives,
+        // controls, analyses); Preact, the API and the state stay in embed.js.
+        // A page loads embed.js, the shared chunk and its views' chunks.
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [
+            ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/figures/${id}\\.js)`) })),
+            // what several views share beyond embed.js: figure primitives, controls, analyses
+            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/d3-array/ },
+          ],
+        },
+      },
     },
   },
 });

@@ -13,6 +13,10 @@ import { openPlayground } from './open-playground.js';
 const CASES = [
   ['normalizers', 'kernels=softmax,sparsemax,entmax15,sa_softmax&logits=2,1,0.1,-1,-Infinity&temperature=0.7'],
   ['dispersion', 'kernels=softmax,sparsemax,entmax15&nmax=4096&margin=2'],
+  ['sampling', 'preset=planted_peak&n=24&draws=2000&on=temperature,top_k,top_p&top_k=8'],
+  ['quantization', 'scheme=pow2&source=attention&n=256'],
+  ['optimizers', 'fn=himmelblau&kernels=sgd,adam,lion&steps=300'],
+  ['attention', 'example=sentence&normalizers=softmax,sparsemax&linear=performer'],
 ];
 
 let pw, page, errors, ss;

@@ -111,8 +111,9 @@ describe('optimizers heat map', () => {
     const colours = new Set();
     for (let k = 0; k < cells * cells; k++) colours.add(rgba.slice(4 * k, 4 * k + 3).join());
     expect(colours.size).toBeLessThanOrEqual(BANDS);
-    // heat values: log(1 + f − f*), so the minimum has 0
-    expect(heat.lo).toBe(0);
+    // heat values are the kernel's f (the figure shows log(1 + f − f*)): the grid's least is f* at the centre
+    expect(heat.lo).toBe(fn.fmin);
+    expect(heat.values[20 * cells + 20]).toBe(fn.fmin);
   });
 });
 

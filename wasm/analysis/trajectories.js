@@ -31,11 +31,6 @@ export function trajectoryMetrics(fn, output, requested) {
   };
 }
 
-/** The value the heat map shows: log(1 + f − f*) so that valleys show (games: f itself). */
-export function heatValue(fn, f) {
-  return fn.game ? f : Math.log1p(Math.max(0, f - fn.fmin));
-}
-
 /** The value the loss plot shows: f − f* (games: f, whose equilibrium has f = 0). */
 export function lossValue(fn, f) {
   return fn.game ? f : f - fn.fmin;

@@ -56,17 +56,23 @@ export function optimizersHeight(data, width = 760) {
   return optimizersLayout(data, width).height;
 }
 
+/** What the heat map shows of f: log(1 + f − f*), so that valleys show (games: f itself); monotone in f. */
+export function heatShown(heat) {
+  return heat.log1p ? (f) => Math.log1p(Math.max(0, f - heat.fmin)) : (f) => f;
+}
+
 // The banded heat map as a PNG data URI, once per heat map and ramp: band b of
 // BANDS is drawn in the ramp's colour at (b + 0.5) / BANDS, as the legend.
 const IMAGES = new WeakMap();
 
 /** The raster of a heat map: { rgba, width, height }, row 0 at the top (largest y). */
 export function heatRaster(heat, ramp) {
-  const { nx, ny, values, lo, hi } = heat;
+  const { nx, ny, values } = heat;
+  const tf = heatShown(heat), lo = tf(heat.lo), hi = tf(heat.hi);
   const t = new Float64Array(nx * ny);
   for (let j = 0; j < ny; j++)
     for (let i = 0; i < nx; i++) {
-      const u = (values[j * nx + i] - lo) / (hi - lo || 1);
+      const u = (tf(values[j * nx + i]) - lo) / (hi - lo || 1);
       t[(ny - 1 - j) * nx + i] = (Math.min(BANDS - 1, Math.max(0, Math.floor(u * BANDS))) + 0.5) / BANDS;
     }
   return { rgba: matrixRgba(t, ny, nx, { ramp, t: (v) => v }), width: nx, height: ny };
@@ -171,7 +177,7 @@ function MapPanel({ data, colors, th, L, onStart }) {
       image-rendering="optimizeSpeed" style="image-rendering: pixelated" data-heat=${fn.name} />
     <${AxisX} scale=${sx} bx=${bx} th=${th} ticks=${sx.ticks(5)} label="x" grid=${false} />
     <${Frame} bx=${bx} th=${th} />
-    <${RampLegend} x=${bx.right + 12} y=${bx.y + 18} h=${Math.min(200, bx.h * 0.7)} ramp=${th.terrain} lo=${heat.lo} hi=${heat.hi}
+    <${RampLegend} x=${bx.right + 12} y=${bx.y + 18} h=${Math.min(200, bx.h * 0.7)} ramp=${th.terrain} lo=${heatShown(heat)(heat.lo)} hi=${heatShown(heat)(heat.hi)}
       steps=${BANDS} th=${th} label=${heatLabel} format=${(v) => fmt(heat.log1p ? Math.expm1(v) : v, 2)} />
     <svg x=${bx.x} y=${bx.y} width=${bx.w} height=${bx.h} viewBox=${`${bx.x} ${bx.y} ${bx.w} ${bx.h}`} overflow="hidden">
       ${fn.minima.map((m, i) => html`<path key=${`m${i}`} d=${cross(sx(m[0]), sy(m[1]), 5)} stroke=${th.ink} stroke-width="1.6"

@@ -17,3 +17,4 @@ export const attention = {
   // normalizers and linear forms keep their colours of their families
   colors: (ss) => new Map([...kernelColors(ss, 'normalizer'), ...kernelColors(ss, 'attention')]),
 };
+export default attention;

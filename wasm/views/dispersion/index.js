@@ -16,3 +16,4 @@ export const dispersion = {
   width: 960,
   colors: (ss) => kernelColors(ss, 'normalizer'),
 };
+export default dispersion;

@@ -16,3 +16,4 @@ export const normalizers = {
   width: 720,
   colors: (ss) => kernelColors(ss, 'normalizer'),
 };
+export default normalizers;

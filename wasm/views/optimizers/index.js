@@ -16,3 +16,4 @@ export const optimizers = {
   width: 760,
   colors: (ss) => kernelColors(ss, 'optimizer'),
 };
+export default optimizers;

@@ -2,7 +2,7 @@
 // race (one trajectory runner of the wasm engine per optimizer, same start,
 // same noise) that the playground advances a few steps per animation frame
 // and compute() runs to the last step for a headless figure.
-import { heatValue, lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, optimizerParams, running, trajectoryMetrics }
+import { lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, optimizerParams, running, trajectoryMetrics }
   from '../../analysis/trajectories.js';
 import { RACE_DEFAULTS } from './schema.js';
 
@@ -20,18 +20,20 @@ export function paramsOf(ss, s, name) {
   return optimizerParams(ss.kernel(name, 'optimizer'), own, RACE_DEFAULTS[name]);
 }
 
-// The heat map of a function (values of heatValue on a grid; row j is y_j,
-// bottom row first), once per function and instance.
+// The heat map of a function: f on a grid (row j is y_j, bottom row first),
+// once per function and instance. The figure draws log(1 + f − f*) of it
+// (heatShown in figures/optimizers.js): a transform for display, done where it is drawn, so the
+// numbers here are the kernel's, the same in every engine.
 const HEAT = new WeakMap();
 export function heatOf(ss, fn, cells = HEAT_CELLS) {
   if (!HEAT.has(ss)) HEAT.set(ss, new Map());
   const cache = HEAT.get(ss), key = `${fn.name}:${cells}`;
   if (!cache.has(key)) {
     const grid = ss.functionGrid(fn.name, { nx: cells, ny: cells });
-    const values = Array.from(grid, (f) => heatValue(fn, f));
+    const values = Array.from(grid);
     let lo = Infinity, hi = -Infinity;
     for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
-    cache.set(key, { nx: cells, ny: cells, view: fn.view, values, lo, hi, label: fn.game ? 'f' : 'f − f*', log1p: !fn.game });
+    cache.set(key, { nx: cells, ny: cells, view: fn.view, values, lo, hi, fmin: fn.fmin, label: fn.game ? 'f' : 'f − f*', log1p: !fn.game });
   }
   return cache.get(key);
 }

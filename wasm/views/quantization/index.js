@@ -16,3 +16,4 @@ export const quantization = {
   width: 720,
   colors: (ss) => kernelColors(ss, 'quantizer'),
 };
+export default quantization;

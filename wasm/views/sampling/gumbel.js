@@ -5,7 +5,8 @@
 // library has (ss.enums.estimator) against τ.
 import { message } from './decode.js';
 
-export const TAU_GRID = Array.from({ length: 17 }, (_, j) => 10 ** (-1 + j / 8));
+// rounded to 12 digits: Math.pow is not correctly rounded, and V8 versions (Node, Chromium) disagree in the last bit
+export const TAU_GRID = Array.from({ length: 17 }, (_, j) => Number((10 ** (-1 + j / 8)).toPrecision(12)));
 export const ESTIMATOR_SAMPLES = 1000;
 
 /** The kernel the triangle shows: the relaxed sampler, or its hard variant (`<name>_hard` in the registry, or a `hard` parameter). */

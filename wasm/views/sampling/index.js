@@ -16,3 +16,4 @@ export const sampling = {
   width: 720,
   colors: (ss) => kernelColors(ss, 'sampler'),
 };
+export default sampling;

@@ -6,7 +6,6 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { parse, hashEntries, toHash } from '../../../wasm/state/schema.js';
-import { WEB_VIEWS } from '../views/index.js';
 import { Notices } from '../components/Notices.jsx';
 import { useTheme, useWidth } from '../hooks.js';
 
@@ -19,17 +18,14 @@ function controlsOf(attr) {
   return new Set(attr.split(/[\s,]+/).filter(Boolean));
 }
 
-/** The view's state from the element's attributes: { v, state, notices } (v null: unknown view). */
-export function stateFromAttributes(ss, attrs) {
-  const id = attrs.view ?? 'normalizers';
-  const v = WEB_VIEWS.find((x) => x.id === id);
-  if (!v) return { v: null, notices: [{ key: 'view', value: id, reason: `not one of ${WEB_VIEWS.map((x) => x.id).join(', ')}` }] };
+/** The view's state from the element's attributes: { state, notices } (v: the loaded view). */
+export function stateFromAttributes(ss, attrs, v) {
   const fromLink = attrs.state ? hashEntries(attrs.state.replace(/^[^#]*#/, '')) : [];
   const other = fromLink.find(([k, val]) => k === 'view' && val !== v.id);
   const own = Object.entries(attrs).filter(([k]) => !OWN_ATTRIBUTES.includes(k) && !k.startsWith('data-') && !k.startsWith('aria-'));
   const { state, notices } = parse(v.schema, [...fromLink.filter(([k]) => k !== 'view'), ...own], ss);
   if (other) notices.unshift({ key: 'state', value: attrs.state, reason: `a link of view ${other[1]}, not ${v.id}` });
-  return { v, state, notices };
+  return { state, notices };
 }
 
 const Ctx = createContext(null);
@@ -56,19 +52,16 @@ function WidgetLayout({ data, input, side, figure = {}, below, complete = true }
 }
 
 
-export function Widget({ ss, attrs, host }) {
+export function Widget({ ss, v, attrs, host }) {
   // the state follows the attributes when they change (not when the element re-renders)
   const attrsKey = JSON.stringify(attrs);
-  const init = useMemo(() => stateFromAttributes(ss, attrs), [ss, attrsKey]);
+  const init = useMemo(() => stateFromAttributes(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
   const theme = useTheme(attrs.theme ?? 'auto');
   const [ref, width] = useWidth(640);
-  const { v } = init;
   const controls = useMemo(() => controlsOf(attrs.controls), [attrs.controls]);
   const colors = useMemo(() => v?.colors(ss), [v, ss]);
-  if (!v) return <div class="widget"><Notices notices={init.notices} /></div>;
-
   const set = (patch) => setState((s) => {
     const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
     const fin = v.schema.finish ? v.schema.finish(next, ss) : next;

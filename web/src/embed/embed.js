@@ -15,6 +15,7 @@
 import { render, h } from 'preact';
 import { Widget, OWN_ATTRIBUTES, hashOf } from './Widget.jsx';
 import { pageSoftscope } from './instance.js';
+import { loadView, VIEW_IDS } from './views.js';
 import { plain } from '../../../wasm/views/data.js';
 import css from './widget.css?inline';
 
@@ -87,10 +88,24 @@ class SoftscopeWidget extends HTMLElement {
     return Object.fromEntries([...this.attributes].map((a) => [a.name, a.value]));
   }
 
-  _render() {
+  async _render() {
     if (!this._ss) return;
+    const attrs = this._attrs();
+    const id = attrs.view ?? 'normalizers';
+    const v = await loadView(id);
+    if (!this.isConnected) return;
+    if (!v) {
+      render(null, this._mount);
+      this._mount.innerHTML = '';
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.setAttribute('role', 'alert');
+      p.textContent = `softscope-widget: view="${id}" is not one of ${VIEW_IDS.join(', ')}`;
+      this._mount.append(p);
+      return;
+    }
     if (this._mount.firstChild && !this._mount.querySelector('.widget')) this._mount.innerHTML = '';
-    render(h(Widget, { ss: this._ss, attrs: this._attrs(), host: this._host }), this._mount);
+    render(h(Widget, { ss: this._ss, v, attrs, host: this._host }), this._mount);
   }
 
   /** The current state of the view (a plain object of its schema's keys). */

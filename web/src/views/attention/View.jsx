@@ -74,3 +74,4 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
     )} />
   );
 }
+export default AttentionView;

@@ -117,3 +117,4 @@ function Readout({ data, at, colors, hovering }) {
     </div>
   );
 }
+export default DispersionView;

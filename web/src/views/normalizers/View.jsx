@@ -50,3 +50,4 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
     )} side={<Fields {...common} keys={['kernels', 'temperature', 'params']} />} />
   );
 }
+export default NormalizersView;

@@ -126,3 +126,4 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
     )} />
   );
 }
+export default OptimizersView;

@@ -68,3 +68,4 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
     )} />
   );
 }
+export default QuantizationView;

@@ -203,3 +203,4 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
     )} input={input} side={side} below={below} />
   );
 }
+export default SamplingView;
