@@ -138,3 +138,14 @@ describe.concurrent('check and input rules', () => {
     expect(r.err).toMatch(re);
   });
 });
+
+describe('the README figure', () => {
+  it('docs/figure-normalizers.svg is what softscope figure draws today for the README\'s command', async () => {
+    const out = join(dir, 'readme.svg');
+    const r = await run(['figure', 'normalizers', '--state', 'kernels=softmax,sparsemax,entmax15&logits=2,1,0.1,-1,-0.5,1.5&temperature=0.8', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain("figure normalizers --state 'kernels=softmax,sparsemax,entmax15&logits=2,1,0.1,-1,-0.5,1.5&temperature=0.8' --out docs/figure-normalizers.svg");
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(new URL('../../docs/figure-normalizers.svg', import.meta.url), 'utf8'));
+  });
+});
