@@ -53,7 +53,7 @@ NODE := node --no-warnings
 DIST ?= wasm/dist
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench web embed build docs-example clean
+        play bench web embed build docs-example screenshots clean
 
 all: native wasm
 
@@ -192,6 +192,10 @@ embed: deps wasm
 build: web embed
 	rm -rf web/dist/embed && cp -r wasm/dist/embed web/dist/embed
 	@echo "site: web/dist/ (playground: index.html, widget: embed/embed.js)"
+
+# Screenshots of the three hosts of the widget: build/screenshots/*.png
+screenshots: embed docs-example
+	node scripts/screenshot-hosts.js
 
 # The VitePress docs example, built against the embed bundle.
 docs-example: embed

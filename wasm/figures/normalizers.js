@@ -8,7 +8,7 @@ import { Bars, barDomain } from './bars.js';
 import { fmt } from './format.js';
 import { theme } from './palette.js';
 
-const PANEL_W = 300, PANEL_H = 232, INPUT_H = 150, HEAD = 34;
+const PANEL_W = 260, PANEL_H = 232, INPUT_H = 150, HEAD = 34;
 const Y_LABEL = { probs: 'p_i', log_probs: 'log p_i', weights: 'w_i' };
 
 function layout(data, width, input) {

@@ -54,7 +54,7 @@ function layout(d, width) {
   const th = theme('light'); // sizes only
   const L = { width };
   let y = 0;
-  L.title = titleLines('Decoding', `${count(d.n)} tokens; each stage keeps some and renormalizes`, width);
+  L.title = titleLines('Decoding', `${d.prompt ? `the next token after “${d.prompt} …”, ` : ''}${count(d.n)} tokens; each stage keeps some and renormalizes`, width);
   y += L.title.height;
   L.st = stageLayout(d, width);
   L.stages = y;

@@ -12,6 +12,7 @@ import { WEB_VIEWS } from './views/index.js';
 import { readHash, createHistory } from './state/location.js';
 import { ExportBar, copyText } from './components/ExportBar.jsx';
 import { Notices } from './components/Notices.jsx';
+import { LiveSummary } from './components/LiveSummary.jsx';
 import { useTheme, useWidth } from './hooks.js';
 
 const IDS = WEB_VIEWS.map((v) => v.id);
@@ -53,6 +54,7 @@ function TabLayout({ data, caption, input, side, figure = {}, below, complete = 
           {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
         </div>
         {below}
+        <LiveSummary id={v.id} data={data} complete={complete} />
         {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
       </div>
     </>

@@ -30,3 +30,13 @@ export function useTheme(setting) {
   }, []);
   return setting === 'auto' ? (dark ? 'dark' : 'light') : setting;
 }
+
+/** value, once it has stayed the same for `ms` (a live region announces the settled numbers, not every drag step). */
+export function useSettled(value, ms = 700) {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}

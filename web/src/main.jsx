@@ -1,5 +1,5 @@
 import { render } from 'preact';
 import { App } from './App.jsx';
-import './styles.css';
+import './app.css';
 
 render(<App />, document.getElementById('app'));

@@ -7,6 +7,9 @@
 // the picture.
 import { makePreset, PRESETS, PRESET_NAMES } from '../../analysis/presets.js';
 import { rng, normal } from '../../analysis/random.js';
+import { wordAt, PROMPT } from '../../analysis/vocabulary.js';
+
+export { PROMPT };
 
 export const LM = 'lm_next_token';
 export const LM_ZIPF = { a: 1.1, sigma: 0.25 };
@@ -20,16 +23,33 @@ export const SAMPLING_PRESETS = {
 };
 export const SAMPLING_PRESET_NAMES = Object.keys(SAMPLING_PRESETS);
 
-/** The LM preset's logits: a Float32Array of n. */
-export function lmLogits(n, seed = 1) {
+/** The LM preset's logits (a Float32Array of n) and the intended rank of each token id. */
+export function lmTokens(n, seed = 1) {
   const next = rng((seed ^ 0x5bd1e995) >>> 0);
-  const x = new Float32Array(n);
-  for (let r = 0; r < n; r++) x[r] = 5 - LM_ZIPF.a * Math.log(r + 1) + LM_ZIPF.sigma * normal(next);
+  const x = new Float32Array(n), rank = new Int32Array(n);
+  for (let r = 0; r < n; r++) { x[r] = 5 - LM_ZIPF.a * Math.log(r + 1) + LM_ZIPF.sigma * normal(next); rank[r] = r; }
   for (let i = n - 1; i > 0; i--) { // Fisher–Yates: token ids in random order
     const j = Math.floor(next() * (i + 1));
     const t = x[i]; x[i] = x[j]; x[j] = t;
+    const q = rank[i]; rank[i] = rank[j]; rank[j] = q;
   }
-  return x;
+  return { x, rank };
+}
+
+/** The LM preset's logits: a Float32Array of n. */
+export function lmLogits(n, seed = 1) {
+  return lmTokens(n, seed).x;
+}
+
+/** The words of the LM preset's likeliest tokens: { id: word } (the built-in vocabulary; the rest stay ids). */
+export function lmWords(n, seed = 1) {
+  const { rank } = lmTokens(n, seed);
+  const out = {};
+  for (let id = 0; id < n; id++) {
+    const w = wordAt(rank[id]);
+    if (w !== null) out[id] = w;
+  }
+  return out;
 }
 
 /** The logits a sampling state shows, as a Float32Array. */

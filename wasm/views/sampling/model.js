@@ -5,7 +5,7 @@
 // a small vocabulary, per group of ranks for a large one (with the most
 // probable tokens), the draws' agreement (TV distance, chi-square), the
 // Gumbel-Softmax samples on the triangle and the estimators against τ.
-import { samplingLogits } from './logits.js';
+import { samplingLogits, lmWords, LM, PROMPT } from './logits.js';
 import { runPipeline, rankOrder, rankBins } from './decode.js';
 import { drawAll, drawStats } from './draws.js';
 import { relaxedSamples, estimatorGrid } from './gumbel.js';
@@ -18,8 +18,10 @@ export const TOP_TOKENS = 8;
 /** { x, tokens, order (large n) }: the state's logits (a Float32Array) and, for a large vocabulary, the token ids by rank. */
 export function logitsOf(s) {
   const x = samplingLogits(s);
-  // Token labels: ids until a vocabulary is attached (data.tokens[i] replaces "#i").
-  return { x, tokens: null, order: x.length > BARS_MAX ? rankOrder(x) : null };
+  // Token labels: the LM preset's likeliest tokens are words of the built-in
+  // vocabulary ({ id: word }); the others stay ids ("#i").
+  const lm = s.preset === LM;
+  return { x, tokens: lm ? lmWords(s.vocab, s.seed) : null, prompt: lm ? PROMPT : null, order: x.length > BARS_MAX ? rankOrder(x) : null };
 }
 
 /** { x, tokens, order, pipe } for a state: the logits (logitsOf, reused when only the stages changed) and the pipeline's distributions. */
@@ -29,7 +31,7 @@ export function decode(ss, s, lg = logitsOf(s)) {
 
 /** What the figure draws, from decode()'s result and the draws so far (counts, indices, done of total). */
 export function figureData(dec, draws, gumbel, estimators) {
-  const { x, order, pipe, tokens } = dec;
+  const { x, order, pipe, tokens, prompt } = dec;
   const n = x.length;
   const small = n <= BARS_MAX;
   const ok = !pipe.error;
@@ -38,6 +40,7 @@ export function figureData(dec, draws, gumbel, estimators) {
     n,
     small,
     tokens,
+    prompt,
     temperature: pipe.T,
     stages: pipe.stages,
     error: pipe.error ?? null,

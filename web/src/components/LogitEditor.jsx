@@ -26,13 +26,15 @@ export function toggleMask(logits, i, restore = 0) {
   return next;
 }
 
-export function LogitEditor({ logits, onChange, onDragStart }) {
+export function LogitEditor({ logits, onChange, onDragStart, width: boxWidth }) {
   const svgRef = useRef(null);
   const drag = useRef(null); // { index, pointerId, lastIndex, inStrip }
   const lastFinite = useRef(new Map()); // index -> value before it was masked
   const [active, setActive] = useState(-1);
   const [focus, setFocus] = useState(-1); // keyboard cursor, -1 when not focused
-  const { width, height, left, right, top, bottom } = EDITOR;
+  // drawn at the width of its box (a phone gets larger bars, not smaller text)
+  const { height, left, right, top, bottom } = EDITOR;
+  const width = Math.max(280, Math.round(boxWidth ?? EDITOR.width));
   const n = logits.length;
   const plotW = width - left - right;
   const band = plotW / n;
@@ -162,8 +164,8 @@ export function LogitEditor({ logits, onChange, onDragStart }) {
       ))}
       <defs>
         <pattern id="mask-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-          <rect width="6" height="6" fill="#f3f4f6" />
-          <line x1="0" y1="0" x2="0" y2="6" stroke="#b8bfca" stroke-width="2" />
+          <rect width="6" height="6" fill="var(--code-bg)" />
+          <line x1="0" y1="0" x2="0" y2="6" stroke="var(--logit-neg)" stroke-width="2" />
         </pattern>
       </defs>
       <text class="tick" x={left - 6} y={(stripTop + stripBottom) / 2} dy="0.32em" text-anchor="end">−∞</text>

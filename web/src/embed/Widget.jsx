@@ -7,6 +7,7 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { parse, hashEntries, toHash } from '../../../wasm/state/schema.js';
 import { Notices } from '../components/Notices.jsx';
+import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useTheme, useWidth } from '../hooks.js';
 
 /** Attributes of the element that are not state keys. */
@@ -37,8 +38,10 @@ function WidgetLayout({ data, input, side, figure = {}, below, complete = true }
   const anyControls = controls === 'all' || controls.size > 0;
   return (
     <>
-      <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
-        {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(260, width)} height={Number.isFinite(height) ? height : undefined} {...figure} />}
+      {/* height: the figure's largest height; it is scaled down to fit (its proportions kept) */}
+      <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}
+        style={Number.isFinite(height) ? { '--figure-max-height': `${height}px` } : undefined}>
+        {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(260, width)} {...figure} />}
       </div>
       {anyControls && (
         <div class="controls-area">
@@ -47,6 +50,7 @@ function WidgetLayout({ data, input, side, figure = {}, below, complete = true }
         </div>
       )}
       {anyControls && below}
+      <LiveSummary id={v.id} data={data} complete={complete} />
     </>
   );
 }

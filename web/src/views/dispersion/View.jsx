@@ -4,7 +4,7 @@
 // values faded until recomputed), the figure's three charts with a hover
 // rule, and a readout of every normalizer at the hovered n.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Fields } from '../../controls/Field.jsx';
+import { Fields, shown } from '../../controls/Field.jsx';
 import { sweepOptions } from '../../../../wasm/views/dispersion/model.js';
 import { startSweep } from '../../lib/sweepRunner.js';
 import { mergeDisplay } from '../../lib/dispersionView.js';
@@ -70,8 +70,8 @@ export function DispersionView({ ss, v, state: s, set, colors, controls, Layout 
             </div>
             <div class="sweep-controls">
               <Fields {...common} keys={['margin', 'distractor']} />
-              <p class="help">{KIND_HELP[s.distractor]}</p>
-              {s.distractor !== 'constant' && (
+              {shown(controls, 'distractor') && <p class="help">{KIND_HELP[s.distractor]}</p>}
+              {s.distractor !== 'constant' && shown(controls, 'seed') && (
                 <button type="button" onClick={() => set({ seed: s.seed + 1 })} title="another draw of the distractors">
                   Reroll <span class="muted">seed {s.seed}</span>
                 </button>

@@ -2,17 +2,25 @@
 // choose normalizers, move the temperature and their parameters; the figure
 // shows every output side by side, recomputed by the wasm kernels on every
 // change (microseconds at n ≤ 64), including each pointer move of a drag.
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
 import { PRESETS } from '../../../../wasm/analysis/presets.js';
 import { fmt } from '../../../../wasm/figures/format.js';
+import { useWidth } from '../../hooks.js';
 
 export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout }) {
   const data = useMemo(() => v.compute(ss, s), [ss, s]);
   const n = s.logits.length;
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'norm', controls };
   const editor = shown(controls, 'logits');
+  const [box, boxWidth] = useWidth(760);
+  // Choosing a preset replaces edited logits: the last edit can be had back.
+  const [undo, setUndo] = useState(null);
+  const choose = (patch) => {
+    if (s.preset === 'custom' && patch.preset && patch.preset !== 'custom') setUndo(s.logits);
+    set(patch);
+  };
   return (
     <Layout data={data} figure={{ input: !editor }} caption={(
       <p class="caption">
@@ -26,7 +34,7 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
         <div class="card-head">
           <h2>Logits <span class="muted">x ∈ ℝ<sup>{n}</sup></span></h2>
           <div class="controls">
-            <Fields {...common} keys={['preset']} />
+            <Fields {...common} set={choose} keys={['preset']} />
             {s.preset !== 'custom' && (
               <button type="button" title="same preset, next seed" onClick={() => set({ seed: s.seed + 1 })}>
                 Reroll <span class="muted">seed {s.seed}</span>
@@ -43,7 +51,13 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
             </label>
           </div>
         </div>
-        <LogitEditor logits={s.logits} onChange={(logits) => set({ logits, preset: 'custom' })} />
+        <div ref={box}>
+          <LogitEditor logits={s.logits} width={boxWidth} onChange={(logits) => { setUndo(null); set({ logits, preset: 'custom' }); }} />
+        </div>
+        {undo && s.preset !== 'custom' && (
+          <p class="undo" role="status">Your edited logits were replaced by the preset.{' '}
+            <button type="button" class="link-button" onClick={() => { set({ logits: undo, preset: 'custom' }); setUndo(null); }}>Undo</button></p>
+        )}
         <p class="help">Drag a bar up or down (Shift: paint across bars). Click the strip under a bar, or press M, to mask it
           with −∞. Keyboard: ←/→ pick a bar, ↑/↓ change it. Range ±8. {PRESETS[s.preset]?.help ?? ''}</p>
       </div>

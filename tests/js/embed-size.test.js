@@ -1,0 +1,39 @@
+// The embed bundle's budget: what a page with one widget downloads (embed.js,
+// the chunks it imports, and that view's chunks; the wasm aside) is at most
+// 60 kB gzipped, for every view. Read from the build's manifest
+// (wasm/dist/embed/embed-manifest.json, `make embed`), sizes gzipped at level 9.
+import { describe, it, expect } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const DIR = fileURLToPath(new URL('../../wasm/dist/embed/', import.meta.url));
+const BUDGET = 60 * 1000;
+const have = existsSync(`${DIR}/embed-manifest.json`);
+
+describe.runIf(have)('the embed bundle', () => {
+  const manifest = have ? JSON.parse(readFileSync(`${DIR}/embed-manifest.json`, 'utf8')) : {};
+  const gz = (file) => gzipSync(readFileSync(`${DIR}/${file}`), { level: 9 }).length;
+  const closure = (keys, seen = new Set()) => {
+    for (const k of keys) {
+      if (seen.has(k) || !manifest[k]) continue;
+      seen.add(k);
+      closure(manifest[k].imports ?? [], seen);
+    }
+    return seen;
+  };
+  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  // one chunk per view (its schema, model, figure and View), loaded on demand by embed.js
+  const views = manifest[entry]?.dynamicImports ?? [];
+
+  it('one widget of any view downloads at most 60 kB of JavaScript, gzipped', () => {
+    expect(views.length).toBeGreaterThanOrEqual(6);
+    const report = {};
+    for (const v of views) {
+      const files = [...closure([entry, v])].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+      report[manifest[v].name] = files.reduce((s, f) => s + gz(f), 0);
+    }
+    console.log('embed: gzipped JavaScript a one-widget page loads, by view:', JSON.stringify(report));
+    for (const [id, bytes] of Object.entries(report)) expect(bytes, id).toBeLessThanOrEqual(BUDGET);
+  });
+});
