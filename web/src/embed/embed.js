@@ -50,6 +50,9 @@ class SoftscopeWidget extends HTMLElement {
       changed: (v, s) => {
         this._view = v;
         this._state = s;
+        // not complete until the new state is drawn (.hash already names it)
+        this._complete = false;
+        this.removeAttribute('data-complete');
         this.dispatchEvent(new CustomEvent('softscope-change', { bubbles: true, composed: true, detail: { view: v.id, state: s, hash: hashOf(this._ss, v, s) } }));
       },
     };
