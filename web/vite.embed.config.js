@@ -31,9 +31,6 @@ export default defineConfig({
         chunkFileNames: 'embed-[name]-[hash].js',
         assetFileNames: '[name]-[hash][extname]',
         // One chunk per view (its schema, model, figure and View: what only
-        // that view uses), and one shared chunk (Preact, the API, the figure
-        // primitives, the controls) that every widget loads with embed.js.
-        // One chunk per view (its schema, model, figure and View: what only
         // that view uses), one for what the views share (figure primitives,
         // controls, analyses); Preact, the API and the state stay in embed.js.
         // A page loads embed.js, the shared chunk and its views' chunks.
@@ -41,8 +38,9 @@ export default defineConfig({
           includeDependenciesRecursively: false,
           groups: [
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/figures/${id}\\.js)`) })),
-            // what several views share beyond embed.js: figure primitives, controls, analyses
-            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/d3-array/ },
+            // what several views share beyond embed.js: figure primitives, controls, analyses,
+            // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
+            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
           ],
         },
       },

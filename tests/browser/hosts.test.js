@@ -83,7 +83,10 @@ describe('hosts in Chromium', () => {
       else expect(w.data, w.id).toEqual(b.data);
     }
     expectSameAsNode(after.find((w) => w.id === 'compare'));
-    console.log('embed: first widget painted', JSON.stringify(await firstPaintMs()));
+    console.log('embed: first widget painted (fresh profile)', JSON.stringify(await firstPaintMs()));
+    await page.reload();
+    await allComplete();
+    console.log('embed: first widget painted (reload, cached)', JSON.stringify(await firstPaintMs()));
     expect(errors).toEqual([]);
   });
 

@@ -19,6 +19,24 @@ import { loadView, VIEW_IDS } from './views.js';
 import { plain } from '../../../wasm/views/data.js';
 import css from './widget.css?inline';
 
+// First renders take turns in page order, a frame apart: a widget renders
+// when the one before it has rendered (or failed) and the browser has painted,
+// so the first widget paints before the next one computes (a race or a sweep
+// can take 50 ms). A hidden page has no frames; a timer stands in for them,
+// and no widget waits more than a second for the ones before it.
+let lastTurn = Promise.resolve();
+const nextFrame = () => new Promise((resolve) => {
+  const timer = setTimeout(resolve, 50);
+  requestAnimationFrame(() => { clearTimeout(timer); setTimeout(resolve, 0); });
+});
+function queueTurn() {
+  let done;
+  const finished = new Promise((resolve) => { done = resolve; });
+  const turn = Promise.race([lastTurn, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  lastTurn = finished.then(nextFrame);
+  return { turn, done };
+}
+
 const NO_WASM = 'This figure is computed by WebAssembly, which this browser does not provide (or has turned off).';
 
 class SoftscopeWidget extends HTMLElement {
@@ -67,11 +85,14 @@ class SoftscopeWidget extends HTMLElement {
     });
     this._observer.observe(this, { attributes: true });
     this._mount.innerHTML = '<p class="loading" role="status">Loading softscope…</p>';
+    loadView(this.getAttribute('view') ?? 'normalizers'); // the view's code downloads while the wasm compiles
+    this._queued = queueTurn();
     pageSoftscope().then((ss) => {
       this._ss = ss;
-      if (!ss) { this._mount.innerHTML = `<p class="error" role="alert">${NO_WASM}</p>`; return; }
-      this._render();
+      if (!ss) { this._mount.innerHTML = `<p class="error" role="alert">${NO_WASM}</p>`; this._queued.done(); return; }
+      this._render().finally(() => this._queued.done());
     }, (e) => {
+      this._queued.done();
       this._mount.innerHTML = '';
       const p = document.createElement('p');
       p.className = 'error';
@@ -107,7 +128,12 @@ class SoftscopeWidget extends HTMLElement {
       this._mount.append(p);
       return;
     }
-    if (this._mount.firstChild && !this._mount.querySelector('.widget')) this._mount.innerHTML = '';
+    const first = !this._mount.querySelector('.widget');
+    if (first) {
+      await this._queued?.turn;
+      if (!this.isConnected) return;
+      this._mount.innerHTML = '';
+    }
     render(h(Widget, { ss: this._ss, v, attrs, host: this._host }), this._mount);
   }
 
