@@ -444,6 +444,24 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
 ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,
                                 double *dist);
 
+/* Head measures of one attention call, as the softpick paper compares
+   softmax and softpick (Zuhri, Fuadi & Aji 2025): out is the call's output
+   (n x dv, head h owns columns [h dv/heads, (h+1) dv/heads)), attn its
+   attention matrices (heads x n x m, may be NULL). head[4 h + c] =
+     0: Pearson kurtosis m4 / m2^2 of the head's n dv/heads output values
+        (the "kurtosis" measure), 0 when they are all equal (undefined; a
+        defined kurtosis is >= 1);
+     1: max |o| / median |o| over the same values (the "max_median_ratio"
+        measure: massive activations), 0 when the median is 0;
+     2: alpha_0 = (1/n) sum_i A_h[i][0], the mean raw weight on key 0 (the
+        first token; 0 without attn);
+     3: 1 when alpha_0 > sink_eps (a sink head), else 0.
+   The sink rate of Gu et al. 2025 ("When Attention Sink Emerges in Language
+   Models") is the mean of entry 3 over heads (and layers) with
+   sink_eps = 0.3. out and attn must be finite; 0 <= sink_eps <= 1. */
+ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
+                                     size_t m, size_t dv, double sink_eps, double *head);
+
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,

@@ -43,6 +43,18 @@ typedef struct ss_power_sums {
 void ss_power_sums_scalar(const float *p, size_t n, float max, double a,
                           ss_power_sums *ps);
 
+/* Moments of the values x[r stride + c], r < rows, c < cols (finite), in
+   double (kurtosis.c): the mean and the central moments m2, m3, m4
+   (divided by the count). */
+typedef struct ss_moments {
+  double mean, m2, m3, m4;
+} ss_moments;
+void ss_moments_scalar(const float *x, size_t rows, size_t cols, size_t stride, ss_moments *mo);
+/* Median of |x| over the same layout (finite values; max_median_ratio.c),
+   the mean of the two middle values for an even count; *max_abs receives
+   max |x|. Reads x only (bisection over the float bit patterns). */
+double ss_abs_median_scalar(const float *x, size_t rows, size_t cols, size_t stride, float *max_abs);
+
 /* The order parameter of Renyi and Tsallis: (0, 1e3], default 2. */
 extern const ss_param_info ss_alpha_param[1];
 

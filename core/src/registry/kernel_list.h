@@ -107,4 +107,6 @@ SS_KERNEL(effective_count)
 SS_KERNEL(kl_divergence)
 SS_KERNEL(hellinger)
 SS_KERNEL(collapse)
+SS_KERNEL(kurtosis)
+SS_KERNEL(max_median_ratio)
 SS_KERNEL(logsumexp) /* core/src/softmax/logsumexp.c */
