@@ -235,6 +235,12 @@ typedef struct ss_attention_io {
   float *out, *attn, *scratch;
 } ss_attention_io;
 typedef ss_status (*ss_attend_fn)(const ss_attention_io *io, const double *params);
+/* Floats of scratch one attention call needs (see ss_attention_scratch_size). */
+typedef size_t (*ss_attend_scratch_fn)(const ss_attention_io *io, const double *params);
+/* Random-feature attention (see ss_attention_kernel_estimate): est receives
+   heads x n x m pointwise estimates of the softmax kernel. */
+typedef ss_status (*ss_kernel_estimate_fn)(const ss_attention_io *io, const double *params,
+                                           double *est);
 
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
@@ -271,6 +277,10 @@ typedef struct ss_kernel_info {
   ss_role role;
   unsigned stage;          /* SS_ROLE_DECODE_STAGE: position in the pipeline */
   const char *stage_param; /* SS_ROLE_DECODE_STAGE: the stage's own parameter */
+  /* attention: the scratch a call needs; random-feature kernels (performer,
+     trig, hrf): their estimate of the softmax kernel, per impl */
+  ss_attend_scratch_fn attend_scratch;
+  ss_kernel_estimate_fn kernel_estimate[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -427,15 +437,27 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
 /* Attention (core/src/attention)                                           */
 
 /* One attention call with kernel k (family attention: sdpa, cosformer,
-   galerkin, performer) and its params (heads first). Shapes: n, m >= 1,
+   galerkin, performer, trig, hrf) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
    SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
-   is SS_ERR_ALL_MASKED. */
+   is SS_ERR_ALL_MASKED. trig and hrf estimate each row's normalizer with
+   features that can be negative: a row whose estimate is not positive (or
+   whose output overflows) is SS_ERR_DOMAIN, with the rows before it
+   written (more features make it rarer). */
 #define SS_ATTN_MAX_DIM 4096
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params);
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                     const double *params, size_t nparams);
+/* The random-feature kernels' estimate of the softmax kernel itself (the
+   quantity their attention is built from), for every query-key pair:
+   est[(h n + i) m + j] = phi_q(x_i) . phi_k(y_j) ~ exp(s q_i . k_j), with x =
+   sqrt(s) q and y = sqrt(s) k of head h and s the score scale. Unbiased for
+   each pair: its mean over seeds is exp(s q_i . k_j). Uses io's q, k, n, m, d,
+   heads and scratch (ss_attention_scratch_size floats); v, out and attn are
+   not used. SS_ERR_UNSUPPORTED for kernels without random features. */
+ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                                       const double *params, size_t nparams, double *est);
 /* Row and head measures of attention matrices (heads x n x m, rows of
    weights): rows[4 (h n + i) + c] = entropy (nats, of the row normalized
    by its |sum|), exact-zero fraction, max weight, sink share (weight of key

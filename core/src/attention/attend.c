@@ -9,15 +9,7 @@
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params) {
   if (!k || !io || !params || !io->heads || io->heads > io->d || io->heads > io->dv) return 0;
-  const size_t dh = io->d / io->heads, dvh = io->dv / io->heads;
-  if (!strcmp(k->name, "sdpa")) return 2 * io->m;
-  if (!strcmp(k->name, "cosformer")) return ss_linear_scratch(io->m, 2 * dh, dvh);
-  if (!strcmp(k->name, "galerkin")) return ss_linear_scratch(io->m, dh, dvh);
-  if (!strcmp(k->name, "performer")) {
-    const size_t r = (size_t)params[3];
-    return ss_linear_scratch(io->m, r, dvh) + r * dh;
-  }
-  return 0;
+  return k->attend_scratch ? k->attend_scratch(io, params) : 0;
 }
 
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,

@@ -88,6 +88,8 @@ SS_KERNEL(sdpa)
 SS_KERNEL(cosformer)
 SS_KERNEL(galerkin)
 SS_KERNEL(performer)
+SS_KERNEL(trig)
+SS_KERNEL(hrf)
 
 /* losses (core/src/loss) */
 SS_KERNEL(cross_entropy)
