@@ -361,6 +361,39 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
 ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
                          size_t k, const int32_t *codes, const float *g, double beta, float *dx,
                          float *dcodebook);
+/* AdaRound (Nagel et al. 2020; core/src/quant/adaround.c): learned up/down
+   rounding of a layer W (rows x cols, row-major) on the b-bit uniform grid
+   of the "uniform" quantizer (per tensor), minimizing the output error
+   |W X - W~ X|^2 on the calibration inputs X (cols x batch, row-major)
+   with the rectified-sigmoid relaxation h(V) (zeta 1.1, gamma -0.1), the
+   regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
+   the iterations, then beta annealed 20 -> 2) and `iters` steps of the
+   registry's Adam with learning rate lr; h is rounded at the end. wq
+   (rows cols) receives W~ = (q - z) s, codes (may be NULL) the codes q,
+   each floor(W/s) + z or that + 1. stats (may be NULL) receives
+   SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
+   ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
+   2 <= bits <= 8, 1 <= iters <= SS_ADAROUND_MAX_ITERS, 0 <= lambda <= 1e3,
+   0 < lr <= 10; W and X finite; rows cols and cols batch <= SS_MAX_N.
+   The same bits in every build and impl. The registry kernel "adaround"
+   is this call on x = W (n / cols rows, n <= 8192) with calibration inputs
+   drawn under seed: z = ss_normal(seed, 1, 0, cols batch) as cols x batch,
+   x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2) z_kb (in double). */
+#define SS_ADAROUND_MAX_ITERS 1000000u
+enum {
+  SS_ADAROUND_ERR = 0,         /* |W X - W~ X|_F^2 with the learned rounding (float64) */
+  SS_ADAROUND_ERR_NEAREST = 1, /* the same with rounding to nearest on the same grid */
+  SS_ADAROUND_SCALE = 2,       /* the grid step s */
+  SS_ADAROUND_ZERO = 3,        /* the zero point z (0 when symmetric) */
+  SS_ADAROUND_FLIPPED = 4,     /* weights whose code differs from nearest rounding */
+  SS_ADAROUND_SOFT = 5,        /* h strictly inside (0, 1) before the final rounding */
+  SS_ADAROUND_NSTATS = 6
+};
+size_t ss_adaround_scratch_size(size_t rows, size_t cols, size_t batch);
+ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, const float *x, size_t batch,
+                      int bits, bool symmetric, unsigned iters, double lambda, double lr, float *wq,
+                      int32_t *codes, float *scratch, double *stats);
+
 /* ---------------------------------------------------------------------- */
 /* Optimizers (core/src/optim)                                              */
 

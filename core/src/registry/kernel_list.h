@@ -59,6 +59,7 @@ SS_KERNEL(pow2)
 SS_KERNEL(log_quant)
 SS_KERNEL(sign_mean)
 SS_KERNEL(vq)
+SS_KERNEL(adaround)
 
 /* optimizers (core/src/optim) */
 SS_KERNEL(sgd)
