@@ -376,7 +376,8 @@ ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *c
    2 <= bits <= 8, 1 <= iters <= SS_ADAROUND_MAX_ITERS, 0 <= lambda <= 1e3,
    0 < lr <= 10; W and X finite; rows cols and cols batch <= SS_MAX_N.
    The same bits in every build and impl. The registry kernel "adaround"
-   is this call on x = W (n / cols rows, n <= 8192) with calibration inputs
+   is this call on x = W read as rows of cols weights (n <= 8192; when cols
+   does not divide n, the last row is shorter and reads the first inputs) with calibration inputs
    drawn under seed: z = ss_normal(seed, 1, 0, cols batch) as cols x batch,
    x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2) z_kb (in double). */
 #define SS_ADAROUND_MAX_ITERS 1000000u

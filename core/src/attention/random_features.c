@@ -13,33 +13,34 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* Row l of a block, orthogonalized against the block's rows before it
-   (already final in w) and scaled back to its own length: classical
-   Gram-Schmidt applied twice ("twice is enough", Giraud et al. 2005), in
-   double, so the rows are orthogonal to ~1e-15 before the float rounding. */
-static void orthogonalize_row(float *w, size_t first, size_t l, size_t dh, double *v) {
+/* Row l of a block (element c at w[c R + l]), orthogonalized against the
+   block's rows before it (already final in w) and scaled back to its own
+   length: classical Gram-Schmidt applied twice ("twice is enough", Giraud
+   et al. 2005), in double, so the rows are orthogonal to ~1e-15 before the
+   float rounding. */
+static void orthogonalize_row(float *w, size_t R, size_t first, size_t l, size_t dh, double *v) {
   double len2 = 0.0;
-  for (size_t c = 0; c < dh; c++) v[c] = w[l * dh + c], len2 += v[c] * v[c];
+  for (size_t c = 0; c < dh; c++) v[c] = w[c * R + l], len2 += v[c] * v[c];
   for (int pass = 0; pass < 2; pass++)
     for (size_t j = first; j < l; j++) {
-      const float *u = w + j * dh;
       double uv = 0.0, uu = 0.0;
-      for (size_t c = 0; c < dh; c++) uv += (double)u[c] * v[c], uu += (double)u[c] * u[c];
+      for (size_t c = 0; c < dh; c++) uv += (double)w[c * R + j] * v[c], uu += (double)w[c * R + j] * w[c * R + j];
       const double coef = uv / uu;
-      for (size_t c = 0; c < dh; c++) v[c] -= coef * u[c];
+      for (size_t c = 0; c < dh; c++) v[c] -= coef * w[c * R + j];
     }
   double r2 = 0.0;
   for (size_t c = 0; c < dh; c++) r2 += v[c] * v[c];
   if (!(r2 > 0.0)) return; /* a draw in the span of the others (probability 0): keep it */
   const double f = sqrt(len2 / r2);
-  for (size_t c = 0; c < dh; c++) w[l * dh + c] = (float)(v[c] * f);
+  for (size_t c = 0; c < dh; c++) w[c * R + l] = (float)(v[c] * f);
 }
 
 void ss_rf_draw(uint64_t seed, uint64_t stream, size_t rows, size_t dh, bool orthogonal, float *w) {
-  for (size_t t = 0; t < rows * dh; t++) w[t] = (float)ss_philox_normal(seed, stream, t);
+  for (size_t l = 0; l < rows; l++)
+    for (size_t c = 0; c < dh; c++) w[c * rows + l] = (float)ss_philox_normal(seed, stream, l * dh + c);
   if (!orthogonal) return;
   double v[SS_ATTN_MAX_DIM];
-  for (size_t l = 0; l < rows; l++) orthogonalize_row(w, l - l % dh, l, dh, v);
+  for (size_t l = 0; l < rows; l++) orthogonalize_row(w, rows, l - l % dh, l, dh, v);
 }
 
 size_t ss_rf_dim(const ss_rf_map *m) {
@@ -54,25 +55,31 @@ size_t ss_rf_dim(const ss_rf_map *m) {
    Returns the row's largest log-magnitude. */
 static float row_logs(const ss_attn_ops *ops, const ss_rf_map *m, const float *x, size_t dh,
                       float *row) {
-  const float sq = m->sq, half = 0.5f * sq * sq * ops->dot(x, x, dh);
+  const float sq = m->sq, half = 0.5f * sq * sq * attn_dot_scalar(x, x, dh);
   const size_t np = m->hyperbolic ? 2 * m->p : m->p, B = np + 2 * m->t;
+  float u[SS_RF_MAX_PROJ];
   float top = m->t ? half : -INFINITY;
-  for (size_t l = 0; l < m->p; l++) {
-    const float u = sq * ops->dot(m->wp + l * dh, x, dh);
-    if (m->hyperbolic) {
-      row[2 * l] = u - half, row[2 * l + 1] = -u - half;
-      top = fmaxf(top, fmaxf(row[2 * l], row[2 * l + 1]));
-    } else {
-      row[l] = u - half;
-      top = fmaxf(top, row[l]);
+  if (m->p) {
+    ops->row_times(u, x, m->wp, dh, m->p);
+    for (size_t l = 0; l < m->p; l++) {
+      const float ul = sq * u[l];
+      if (m->hyperbolic) {
+        row[2 * l] = ul - half, row[2 * l + 1] = -ul - half;
+        top = fmaxf(top, fmaxf(row[2 * l], row[2 * l + 1]));
+      } else {
+        row[l] = ul - half;
+        top = fmaxf(top, row[l]);
+      }
     }
   }
-  for (size_t l = 0; l < m->t; l++) row[np + 2 * l] = sq * ops->dot(m->wt + l * dh, x, dh), row[np + 2 * l + 1] = half;
-  if (m->p && m->t)
-    for (size_t l = 0; l < m->a; l++) {
-      const float r = ops->dot(m->wa + l * dh, x, dh);
-      row[B + l] = (float)((r > 0.0f) - (r < 0.0f));
-    }
+  if (m->t) {
+    ops->row_times(u, x, m->wt, dh, m->t);
+    for (size_t l = 0; l < m->t; l++) row[np + 2 * l] = sq * u[l], row[np + 2 * l + 1] = half;
+  }
+  if (m->p && m->t && m->a) {
+    ops->row_times(u, x, m->wa, dh, m->a);
+    for (size_t l = 0; l < m->a; l++) row[B + l] = (float)((u[l] > 0.0f) - (u[l] < 0.0f));
+  }
   return top;
 }
 

@@ -49,8 +49,8 @@
 
 #include "attention/linear_internal.h"
 
-/* Projections w (rows x dh floats), row l, column c = Philox normal number
-   l dh + c of (seed, stream). orthogonal: each block of dh consecutive rows
+/* Projections w (rows x dh, stored transposed: element c of row l at
+   w[c rows + l]) = Philox normal number l dh + c of (seed, stream). orthogonal: each block of dh consecutive rows
    is orthogonalized (Gram-Schmidt twice, in double) and every row keeps the
    length of its own Gaussian draw (chi with dh degrees of freedom,
    independent of the directions): the orthogonal random features of Yu et
@@ -67,13 +67,14 @@ void ss_rf_draw(uint64_t seed, uint64_t stream, size_t rows, size_t dh, bool ort
   {.name = "orthogonal", .type = SS_PARAM_BOOL, .min = 0, .max = 1, .def = 1, .ui_min = 0,  \
    .ui_max = 1, .help = "orthogonal blocks of projections with chi lengths (FAVOR+); 0: i.i.d."}
 
-/* Angle draws of a hybrid map at most. */
+/* Angle draws of a hybrid map, and projections of one kind, at most. */
 #define SS_RF_MAX_ANGLE 64
+#define SS_RF_MAX_PROJ 4096
 
 /* A feature map: p positive (hyperbolic: 2p features), t trigonometric (2t
    features) and a angle draws (hybrid when p, t and a are all > 0). */
 typedef struct ss_rf_map {
-  const float *wp, *wt, *wa; /* p x dh, t x dh, a x dh projections */
+  const float *wp, *wt, *wa; /* p, t, a projections, each stored dh x count (ss_rf_draw) */
   size_t p, t, a;
   bool hyperbolic; /* positive part as exp(+-w.x) pairs */
   float sq;        /* sqrt of the score scale */
@@ -84,7 +85,9 @@ size_t ss_rf_dim(const ss_rf_map *m);
 
 /* phi (rows x F) of the rows of x (stride between rows, dh columns), as a
    query (the hybrid's -rho hyp block) or a key, all scaled by exp(-shift);
-   *shift receives the shift (may be NULL). */
+   *shift receives the shift (may be NULL). The projections are ops->row_times
+   over the transposed w, each in the order of the scalar loop, and |x|^2 is
+   a scalar-order dot, so both impls compute the same features. */
 void ss_rf_features(const ss_attn_ops *ops, const ss_rf_map *m, const float *x, size_t rows,
                     size_t stride, size_t dh, bool query, float *phi, double *shift);
 

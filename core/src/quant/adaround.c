@@ -78,7 +78,7 @@ static const ss_param_info adaround_params[] = {
      .ui_min = 0.0, .ui_max = 1.0, .help = "1: scale only, codes -Q..Q; 0: scale and zero point"},
     {.name = "cols", .type = SS_PARAM_INT, .n_bound = SS_N_BOUND_LE, .min = 1.0, .max = REG_MAX_COLS,
      .def = 16.0, .ui_min = 1.0, .ui_max = REG_MAX_COLS, .log_scale = true,
-     .help = "inputs of the layer: x is a rows x cols weight matrix (cols must divide n)"},
+     .help = "inputs of the layer: x is rows of cols weights (a shorter last row reads the first inputs)"},
     {.name = "batch", .type = SS_PARAM_INT, .min = 1.0, .max = REG_MAX_BATCH, .def = 64.0, .ui_min = 1.0,
      .ui_max = REG_MAX_BATCH, .log_scale = true, .help = "calibration inputs, drawn under seed"},
     {.name = "corr", .type = SS_PARAM_FLOAT, .min = -1.0, .max = 1.0, .def = 0.5, .ui_min = 0.0, .ui_max = 0.99,
@@ -204,8 +204,8 @@ typedef float (*dot_fn)(const float *e, const float *y, size_t len);
 /* ---- the optimization ------------------------------------------------------ */
 
 typedef struct {
-  const float *w;  /* rows x cols */
-  size_t rows, cols, batch;
+  const float *w;  /* n weights, rows of cols (the last row may be shorter) */
+  size_t n, rows, cols, batch;
   const float *x;  /* X^ = X / rms(X), cols x batch */
   grid_ctx c;
   unsigned iters;
@@ -216,15 +216,14 @@ typedef struct {
 
 /* V at which h(V) = frac(w / s): log((f - gamma) / (zeta - f)). */
 static void init_v(const problem *P) {
-  const size_t n = P->rows * P->cols;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < P->n; i++) {
     const float u = P->w[i] * P->c.g.inv, f = u - floorf(u);
     P->v[i] = ss_det_log_pos(f - GAMMA) - ss_det_log_pos(ZETA - f);
   }
 }
 
 SS_ALWAYS_INLINE ss_status optimize(row_e_fn row_e, dot_fn dot, ss_impl impl, const problem *P) {
-  const size_t n = P->rows * P->cols, C = P->cols;
+  const size_t n = P->n;
   const float cgrad = (float)(-2.0 / ((double)P->rows * (double)P->batch));
   const double adam_p[5] = {P->lr, 0.9, 0.999, 1e-8, 0.0};
   double unused = 0.0; /* Adam keeps no scalar state (and a zeroed array here would be v128 stores) */
@@ -236,8 +235,9 @@ SS_ALWAYS_INLINE ss_status optimize(row_e_fn row_e, dot_fn dot, ss_impl impl, co
     bool on;
     const float beta = beta_at(it, P->iters, &on);
     for (size_t r = 0; r < P->rows; r++) {
-      const float *wr = P->w + r * C, *vr = P->v + r * C;
-      float *gr = P->grad + r * C;
+      const size_t C = r * P->cols + P->cols <= n ? P->cols : n - r * P->cols; /* this row's inputs */
+      const float *wr = P->w + r * P->cols, *vr = P->v + r * P->cols;
+      float *gr = P->grad + r * P->cols;
       /* the row's residual in grid units: u - (code - z) */
       for (size_t k = 0; k < C; k++) {
         const float u = wr[k] * P->c.g.inv, base = floorf(u) + P->c.g.z;
@@ -283,7 +283,7 @@ static double recon_error(const float *w, const float *wq, size_t rows, size_t c
 /* Finish: h rounded, codes and W~ (wq may alias v: element i is read before
    it is written); statistics when stats is given. */
 static void finish(const problem *P, const float *x_orig, float *wq, int32_t *codes, double *stats) {
-  const size_t n = P->rows * P->cols;
+  const size_t n = P->n;
   size_t soft = 0, flipped = 0;
   for (size_t i = 0; i < n; i++) {
     const float h = clip01(h_raw(sigmoid_det(P->v[i])));
@@ -327,7 +327,7 @@ SS_ALWAYS_INLINE ss_status run_direct(row_e_fn row_e, dot_fn dot, ss_impl impl, 
   const size_t n = rows * cols;
   float *xn = scratch, *v = xn + cols * batch, *slots = v + n, *grad = slots + 2 * n, *e = grad + n;
   normalize_x(x, cols * batch, xn);
-  const problem P = {w, rows, cols, batch, xn, grid_of(w, n, bits, symmetric), iters, (float)lambda, lr,
+  const problem P = {w, n, rows, cols, batch, xn, grid_of(w, n, bits, symmetric), iters, (float)lambda, lr,
                      v, slots, grad, e};
   const ss_status s = optimize(row_e, dot, impl, &P);
   if (s != SS_OK) return s;
@@ -386,12 +386,11 @@ static void draw_x(uint64_t seed, size_t cols, size_t batch, double corr, float 
 SS_ALWAYS_INLINE ss_status run_registry(row_e_fn row_e, dot_fn dot, ss_impl impl, const float *x, size_t n,
                                         const double *p, int32_t *codes, float *y) {
   const size_t cols = (size_t)p[2], batch = (size_t)p[3];
-  if (n % cols) return SS_ERR_LENGTH;
   if (n > REG_MAX_N) return SS_ERR_TOO_LARGE;
   float xn[REG_MAX_COLS * REG_MAX_BATCH], slots[2 * REG_MAX_N], grad[REG_MAX_N], e[REG_MAX_BATCH];
   draw_x((uint64_t)p[8], cols, batch, p[4], xn);
   normalize_x(xn, cols * batch, xn);
-  const problem P = {x, n / cols, cols, batch, xn, grid_of(x, n, (int)p[0], p[1] != 0.0), (unsigned)p[5],
+  const problem P = {x, n, (n + cols - 1) / cols, cols, batch, xn, grid_of(x, n, (int)p[0], p[1] != 0.0), (unsigned)p[5],
                      (float)p[6], p[7], y /* V lives in y until the end */, slots, grad, e};
   const ss_status s = optimize(row_e, dot, impl, &P);
   if (s != SS_OK) return s;
