@@ -54,36 +54,7 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
                      .hyperbolic = true, .sq = sqrtf(ss_attn_scale(p[1], dh))};
 }
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io, const double *p) {
-  float *w = io->scratch + ss_linear_scratch(io->m, hrf_dim(p), io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    const ss_status s = ss_rf_attend_head(ops, &m, io, p[2] != 0, h);
-    if (s != SS_OK) return s;
-  }
-  return SS_OK;
-}
-
-SS_ALWAYS_INLINE ss_status estimate(const ss_attn_ops *ops, const ss_attention_io *io, const double *p,
-                                    double *est) {
-  float *w = io->scratch + ss_linear_scratch(io->m, hrf_dim(p), io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m);
-  }
-  return SS_OK;
-}
-
-static ss_status hrf_scalar(const ss_attention_io *io, const double *p) { return run(&ss_attn_ops_scalar, io, p); }
-static ss_status hrf_estimate_scalar(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_scalar, io, p, est);
-}
-#if SS_HAVE_SIMD
-static ss_status hrf_simd(const ss_attention_io *io, const double *p) { return run(&ss_attn_ops_simd, io, p); }
-static ss_status hrf_estimate_simd(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_simd, io, p, est);
-}
-#endif
+SS_RF_ENTRY_POINTS(hrf, hrf_dim, map_of)
 
 const ss_kernel_info ss_kernel_hrf = {
     .name = "hrf",

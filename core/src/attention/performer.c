@@ -28,8 +28,8 @@ static const ss_param_info performer_params[] = {
 };
 
 static size_t performer_scratch(const ss_attention_io *io, const double *p) {
-  const size_t r = (size_t)p[3], dh = io->d / io->heads, dvh = io->dv / io->heads;
-  return ss_linear_scratch(io->m, r, dvh) + r * dh;
+  const size_t r = (size_t)p[3];
+  return ss_linear_scratch(io->m, r, io->dv / io->heads) + r * (io->d / io->heads);
 }
 
 /* The map of head h, its projections drawn into w. */
@@ -40,39 +40,9 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
   return (ss_rf_map){.wp = w, .p = r, .sq = sqrtf(ss_attn_scale(p[1], D.dh))};
 }
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io, const double *p) {
-  float *w = io->scratch + ss_linear_scratch(io->m, (size_t)p[3], io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    ss_rf_attend_head(ops, &m, io, p[2] != 0, h);
-  }
-  return SS_OK;
-}
+static size_t performer_dim(const double *p) { return (size_t)p[3]; }
 
-SS_ALWAYS_INLINE ss_status estimate(const ss_attn_ops *ops, const ss_attention_io *io, const double *p,
-                                    double *est) {
-  float *w = io->scratch + ss_linear_scratch(io->m, (size_t)p[3], io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m);
-  }
-  return SS_OK;
-}
-
-static ss_status performer_scalar(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_scalar, io, p);
-}
-static ss_status performer_estimate_scalar(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_scalar, io, p, est);
-}
-#if SS_HAVE_SIMD
-static ss_status performer_simd(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_simd, io, p);
-}
-static ss_status performer_estimate_simd(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_simd, io, p, est);
-}
-#endif
+SS_RF_ENTRY_POINTS(performer, performer_dim, map_of)
 
 const ss_kernel_info ss_kernel_performer = {
     .name = "performer",

@@ -128,4 +128,43 @@ SS_ALWAYS_INLINE ss_status ss_rf_attend_head(const ss_attn_ops *ops, const ss_rf
                              m->t ? SS_LINEAR_RATIO_SIGNED : SS_LINEAR_RATIO, 0.0f, h);
 }
 
+/* A kernel's map for head h, with its projections drawn into w. */
+typedef ss_rf_map (*ss_rf_map_fn)(const ss_attention_io *io, const double *p, size_t h, float *w);
+
+/* A random-feature kernel over every head (params: heads, scale, causal,
+   then its own): the linear attention, or with est the kernel estimate;
+   the projections live after the engine's scratch for F features. */
+SS_ALWAYS_INLINE ss_status ss_rf_run(const ss_attn_ops *ops, ss_rf_map_fn map_of, size_t F,
+                                     const ss_attention_io *io, const double *p, double *est) {
+  float *w = io->scratch + ss_linear_scratch(io->m, F, io->dv / io->heads);
+  for (size_t h = 0; h < io->heads; h++) {
+    const ss_rf_map m = map_of(io, p, h, w);
+    if (est) {
+      ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m);
+    } else {
+      const ss_status s = ss_rf_attend_head(ops, &m, io, p[2] != 0, h);
+      if (s != SS_OK) return s;
+    }
+  }
+  return SS_OK;
+}
+
+/* The entry points NAME_scalar, NAME_simd (attend) and NAME_estimate_scalar,
+   NAME_estimate_simd (kernel_estimate) of a kernel with map MAP and DIM(p)
+   features. */
+#define SS_RF_ENTRY(name, suffix, ops, dim, map)                                                     \
+  static ss_status name##_##suffix(const ss_attention_io *io, const double *p) {                     \
+    return ss_rf_run(ops, map, dim(p), io, p, NULL);                                                \
+  }                                                                                                  \
+  static ss_status name##_estimate_##suffix(const ss_attention_io *io, const double *p, double *est) { \
+    return ss_rf_run(ops, map, dim(p), io, p, est);                                                 \
+  }
+#if SS_HAVE_SIMD
+#define SS_RF_ENTRY_POINTS(name, dim, map)                                                           \
+  SS_RF_ENTRY(name, scalar, &ss_attn_ops_scalar, dim, map)                                           \
+  SS_RF_ENTRY(name, simd, &ss_attn_ops_simd, dim, map)
+#else
+#define SS_RF_ENTRY_POINTS(name, dim, map) SS_RF_ENTRY(name, scalar, &ss_attn_ops_scalar, dim, map)
+#endif
+
 #endif

@@ -28,8 +28,8 @@ static const ss_param_info trig_params[] = {
 };
 
 static size_t trig_scratch(const ss_attention_io *io, const double *p) {
-  const size_t r = (size_t)p[3], dh = io->d / io->heads, dvh = io->dv / io->heads;
-  return ss_linear_scratch(io->m, 2 * r, dvh) + r * dh;
+  const size_t r = (size_t)p[3];
+  return ss_linear_scratch(io->m, 2 * r, io->dv / io->heads) + r * (io->d / io->heads);
 }
 
 static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, float *w) {
@@ -38,36 +38,9 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
   return (ss_rf_map){.wt = w, .t = r, .sq = sqrtf(ss_attn_scale(p[1], dh))};
 }
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io, const double *p) {
-  float *w = io->scratch + ss_linear_scratch(io->m, 2 * (size_t)p[3], io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    const ss_status s = ss_rf_attend_head(ops, &m, io, p[2] != 0, h);
-    if (s != SS_OK) return s;
-  }
-  return SS_OK;
-}
+static size_t trig_dim(const double *p) { return 2 * (size_t)p[3]; }
 
-SS_ALWAYS_INLINE ss_status estimate(const ss_attn_ops *ops, const ss_attention_io *io, const double *p,
-                                    double *est) {
-  float *w = io->scratch + ss_linear_scratch(io->m, 2 * (size_t)p[3], io->dv / io->heads);
-  for (size_t h = 0; h < io->heads; h++) {
-    const ss_rf_map m = map_of(io, p, h, w);
-    ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m);
-  }
-  return SS_OK;
-}
-
-static ss_status trig_scalar(const ss_attention_io *io, const double *p) { return run(&ss_attn_ops_scalar, io, p); }
-static ss_status trig_estimate_scalar(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_scalar, io, p, est);
-}
-#if SS_HAVE_SIMD
-static ss_status trig_simd(const ss_attention_io *io, const double *p) { return run(&ss_attn_ops_simd, io, p); }
-static ss_status trig_estimate_simd(const ss_attention_io *io, const double *p, double *est) {
-  return estimate(&ss_attn_ops_simd, io, p, est);
-}
-#endif
+SS_RF_ENTRY_POINTS(trig, trig_dim, map_of)
 
 const ss_kernel_info ss_kernel_trig = {
     .name = "trig",

@@ -137,16 +137,9 @@ SS_ALWAYS_INLINE void acc_powers(v128_t d, v128_t *a1, v128_t *a2, v128_t *a3, v
 /* Contiguous moments; returns SS_ERR_NAN / SS_ERR_NONFINITE for a
    non-finite input (a double sum of floats is finite iff every input is). */
 static ss_status moments_simd(const float *p, size_t n, ss_moments *mo) {
-  v128_t lo0 = wasm_f64x2_splat(0.0), hi0 = lo0, lo1 = lo0, hi1 = lo0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    ss_acc_f64(&lo0, &hi0, wasm_v128_load(p + i));
-    ss_acc_f64(&lo1, &hi1, wasm_v128_load(p + i + 4));
-  }
-  for (; i < n; i += 4)
-    ss_acc_f64(&lo0, &hi0, n - i >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, n - i, 0.0f));
-  const double s = ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1);
+  const double s = ss_sum_f64_simd(p, n);
   if (!isfinite(s)) return ss_finite_scan_simd(p, n);
+  size_t i;
   const double mu = s / (double)n;
   const v128_t vmu = wasm_f64x2_splat(mu), z = wasm_f64x2_splat(0.0);
   v128_t a1 = z, a2 = z, a3 = z, a4 = z, b1 = z, b2 = z, b3 = z, b4 = z;
