@@ -353,3 +353,25 @@ TEST(kernel_estimate_statuses) {
   io.heads = 1, q[2] = NAN;
   CHECK_STATUS(ss_attention_kernel_estimate(ATT("performer"), SS_IMPL_SCALAR, &io, p, 6, est), SS_ERR_NAN);
 }
+
+TEST(kernel_estimate_is_declared_by_the_random_feature_kernels) {
+  static const char *const rf[] = {"performer", "trig", "hrf"};
+  size_t len = 0;
+  CHECK_STATUS(ss_registry_json(NULL, 0, &len), SS_ERR_BUFFER);
+  char *json = ss_test_alloc(len + 1);
+  CHECK_STATUS(ss_registry_json(json, len + 1, &len), SS_OK);
+  for (size_t i = 0; i < ss_kernel_count(); i++) {
+    const ss_kernel_info *k = ss_kernel_at(i);
+    if (k->family != SS_FAMILY_ATTENTION) continue;
+    bool is_rf = false;
+    for (int r = 0; r < 3; r++) is_rf |= strcmp(k->name, rf[r]) == 0;
+    CHECK((k->kernel_estimate[SS_IMPL_SCALAR] != NULL) == is_rf, "%s: kernel_estimate set iff random features", k->name);
+    CHECK(!is_rf || k->role == SS_ROLE_LINEAR_ATTENTION, "%s: linear attention", k->name);
+    CHECK(k->attend_scratch != NULL, "%s: declares its scratch", k->name);
+    char key[96];
+    snprintf(key, sizeof key, "{\"name\":\"%s\",\"family\":\"attention\"", k->name);
+    const char *at = strstr(json, key), *next = at ? strstr(at + 1, "{\"name\":") : NULL;
+    const char *flag = at ? strstr(at, is_rf ? "\"kernel_estimate\":true" : "\"kernel_estimate\":false") : NULL;
+    CHECK(at && flag && (!next || flag < next), "%s: registry JSON says kernel_estimate %s", k->name, is_rf ? "true" : "false");
+  }
+}

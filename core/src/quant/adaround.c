@@ -14,15 +14,16 @@
  *   h(V) = clip(sigmoid(V) (zeta - gamma) + gamma, 0, 1),   zeta = 1.1, gamma = -0.1
  *
  * (the rectified sigmoid of Louizos et al. 2018: it reaches 0 and 1 exactly,
- * where its gradient vanishes and h stays). Constants and schedule as in
- * the paper (section 4.2, appendix) and the authors' implementation
- * (Qualcomm AIMET): V starts where h(V) = frac(W / s), i.e.
+ * where its gradient vanishes and h stays). zeta, gamma, the regularizer
+ * and beta going from 20 to 2 are the paper's; the schedule's shape is the
+ * authors' implementation (Qualcomm AIMET): V starts where h(V) = frac(W / s), i.e.
  * V = log((frac - gamma) / (zeta - frac)); the first 20 % of the iterations
  * optimize the reconstruction alone (warm start); then the regularizer is
  * on, with beta annealed from 20 to 2 along a cosine,
  *   beta = 2 + (20 - 2) (1 + cos(pi r)) / 2,  r = (it - 0.2 iters) / (0.8 iters),
- * so early on (large beta) only h near 1/2 is pushed and late (beta -> 2)
- * every h is driven to 0 or 1; at the end h is rounded (h >= 1/2 -> up).
+ * so early on (large beta, the regularizer flat but near 0 and 1) most h
+ * adapt freely to the reconstruction, and late (beta -> 2) every h is
+ * pulled to 0 or 1; at the end h is rounded (h >= 1/2 -> up).
  * The optimizer is the library's Adam (optim/adam.c, its registry step,
  * beta1 0.9, beta2 0.999, eps 1e-8) with learning rate `lr`, as the
  * authors use Adam.
