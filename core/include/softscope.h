@@ -235,6 +235,12 @@ typedef struct ss_attention_io {
   float *out, *attn, *scratch;
 } ss_attention_io;
 typedef ss_status (*ss_attend_fn)(const ss_attention_io *io, const double *params);
+/* Floats of scratch one attention call needs (see ss_attention_scratch_size). */
+typedef size_t (*ss_attend_scratch_fn)(const ss_attention_io *io, const double *params);
+/* Random-feature attention (see ss_attention_kernel_estimate): est receives
+   heads x n x m pointwise estimates of the softmax kernel. */
+typedef ss_status (*ss_kernel_estimate_fn)(const ss_attention_io *io, const double *params,
+                                           double *est);
 
 typedef struct ss_kernel_info {
   const char *name;    /* e.g. "softmax" */
@@ -271,6 +277,10 @@ typedef struct ss_kernel_info {
   ss_role role;
   unsigned stage;          /* SS_ROLE_DECODE_STAGE: position in the pipeline */
   const char *stage_param; /* SS_ROLE_DECODE_STAGE: the stage's own parameter */
+  /* attention: the scratch a call needs; random-feature kernels (performer,
+     trig, hrf): their estimate of the softmax kernel, per impl */
+  ss_attend_scratch_fn attend_scratch;
+  ss_kernel_estimate_fn kernel_estimate[SS_IMPL_COUNT];
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
@@ -359,6 +369,40 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
 ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
                          size_t k, const int32_t *codes, const float *g, double beta, float *dx,
                          float *dcodebook);
+/* AdaRound (Nagel et al. 2020; core/src/quant/adaround.c): learned up/down
+   rounding of a layer W (rows x cols, row-major) on the b-bit uniform grid
+   of the "uniform" quantizer (per tensor), minimizing the output error
+   |W X - W~ X|^2 on the calibration inputs X (cols x batch, row-major)
+   with the rectified-sigmoid relaxation h(V) (zeta 1.1, gamma -0.1), the
+   regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
+   the iterations, then beta annealed 20 -> 2) and `iters` steps of the
+   registry's Adam with learning rate lr; h is rounded at the end. wq
+   (rows cols) receives W~ = (q - z) s, codes (may be NULL) the codes q,
+   each floor(W/s) + z or that + 1. stats (may be NULL) receives
+   SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
+   ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
+   2 <= bits <= 8, 1 <= iters <= SS_ADAROUND_MAX_ITERS, 0 <= lambda <= 1e3,
+   0 < lr <= 10; W and X finite; rows cols and cols batch <= SS_MAX_N.
+   The same bits in every build and impl. The registry kernel "adaround"
+   is this call on x = W read as rows of cols weights (n <= 8192; when cols
+   does not divide n, the last row is shorter and reads the first inputs) with calibration inputs
+   drawn under seed: z = ss_normal(seed, 1, 0, cols batch) as cols x batch,
+   x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2) z_kb (in double). */
+#define SS_ADAROUND_MAX_ITERS 1000000u
+enum {
+  SS_ADAROUND_ERR = 0,         /* |W X - W~ X|_F^2 with the learned rounding (float64) */
+  SS_ADAROUND_ERR_NEAREST = 1, /* the same with rounding to nearest on the same grid */
+  SS_ADAROUND_SCALE = 2,       /* the grid step s */
+  SS_ADAROUND_ZERO = 3,        /* the zero point z (0 when symmetric) */
+  SS_ADAROUND_FLIPPED = 4,     /* weights whose code differs from nearest rounding */
+  SS_ADAROUND_SOFT = 5,        /* h strictly inside (0, 1) before the final rounding */
+  SS_ADAROUND_NSTATS = 6
+};
+size_t ss_adaround_scratch_size(size_t rows, size_t cols, size_t batch);
+ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, const float *x, size_t batch,
+                      int bits, bool symmetric, unsigned iters, double lambda, double lr, float *wq,
+                      int32_t *codes, float *scratch, double *stats);
+
 /* ---------------------------------------------------------------------- */
 /* Optimizers (core/src/optim)                                              */
 
@@ -435,15 +479,27 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
 /* Attention (core/src/attention)                                           */
 
 /* One attention call with kernel k (family attention: sdpa, cosformer,
-   galerkin, performer) and its params (heads first). Shapes: n, m >= 1,
+   galerkin, performer, trig, hrf) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
    SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
-   is SS_ERR_ALL_MASKED. */
+   is SS_ERR_ALL_MASKED. trig and hrf estimate each row's normalizer with
+   features that can be negative: a row whose estimate is not positive (or
+   whose output overflows) is SS_ERR_DOMAIN, with the rows before it
+   written (more features make it rarer). */
 #define SS_ATTN_MAX_DIM 4096
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params);
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                     const double *params, size_t nparams);
+/* The random-feature kernels' estimate of the softmax kernel itself (the
+   quantity their attention is built from), for every query-key pair:
+   est[(h n + i) m + j] = phi_q(x_i) . phi_k(y_j) ~ exp(s q_i . k_j), with x =
+   sqrt(s) q and y = sqrt(s) k of head h and s the score scale. Unbiased for
+   each pair: its mean over seeds is exp(s q_i . k_j). Uses io's q, k, n, m, d,
+   heads and scratch (ss_attention_scratch_size floats); v, out and attn are
+   not used. SS_ERR_UNSUPPORTED for kernels without random features. */
+ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                                       const double *params, size_t nparams, double *est);
 /* Row and head measures of attention matrices (heads x n x m, rows of
    weights): rows[4 (h n + i) + c] = entropy (nats, of the row normalized
    by its |sum|), exact-zero fraction, max weight, sink share (weight of key
@@ -451,6 +507,24 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    total-variation distance between heads a and b. */
 ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,
                                 double *dist);
+
+/* Head measures of one attention call, as the softpick paper compares
+   softmax and softpick (Zuhri, Fuadi & Aji 2025): out is the call's output
+   (n x dv, head h owns columns [h dv/heads, (h+1) dv/heads)), attn its
+   attention matrices (heads x n x m, may be NULL). head[4 h + c] =
+     0: Pearson kurtosis m4 / m2^2 of the head's n dv/heads output values
+        (the "kurtosis" measure), 0 when they are all equal (undefined; a
+        defined kurtosis is >= 1);
+     1: max |o| / median |o| over the same values (the "max_median_ratio"
+        measure: massive activations), 0 when the median is 0;
+     2: alpha_0 = (1/n) sum_i A_h[i][0], the mean raw weight on key 0 (the
+        first token; 0 without attn);
+     3: 1 when alpha_0 > sink_eps (a sink head), else 0.
+   The sink rate of Gu et al. 2025 ("When Attention Sink Emerges in Language
+   Models") is the mean of entry 3 over heads (and layers) with
+   sink_eps = 0.3. out and attn must be finite; 0 <= sink_eps <= 1. */
+ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
+                                     size_t m, size_t dv, double sink_eps, double *head);
 
 /* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
 ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,

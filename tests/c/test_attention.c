@@ -235,9 +235,9 @@ TEST(linear_forms_equal_their_quadratic_forms) {
       }
     }
     /* performer: its own matrix times V is its output */
-    const double pp[5] = {2, 0, causal, 64, 3};
+    const double pp[6] = {2, 0, causal, 64, 3, 1};
     ss_attention_io io = io_of(&b, 2, NULL, NULL, 0, pad);
-    CHECK_STATUS(ss_attend(ATT("performer"), ss_impl_default(), &io, pp, 5), SS_OK);
+    CHECK_STATUS(ss_attend(ATT("performer"), ss_impl_default(), &io, pp, 6), SS_OK);
     for (size_t h = 0; h < 2; h++) {
       for (size_t t = 0; t < b.n * b.m; t++) a64[t] = b.attn[h * b.n * b.m + t];
       av64(&b, 2, h, a64, av);
@@ -262,9 +262,9 @@ TEST(performer_approaches_softmax_attention) {
   for (size_t ri = 0; ri < 4; ri++) {
     double mean = 0;
     for (int seed = 0; seed < 6; seed++) {
-      const double pp[5] = {1, 0, 0, rs[ri], seed};
+      const double pp[6] = {1, 0, 0, rs[ri], seed, 0};
       io = io_of(&b, 1, NULL, NULL, 0, false);
-      CHECK_STATUS(ss_attend(ATT("performer"), ss_impl_default(), &io, pp, 5), SS_OK);
+      CHECK_STATUS(ss_attend(ATT("performer"), ss_impl_default(), &io, pp, 6), SS_OK);
       double se = 0, sn = 0;
       for (size_t t = 0; t < n * d; t++) se += (b.out[t] - exact[t]) * (b.out[t] - exact[t]), sn += exact[t] * exact[t];
       mean += sqrt(se / sn) / 6;
@@ -284,10 +284,10 @@ TEST(attention_simd_vs_scalar) {
   bufs b = make(n, m, d, d, heads, 8, 1.0f);
   float *o1 = ss_test_alloc(n * d * 4);
   for (int k = 0; k < 4; k++) {
-    const double p[5] = {heads, 0, 1, 32, 1}; /* sdpa: heads, scale, causal; performer: + features, seed */
+    const double p[6] = {heads, 0, 1, 32, 1, 1}; /* sdpa: heads, scale, causal; performer: + features, seed, orthogonal */
     const double pc[3] = {heads, 1, 1e-6}, pg[2] = {heads, 1};
     const double *pk = k == 1 ? pc : k == 2 ? pg : p;
-    const size_t np = k == 0 ? 3 : k == 1 ? 3 : k == 2 ? 2 : 5;
+    const size_t np = k == 0 ? 3 : k == 1 ? 3 : k == 2 ? 2 : 6;
     ss_attention_io io = io_of(&b, heads, NORM("entmax15"), NULL, 0, false);
     CHECK_STATUS(ss_attend(ATT(names[k]), SS_IMPL_SCALAR, &io, pk, np), SS_OK);
     memcpy(o1, b.out, n * d * 4);

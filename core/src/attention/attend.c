@@ -4,19 +4,12 @@
 
 #include "attention/linear_internal.h"
 #include "common/check.h"
+#include "measure/measure_internal.h"
 
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params) {
   if (!k || !io || !params || !io->heads || io->heads > io->d || io->heads > io->dv) return 0;
-  const size_t dh = io->d / io->heads, dvh = io->dv / io->heads;
-  if (!strcmp(k->name, "sdpa")) return 2 * io->m;
-  if (!strcmp(k->name, "cosformer")) return ss_linear_scratch(io->m, 2 * dh, dvh);
-  if (!strcmp(k->name, "galerkin")) return ss_linear_scratch(io->m, dh, dvh);
-  if (!strcmp(k->name, "performer")) {
-    const size_t r = (size_t)params[3];
-    return ss_linear_scratch(io->m, r, dvh) + r * dh;
-  }
-  return 0;
+  return k->attend_scratch ? k->attend_scratch(io, params) : 0;
 }
 
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
@@ -93,5 +86,32 @@ ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_
         }
         dist[a * heads + b] = tot / (double)n;
       }
+  return SS_OK;
+}
+
+ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
+                                     size_t m, size_t dv, double sink_eps, double *head) {
+  if (!out || !head) return SS_ERR_NULL;
+  if (!heads || !n || !m || !dv) return SS_ERR_EMPTY;
+  if (n > SS_MAX_N / m || n > SS_MAX_N / dv || heads > SS_MAX_N / (n * m)) return SS_ERR_TOO_LARGE;
+  if (dv % heads) return SS_ERR_LENGTH;
+  if (!(sink_eps >= 0.0 && sink_eps <= 1.0)) return SS_ERR_PARAM_RANGE;
+  ss_status s = ss_check_finite(out, n * dv);
+  if (s != SS_OK || (attn && (s = ss_check_finite(attn, heads * n * m)) != SS_OK)) return s;
+  const size_t dvh = dv / heads;
+  for (size_t h = 0; h < heads; h++) {
+    double *r = head + 4 * h;
+    ss_moments mo;
+    ss_moments_scalar(out + h * dvh, n, dvh, dv, &mo);
+    r[0] = mo.m2 > 0.0 ? mo.m4 / (mo.m2 * mo.m2) : 0.0;
+    float mx;
+    const double med = ss_abs_median_scalar(out + h * dvh, n, dvh, dv, &mx);
+    r[1] = med > 0.0 ? (double)mx / med : 0.0;
+    double a0 = 0.0;
+    if (attn)
+      for (size_t i = 0; i < n; i++) a0 += attn[(h * n + i) * m];
+    r[2] = a0 / (double)n;
+    r[3] = r[2] > sink_eps;
+  }
   return SS_OK;
 }

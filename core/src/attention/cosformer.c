@@ -49,6 +49,11 @@ static ss_status cosformer_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
+static size_t cosformer_scratch(const ss_attention_io *io, const double *p) {
+  (void)p;
+  return ss_linear_scratch(io->m, 2 * (io->d / io->heads), io->dv / io->heads);
+}
+
 const ss_kernel_info ss_kernel_cosformer = {
     .name = "cosformer",
     .family = SS_FAMILY_ATTENTION,
@@ -60,4 +65,5 @@ const ss_kernel_info ss_kernel_cosformer = {
     .input = SS_INPUT_VALUES,
     .attend = {cosformer_scalar, SS_SIMD(cosformer_simd)},
     .role = SS_ROLE_LINEAR_ATTENTION,
+    .attend_scratch = cosformer_scratch,
 };

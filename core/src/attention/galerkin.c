@@ -35,6 +35,11 @@ static ss_status galerkin_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
+static size_t galerkin_scratch(const ss_attention_io *io, const double *p) {
+  (void)p;
+  return ss_linear_scratch(io->m, io->d / io->heads, io->dv / io->heads);
+}
+
 const ss_kernel_info ss_kernel_galerkin = {
     .name = "galerkin",
     .family = SS_FAMILY_ATTENTION,
@@ -46,4 +51,5 @@ const ss_kernel_info ss_kernel_galerkin = {
     .input = SS_INPUT_VALUES,
     .attend = {galerkin_scalar, SS_SIMD(galerkin_simd)},
     .role = SS_ROLE_LINEAR_ATTENTION,
+    .attend_scratch = galerkin_scratch,
 };

@@ -27,7 +27,12 @@ typedef void (*ss_attn_features_fn)(const ss_attn_ops *ops, const void *ctx, con
                                     size_t rows, size_t stride, size_t dh, size_t pos, bool query,
                                     float *phi);
 
-typedef enum { SS_LINEAR_RATIO = 0, SS_LINEAR_MEAN = 1 } ss_linear_norm;
+/* RATIO_SIGNED: the ratio form for feature maps whose products can be
+   negative (trigonometric random features), whose estimated normalizer can
+   then be <= 0: such a row, or an output that overflows, is SS_ERR_DOMAIN
+   (the rows before it are written). Its normalizer, which can cancel, is
+   summed in the scalar order in both impls. */
+typedef enum { SS_LINEAR_RATIO = 0, SS_LINEAR_MEAN = 1, SS_LINEAR_RATIO_SIGNED = 2 } ss_linear_norm;
 
 /* Scratch: m F (key features) + F dvh (sum phi v^T) + F (sum phi) + F (query feature). */
 static inline size_t ss_linear_scratch(size_t m, size_t F, size_t dvh) { return m * F + F * dvh + 2 * F; }
@@ -52,9 +57,18 @@ SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_f
     features(ops, ctx, io->q + i * io->d + head * D.dh, 1, io->d, D.dh, i, true, phiq);
     float *o = io->out + i * io->dv + head * D.dvh;
     ops->row_times(o, phiq, kv, F, D.dvh);
-    const float den = norm == SS_LINEAR_MEAN ? (float)io->m : ops->dot(phiq, z, F) + eps;
+    /* signed features: the normalizer may cancel, so it is summed in the
+       scalar order in both impls (the same bits, not only the same value) */
+    const float den = norm == SS_LINEAR_MEAN          ? (float)io->m
+                      : norm == SS_LINEAR_RATIO_SIGNED ? attn_dot_scalar(phiq, z, F) + eps
+                                                       : ops->dot(phiq, z, F) + eps;
     const float inv = den != 0.0f ? 1.0f / den : 0.0f;
     for (size_t c = 0; c < D.dvh; c++) o[c] *= inv;
+    if (norm == SS_LINEAR_RATIO_SIGNED) {
+      bool ok = den > 0.0f && isfinite(inv);
+      for (size_t c = 0; c < D.dvh; c++) ok = ok && isfinite(o[c]);
+      if (!ok) return SS_ERR_DOMAIN;
+    }
     if (io->attn) {
       float *a = io->attn + (head * io->n + i) * io->m;
       for (size_t j = 0; j < io->m; j++)

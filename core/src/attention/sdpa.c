@@ -53,6 +53,11 @@ static ss_status sdpa_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
+static size_t sdpa_scratch(const ss_attention_io *io, const double *p) {
+  (void)p;
+  return 2 * io->m;
+}
+
 const ss_kernel_info ss_kernel_sdpa = {
     .name = "sdpa",
     .family = SS_FAMILY_ATTENTION,
@@ -64,4 +69,5 @@ const ss_kernel_info ss_kernel_sdpa = {
     .input = SS_INPUT_VALUES,
     .attend = {sdpa_scalar, SS_SIMD(sdpa_simd)},
     .role = SS_ROLE_EXACT_ATTENTION,
+    .attend_scratch = sdpa_scratch,
 };

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "common/simd.h"
+#include "common/vec_simd.h"
 #include "softscope.h"
 
 /* Scalar: ss_check_probs, then min and max of p. */
@@ -42,6 +43,18 @@ typedef struct ss_power_sums {
 } ss_power_sums;
 void ss_power_sums_scalar(const float *p, size_t n, float max, double a,
                           ss_power_sums *ps);
+
+/* Moments of the values x[r stride + c], r < rows, c < cols (finite), in
+   double (kurtosis.c): the mean and the central moments m2, m3, m4
+   (divided by the count). */
+typedef struct ss_moments {
+  double mean, m2, m3, m4;
+} ss_moments;
+void ss_moments_scalar(const float *x, size_t rows, size_t cols, size_t stride, ss_moments *mo);
+/* Median of |x| over the same layout (finite values; max_median_ratio.c),
+   the mean of the two middle values for an even count; *max_abs receives
+   max |x|. Reads x only (bisection over the float bit patterns). */
+double ss_abs_median_scalar(const float *x, size_t rows, size_t cols, size_t stride, float *max_abs);
 
 /* The order parameter of Renyi and Tsallis: (0, 1e3], default 2. */
 extern const ss_param_info ss_alpha_param[1];
@@ -87,6 +100,20 @@ static inline void ss_acc_mul_f64(v128_t *lo, v128_t *hi, v128_t a, v128_t b) {
 static inline double ss_hsum_f64x2(v128_t lo, v128_t hi) {
   const v128_t s = wasm_f64x2_add(lo, hi);
   return wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+}
+
+/* sum_i p_i in float64 lanes (four of them; the tail padded with 0): the
+   sum measure and the kurtosis' mean. Finite iff every p_i is. */
+static inline double ss_sum_f64_simd(const float *p, size_t n) {
+  v128_t lo0 = wasm_f64x2_splat(0.0), hi0 = lo0, lo1 = lo0, hi1 = lo0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    ss_acc_f64(&lo0, &hi0, wasm_v128_load(p + i));
+    ss_acc_f64(&lo1, &hi1, wasm_v128_load(p + i + 4));
+  }
+  for (; i < n; i += 4)
+    ss_acc_f64(&lo0, &hi0, n - i >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, n - i, 0.0f));
+  return ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1);
 }
 
 /* Lane count of a comparison mask (lanes are 0 or -1) added to acc (i32x4). */

@@ -36,16 +36,7 @@ static ss_status sum_simd(const float *p, const float *q, size_t n,
                           const double *params, double *out) {
   (void)q;
   (void)params;
-  v128_t lo0 = wasm_f64x2_splat(0.0), hi0 = lo0, lo1 = lo0, hi1 = lo0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    ss_acc_f64(&lo0, &hi0, wasm_v128_load(p + i));
-    ss_acc_f64(&lo1, &hi1, wasm_v128_load(p + i + 4));
-  }
-  for (; i < n; i += 4)
-    ss_acc_f64(&lo0, &hi0, n - i >= 4 ? wasm_v128_load(p + i)
-                                      : ss_load_partial(p + i, n - i, 0.0f));
-  const double s = ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1);
+  const double s = ss_sum_f64_simd(p, n);
   if (!isfinite(s)) return ss_finite_scan_simd(p, n);
   *out = s;
   return SS_OK;

@@ -23,6 +23,7 @@
 
 #include "common/rng.h"
 #include "common/simd.h"
+#include "quant/quant_internal.h"
 #include "registry/kernels.h"
 
 enum { STREAM_STOCHASTIC = 1 };
@@ -42,12 +43,10 @@ static const ss_param_info uniform_params[] = {
      .ui_max = 1000.0, .help = "seed of stochastic rounding"},
 };
 
-/* One group's grid: y = (q - z) s with q in [qlo, qhi]. */
-typedef struct grid {
-  float s, inv, z, qlo, qhi;
-} grid;
+/* One group's grid: y = (q - z) s with q in [qlo, qhi] (shared with adaround.c). */
+typedef ss_quant_grid grid;
 
-static grid make_grid(float mn, float mx, int bits, bool symmetric) {
+ss_quant_grid ss_uniform_grid(float mn, float mx, int bits, bool symmetric) {
   grid g;
   if (symmetric) {
     const float a = fmaxf(fabsf(mn), fabsf(mx));
@@ -156,7 +155,7 @@ static inline __attribute__((always_inline)) ss_status run(minmax_fn minmax, gro
   for (size_t g0 = 0; g0 < n; g0 += group) {
     float mn, mx;
     minmax(x + g0, group, &mn, &mx);
-    const grid g = make_grid(mn, mx, bits, symmetric);
+    const grid g = ss_uniform_grid(mn, mx, bits, symmetric);
     quant(x + g0, group, &g, stochastic, codes ? codes + g0 : NULL, y + g0);
   }
   return SS_OK;

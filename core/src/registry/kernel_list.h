@@ -59,6 +59,7 @@ SS_KERNEL(pow2)
 SS_KERNEL(log_quant)
 SS_KERNEL(sign_mean)
 SS_KERNEL(vq)
+SS_KERNEL(adaround)
 
 /* optimizers (core/src/optim) */
 SS_KERNEL(sgd)
@@ -88,6 +89,8 @@ SS_KERNEL(sdpa)
 SS_KERNEL(cosformer)
 SS_KERNEL(galerkin)
 SS_KERNEL(performer)
+SS_KERNEL(trig)
+SS_KERNEL(hrf)
 
 /* losses (core/src/loss) */
 SS_KERNEL(cross_entropy)
@@ -107,4 +110,6 @@ SS_KERNEL(effective_count)
 SS_KERNEL(kl_divergence)
 SS_KERNEL(hellinger)
 SS_KERNEL(collapse)
+SS_KERNEL(kurtosis)
+SS_KERNEL(max_median_ratio)
 SS_KERNEL(logsumexp) /* core/src/softmax/logsumexp.c */

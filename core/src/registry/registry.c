@@ -227,6 +227,8 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     if (k->stage_param) jstr(b, k->stage_param);
     else jraw(b, "null");
   }
+  if (k->family == SS_FAMILY_ATTENTION) /* random features: ss_attention_kernel_estimate works */
+    jraw(b, k->kernel_estimate[SS_IMPL_SCALAR] ? ",\"kernel_estimate\":true" : ",\"kernel_estimate\":false");
   if (k->family == SS_FAMILY_SAMPLER) {
     jraw(b, ",\"draws\":");
     jstr(b, draw_kind_name(k->draws));
