@@ -81,8 +81,10 @@ function call(ss, k, x, seed) {
       return [w, st.slots];
     }
     case 'attention': {
+      // scores of std 0.5 (N(0, 1) rows of 16, scale 1/8): where the signed
+      // random-feature estimators keep every row's normalizer positive
       const ex = attentionExample('random', Math.max(4, Math.min(32, x.length)), seed);
-      return [ss.attend(k.name, ex, {}).output];
+      return [ss.attend(k.name, ex, k.params.some((p) => p.name === 'scale') ? { scale: 0.125 } : {}).output];
     }
     default: return [];
   }
@@ -91,6 +93,7 @@ function call(ss, k, x, seed) {
 // Can this kernel run at size n with its default parameters (n-bound ones like k)?
 function fits(ss, k, n) {
   if (k.family === 'attention') return n === 64;
+  if (k.family === 'measure' && k.input === 'values') return n >= 2; // a spread (kurtosis) needs two values
   if (k.family === 'quantizer' && k.params.some((p) => p.name === 'codebook')) return n >= 64;
   return !ss.checkParams(k.name, {}, n);
 }

@@ -73,6 +73,9 @@ export const attentionCalls = {
     if (s !== 0) {
       if (s === STATUS.SS_ERR_ALL_MASKED)
         throw new SoftscopeError(`${where}: a query row sees no key (all masked by keyMask${params?.causal ? ' or causal' : ''})`, s, { argument: 'options.keyMask' });
+      // signed feature maps (trigonometric, hybrid) can estimate a row's normalizer as <= 0
+      if (s === STATUS.SS_ERR_DOMAIN && k.role === 'linear_attention')
+        throw new SoftscopeError(`${where}: a row's normalizer estimate is not positive (the random features' estimate of sum_j exp(scale q.k_j) came out <= 0); lower params.scale or use more features`, s, { argument: 'params.scale' });
       throw this._fail(where, s, [qa, ka, va], k);
     }
     h.refresh();
