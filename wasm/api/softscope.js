@@ -17,6 +17,7 @@ import { quantizerCalls } from './quantizer.js';
 import { optimizerCalls } from './optimizer.js';
 import { attentionCalls } from './attention.js';
 import { directCalls } from './direct.js';
+import { adaroundCalls } from './adaround.js';
 
 const FAMILIES = REGISTRY.enums.family;
 const IMPLS = REGISTRY.enums.impl;
@@ -309,4 +310,4 @@ export class Softscope {
   }
 }
 
-Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls);
+Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls);
