@@ -33,6 +33,16 @@ const REF = {
   hellinger: (p, q) => Math.sqrt(0.5 * Array.from(p).reduce((s, v, i) => s + (Math.sqrt(v) - Math.sqrt(q[i])) ** 2, 0)),
   collapse: (p) => Array.from(p).filter((v) => v === 0 || v === 1).length / p.length,
   logsumexp: (x) => refLogSumExp(x),
+  kurtosis: (x) => {
+    const mu = sum(x) / x.length;
+    let m2 = 0, m4 = 0;
+    for (const v of x) { m2 += (v - mu) ** 2; m4 += (v - mu) ** 4; }
+    return (m4 / x.length) / (m2 / x.length) ** 2;
+  },
+  max_median_ratio: (x) => {
+    const a = Array.from(x, Math.abs).sort((p, q) => p - q), n = a.length;
+    return a[n - 1] / (n % 2 ? a[(n - 1) / 2] : (a[n / 2 - 1] + a[n / 2]) / 2);
+  },
 };
 const PARAMS = { renyi_entropy: [{ alpha: 0.5 }, { alpha: 2 }, { alpha: 1 }], tsallis_entropy: [{ alpha: 0.5 }, { alpha: 3 }, { alpha: 1 }] };
 
@@ -60,7 +70,8 @@ describe('measures', () => {
     for (const k of ks) {
       for (const params of PARAMS[k.name] ?? [{}]) {
         const full = Object.fromEntries(k.params.map((p) => [p.name, params[p.name] ?? p.default]));
-        for (const n of [1, 4, 7, 64, 1000, 4099]) {
+        // a spread of values (kurtosis) needs two of them
+        for (const n of k.input === 'values' ? [4, 7, 64, 1000, 4099] : [1, 4, 7, 64, 1000, 4099]) {
           const [p, q] = inputs(k, n, 31 * n);
           const want = REF[k.name](p, q, full);
           for (const ss of [simd, scalar]) {
