@@ -7,6 +7,8 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, number, integer } from './args.js';
 
+/** The registry quantizer whose rounding this call learns (the CLI and the Quantization view ask for its layer metrics). */
+export const ADAROUND = 'adaround';
 // The direct call's own limits (softscope.h: SS_ADAROUND_MAX_ITERS, lambda, lr).
 const MAX_ITERS = 1000000;
 // ss_adaround's stats, in the order of the SS_ADAROUND_* indices.
@@ -53,7 +55,7 @@ export const adaroundCalls = {
   adaround(w, options) {
     const where = 'softscope.adaround';
     const fn = this._need('ss_adaround', where);
-    const k = this.kernel('adaround', 'quantizer');
+    const k = this.kernel(ADAROUND, 'quantizer');
     const def = Object.fromEntries(k.params.map((p) => [p.name, p.default]));
     const o = opts(options, where);
     const wa = this._input(w, 'w', where);

@@ -5,10 +5,7 @@
 // its calibration inputs next to that of nearest rounding, and the flips.
 import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { quantMetrics, layerErrors } from '../analysis/quant-metrics.js';
-import { adaroundInputs } from '../api/adaround.js';
-
-// The quantizer that learns its rounding on a layer (its calibration recipe: api/adaround.js).
-const LAYER = 'adaround';
+import { adaroundInputs, ADAROUND } from '../api/adaround.js';
 
 // The layer metrics of adaround's output y (codes): the registry form reads x
 // as rows of `cols` weights with calibration inputs drawn under seed;
@@ -46,7 +43,7 @@ calibration inputs X (cols x batch, drawn under seed, AR(1) with corr); it also 
     const params = parseParams(opt.param, k);
     const r = ss.quantize(k.name, x, params);
     const metrics = quantMetrics(x, r.output);
-    if (k.name === LAYER) metrics.layer = layerMetrics(ss, k, x, params, r);
+    if (k.name === ADAROUND) metrics.layer = layerMetrics(ss, k, x, params, r);
     if (opt.json) {
       ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
       return;
