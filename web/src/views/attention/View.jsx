@@ -4,7 +4,10 @@
 // that row in every map; a press (or ↑/↓ on a focused map) pins it, in the
 // link as row=. Controls: the example, its length and seed, the score scale,
 // the causal mask, the normalizers and their parameters, the linear forms
-// and theirs, post-softmax quantization.
+// and theirs, post-softmax quantization; the random-feature kernels mapped
+// against softmax and their shared parameters (features, ...); the
+// normalizers compared head by head on the dormant example, and the sink
+// threshold.
 import { useMemo, useState } from 'preact/hooks';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { compute } from '../../../../wasm/views/attention/model.js';
@@ -31,7 +34,9 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         Scaled dot-product attention <code>A = normalize(scale·QKᵀ)</code>, <code>out = AV</code>, with each chosen
         normalizer in softmax's place, and linear-attention forms that avoid the n × n matrix. White cells are exact
         zeros. <b>Hover</b> a row to see its weights in every map; press it (or focus a map and use ↑/↓) to keep it.
-        Every number is computed by the WebAssembly kernels.
+        Below, random-feature attention (FAVOR+'s positive features, trigonometric and hybrid ones) against exact
+        softmax attention on one colour scale, and a head with nothing to attend to: softmax must park its weight on the
+        first token (an attention <i>sink</i>), softpick can give none. Every number is computed by the WebAssembly kernels.
       </p>
     )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant']) && (
       <div class="card editor-card">
@@ -63,13 +68,18 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         <Fields {...common} keys={['linear']} />
         {s.linear.filter((name) => ss.kernel(name, 'attention').params.some((p) => !linearParams.exclude.includes(p.name)))
           .map((name) => <Field key={name} f={{ ...linearParams, current: () => name }} {...common} />)}
+        <Fields {...common} keys={['rf']} />
+        {s.rf.length > 0 && <Fields {...common} keys={['rf_params']} />}
+        <Fields {...common} keys={['sinks']} />
+        {s.sinks.length > 0 && <Fields {...common} keys={['sink_eps']} />}
       </>
     )} below={(
       <p class="help" role="status" aria-live="polite" data-row-status>
         {shownRow
           ? `Row ${row}${ex.tokens[row] !== undefined && ex.tokens[row] !== String(row) ? ` (${ex.tokens[row]})` : ''}: ${data.panels.filter((p) => !p.error)
             .map((p) => `${p.id} entropy ${fmt(p.rows.entropy[row], 3)}, zeros ${fmt(100 * p.rows.zeros[row], 3)} %`).join('; ')}`
-          : `${ex.n} tokens; no row chosen.`}
+          : `${ex.n} tokens; no row chosen.${data.rf ? ` Error against softmax: ${data.rf.maps.map((e) => `${e.id} ${e.error ? 'not defined here' : fmt(e.relErr, 3)}`).join(', ')}.` : ''}${
+            data.heads ? ` Sink rate: ${data.heads.rows.filter((r) => !r.error).map((r) => `${r.id} ${fmt(100 * r.sinkRate, 3)} %`).join(', ')}.` : ''}`}
       </p>
     )} />
   );
