@@ -6,38 +6,12 @@
 // Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, number, integer } from './args.js';
+import { ADAROUND, adaroundInputs } from '../analysis/adaround.js';
 
-/** The registry quantizer whose rounding this call learns (the CLI and the Quantization view ask for its layer metrics). */
-export const ADAROUND = 'adaround';
 // The direct call's own limits (softscope.h: SS_ADAROUND_MAX_ITERS, lambda, lr).
 const MAX_ITERS = 1000000;
 // ss_adaround's stats, in the order of the SS_ADAROUND_* indices.
 const STATS = ['err', 'errNearest', 'scale', 'zero', 'flipped', 'soft'];
-// The registry form's stream of calibration draws (adaround.c: STREAM_X).
-const X_STREAM = 1;
-
-/**
- * The registry form's calibration inputs, cols x batch (row-major): an AR(1)
- * chain along the inputs, x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2)
- * z_kb (in double, then rounded to float), z = ss.normal(cols batch) of
- * (seed, stream 1). With corr = 0 these are the registry form's inputs bit
- * for bit; otherwise z is read rounded to float (the registry form chains
- * the unrounded draws), so an input can differ from the registry's in its
- * last bit.
- */
-export function adaroundInputs(ss, cols, batch, seed, corr) {
-  const z = ss.normal(cols * batch, { seed, stream: X_STREAM });
-  const c = Math.sqrt(1 - corr * corr), x = new Float32Array(cols * batch);
-  for (let b = 0; b < batch; b++) {
-    let prev = z[b];
-    x[b] = prev;
-    for (let k = 1; k < cols; k++) {
-      prev = corr * prev + c * z[k * batch + b];
-      x[k * batch + b] = prev;
-    }
-  }
-  return x;
-}
 
 export const adaroundCalls = {
   /**

@@ -5,7 +5,7 @@
 // its calibration inputs next to that of nearest rounding, and the flips.
 import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { quantMetrics, layerErrors } from '../analysis/quant-metrics.js';
-import { adaroundInputs, ADAROUND } from '../api/adaround.js';
+import { adaroundInputs, ADAROUND } from '../analysis/adaround.js';
 
 // The layer metrics of adaround's output y (codes): the registry form reads x
 // as rows of `cols` weights with calibration inputs drawn under seed;

@@ -7,7 +7,7 @@
 // With AdaRound as the scheme, the first `rows` x cols values are also a
 // layer rounded both ways (its parameters are the scheme's).
 import { makePreset, N_MIN, N_MAX, LOGIT_LIMIT } from '../../analysis/presets.js';
-import { ADAROUND } from '../../api/adaround.js';
+import { ADAROUND } from '../../analysis/adaround.js';
 
 export const SOURCES = {
   weights: 'weights (Student t, 4 dof)',
