@@ -5,7 +5,7 @@
 // largest entries before and after, with KL(before ‖ after) and whether the
 // argmax is kept. A log axis (probability values) reads 10^k. With AdaRound,
 // a layer of the values rounded both ways sits between the two
-// (layer-rounding.js).
+// (quantization-layer.js).
 import { html } from './h.js';
 import { Svg, Text, AxisX, AxisY, Frame, box, linear, logScale, powerTicks } from './axes.js';
 import { Bars, barDomain } from './bars.js';
@@ -13,7 +13,7 @@ import { seriesLegend } from './legend.js';
 import { fmt, count } from './format.js';
 import { theme, rampColor } from './palette.js';
 import { wrap, titleLines, Title, SP, LINE } from './text.js';
-import { LayerRounding, layerLayout } from './layer-rounding.js';
+import { LayerRounding, layerLayout } from './quantization-layer.js';
 
 const PAD = 12, HIST_H = 250, EFFECT_H = 190;
 const sideBySide = (width) => width >= 560;
