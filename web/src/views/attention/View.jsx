@@ -38,7 +38,7 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         softmax attention on one colour scale, and a head with nothing to attend to: softmax must park its weight on the
         first token (an attention <i>sink</i>), softpick can give none. Every number is computed by the WebAssembly kernels.
       </p>
-    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant']) && (
+    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant', 'rf', 'rf_params', 'sinks', 'sink_eps']) && (
       <div class="card editor-card">
         <div class="card-head">
           <h2>Input <span class="muted">{ex.label}</span></h2>
@@ -61,6 +61,27 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
           </>
         )}
         {s.quant !== 'none' && <div class="field-grid"><Fields {...common} keys={['quant_params']} /></div>}
+        {any(['rf', 'rf_params']) && (
+          <>
+            <h2>Random features against softmax</h2>
+            <p class="help">Each kernel's attention minus softmax attention on this input, at the features set here.</p>
+            <Fields {...common} keys={['rf']} />
+            {s.rf.length > 0 && <div class="field-grid"><Fields {...common} keys={['rf_params']} /></div>}
+          </>
+        )}
+        {any(['sinks', 'sink_eps']) && (
+          <>
+            <h2>Heads: sinks and kurtosis</h2>
+            <p class="help">A two-head input whose head 0 has nothing to attend to, through each chosen normalizer.</p>
+            {s.sinks.length > 0 && <div class="field-grid"><Fields {...common} keys={['sink_eps']} /></div>}
+            {shown(controls, 'sinks') && (
+              <details class="chooser-more">
+                <summary>normalizers compared: {s.sinks.join(', ') || 'none'}</summary>
+                <Fields {...common} keys={['sinks']} />
+              </details>
+            )}
+          </>
+        )}
       </div>
     )} side={(
       <>
@@ -68,10 +89,6 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         <Fields {...common} keys={['linear']} />
         {s.linear.filter((name) => ss.kernel(name, 'attention').params.some((p) => !linearParams.exclude.includes(p.name)))
           .map((name) => <Field key={name} f={{ ...linearParams, current: () => name }} {...common} />)}
-        <Fields {...common} keys={['rf']} />
-        {s.rf.length > 0 && <Fields {...common} keys={['rf_params']} />}
-        <Fields {...common} keys={['sinks']} />
-        {s.sinks.length > 0 && <Fields {...common} keys={['sink_eps']} />}
       </>
     )} below={(
       <p class="help" role="status" aria-live="polite" data-row-status>
