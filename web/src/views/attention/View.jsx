@@ -27,6 +27,8 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
   const linearParams = field('linear_params');
   const shownRow = row !== null && data.panels.find((p) => !p.error);
   const any = (keys) => keys.some((k) => shown(controls, k));
+  // the random-feature section shows for its chooser or any of its parameters (a widget's controls="features")
+  const rfKeys = ['rf', ...field('rf_params').kernels(s, ss).flatMap((k) => k.params.map((p) => p.name))];
 
   return (
     <Layout data={data} figure={{ row, detail: true, onHover: setHover, onSelect: (r) => set({ row: r }) }} caption={(
@@ -38,7 +40,7 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
         softmax attention on one colour scale, and a head with nothing to attend to: softmax must park its weight on the
         first token (an attention <i>sink</i>), softpick can give none. Every number is computed by the WebAssembly kernels.
       </p>
-    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant', 'rf', 'rf_params', 'sinks', 'sink_eps']) && (
+    )} input={any(['example', 'n', 'seed', 'scale', 'causal', 'quant', 'sinks', 'sink_eps', ...rfKeys]) && (
       <div class="card editor-card">
         <div class="card-head">
           <h2>Input <span class="muted">{ex.label}</span></h2>
@@ -61,7 +63,7 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
           </>
         )}
         {s.quant !== 'none' && <div class="field-grid"><Fields {...common} keys={['quant_params']} /></div>}
-        {any(['rf', 'rf_params']) && (
+        {any(rfKeys) && (
           <>
             <h2>Random features against softmax</h2>
             <p class="help">Each kernel's attention minus softmax attention on this input, at the features set here.</p>
