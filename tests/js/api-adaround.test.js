@@ -11,7 +11,7 @@
 // (tests/c/test_adaround.c).
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { rng } from './support/reference.js';
+import { rng, refArInputs as arInputs, refLayerError as reconError } from './support/reference.js';
 
 let ss, scalar;
 beforeAll(async () => {
@@ -24,29 +24,6 @@ function layer(rows, cols, seed) {
   const r = rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
   return Float32Array.from({ length: rows * cols }, () => normal() * (0.5 + r()));
-}
-
-// |(W - Wq) X|_F^2 in float64 (W rows x cols, X cols x batch).
-function reconError(w, wq, x, rows, cols, batch) {
-  let e = 0;
-  for (let i = 0; i < rows; i++)
-    for (let b = 0; b < batch; b++) {
-      let s = 0;
-      for (let k = 0; k < cols; k++) s += (w[i * cols + k] - wq[i * cols + k]) * x[k * batch + b];
-      e += s * s;
-    }
-  return e;
-}
-
-// The calibration recipe of the registry form, in float64 from the normals.
-function arInputs(z, cols, batch, corr) {
-  const x = new Float32Array(cols * batch), c = Math.sqrt(1 - corr * corr);
-  for (let b = 0; b < batch; b++) {
-    let prev = z[b];
-    x[b] = prev;
-    for (let k = 1; k < cols; k++) x[k * batch + b] = prev = corr * prev + c * z[k * batch + b];
-  }
-  return x;
 }
 
 const dequant = (codes, r) => Float32Array.from(codes, (c) => (c - r.zero) * r.scale);

@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { attentionExample } from '../../wasm/analysis/attention-examples.js';
+import { refKurtosis } from './support/reference.js';
 
 let ss, scalar;
 beforeAll(async () => {
@@ -19,13 +20,6 @@ function headValues(out, n, dv, heads, h) {
   const dvh = dv / heads, vals = [];
   for (let i = 0; i < n; i++) for (let c = 0; c < dvh; c++) vals.push(out[i * dv + h * dvh + c]);
   return vals;
-}
-function refKurtosis(x) {
-  const mu = x.reduce((a, b) => a + b, 0) / x.length;
-  let m2 = 0, m4 = 0;
-  for (const v of x) { const d = v - mu; m2 += d * d; m4 += d ** 4; }
-  m2 /= x.length; m4 /= x.length;
-  return m2 === 0 ? 0 : m4 / (m2 * m2);
 }
 function refMaxMedian(x) {
   const a = x.map(Math.abs).sort((p, q) => p - q), n = a.length;

@@ -10,7 +10,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { runCli as run } from './support/run-cli.js';
-import { rng } from './support/reference.js';
+import { rng, refKurtosis, refArInputs, refLayerError } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope(); });
@@ -42,22 +42,9 @@ describe.concurrent('softscope on the learned rounding, random features and outl
     expect([L.rows, L.cols, L.batch]).toEqual([5, 16, 64]);
     // the calibration recipe: AR(1) over the normals of (seed 0, stream 1)
     const z = ss.normal(16 * 64, { seed: 0, stream: 1 });
-    const x = new Float32Array(16 * 64), c = Math.sqrt(1 - 0.6 * 0.6);
-    for (let b = 0; b < 64; b++) {
-      let prev = z[b]; // the chain runs in double, each input rounded to float
-      x[b] = prev;
-      for (let k = 1; k < 16; k++) x[k * 64 + b] = prev = 0.6 * prev + c * z[k * 64 + b];
-    }
+    const x = refArInputs(z, 16, 64, 0.6);
     const wf = Float32Array.from(w);
-    const err = (wq) => {
-      let e = 0;
-      for (let i = 0; i < 5; i++) for (let b = 0; b < 64; b++) {
-        let s = 0;
-        for (let k = 0; k < 16; k++) s += (wf[i * 16 + k] - wq[i * 16 + k]) * x[k * 64 + b];
-        e += s * s;
-      }
-      return e;
-    };
+    const err = (wq) => refLayerError(wf, wq, x, 5, 16, 64);
     const near = ss.quantize('uniform', wf, { bits: 3 });
     expect(Math.abs(L.error - err(Float32Array.from(j.output)))).toBeLessThanOrEqual(1e-9 * L.error); // printed as the shortest decimal of each float
     expect(Math.abs(L.error_nearest - err(near.output))).toBeLessThanOrEqual(1e-9 * L.error_nearest);
@@ -93,10 +80,7 @@ describe.concurrent('softscope on the learned rounding, random features and outl
     expect(b.metrics.kurtosis[0]).toBe(null); // softpick's dormant head outputs exact zeros: no kurtosis
     expect(b.attention[0].flat().every((v) => v === 0)).toBe(true);
     // kurtosis of head 1's output columns, in float64
-    const vals = a.output.flatMap((row) => row.slice(8, 16));
-    const mu = vals.reduce((s, v) => s + v, 0) / vals.length;
-    const m2 = vals.reduce((s, v) => s + (v - mu) ** 2, 0) / vals.length, m4 = vals.reduce((s, v) => s + (v - mu) ** 4, 0) / vals.length;
-    expect(a.metrics.kurtosis[1]).toBeCloseTo(m4 / m2 ** 2, 5);
+    expect(a.metrics.kurtosis[1]).toBeCloseTo(refKurtosis(a.output.flatMap((row) => row.slice(8, 16))), 5);
     const t = await run(['attend', 'sdpa', '--example', 'dormant']);
     expect(t.out).toMatch(/kurtosis [\d.]+,[\d.]+ {2}max_median_ratio [\d.]+,[\d.]+ {2}sink_head yes,no/);
   });
@@ -105,9 +89,8 @@ describe.concurrent('softscope on the learned rounding, random features and outl
     const x = weights(37, 8);
     const r = await run(['measure', 'kurtosis', '--input', JSON.stringify(x), '--json']);
     expect(r.code, r.err).toBe(0);
-    const f = Array.from(Float32Array.from(x)), mu = f.reduce((s, v) => s + v, 0) / f.length;
-    const m2 = f.reduce((s, v) => s + (v - mu) ** 2, 0) / f.length, m4 = f.reduce((s, v) => s + (v - mu) ** 4, 0) / f.length;
-    expect(Math.abs(JSON.parse(r.out).output - m4 / m2 ** 2)).toBeLessThanOrEqual(1e-12 * (m4 / m2 ** 2));
+    const k = refKurtosis(Float32Array.from(x));
+    expect(Math.abs(JSON.parse(r.out).output - k)).toBeLessThanOrEqual(1e-12 * k);
     const c = await run(['measure', 'kurtosis', '--input', '[2, 2, 2]']);
     expect(c.code).toBe(2);
     expect(c.err.trim().split('\n')).toHaveLength(1);

@@ -25,6 +25,7 @@ import { parseXml } from './support/xml.js';
 import { inside, dataValues, one } from './support/figure.js';
 import { viewState } from './support/view-harness.js';
 import { WASM } from './support/wasm-paths.js';
+import { refKurtosis as kurtosis } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
@@ -52,13 +53,6 @@ function refAttention(x, scale, heads = 1) {
   return { A, out };
 }
 const norm = (a) => Math.sqrt(a.reduce((s, v) => s + v * v, 0));
-function kurtosis(x) {
-  const mu = x.reduce((a, b) => a + b, 0) / x.length;
-  let m2 = 0, m4 = 0;
-  for (const v of x) { m2 += (v - mu) ** 2; m4 += (v - mu) ** 4; }
-  return (m4 / x.length) / (m2 / x.length) ** 2;
-}
-
 describe('random features against softmax', () => {
   it('offers the registry\'s kernels with a kernel estimate, all by default; features=64 is shared by name', () => {
     const f = schema.fields.find((x) => x.key === 'rf');

@@ -21,7 +21,7 @@ import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';
 import { makePreset } from '../../wasm/analysis/presets.js';
 import { readHash } from '../../web/src/state/location.js';
 import { svgElements, inside, dataValues, one } from './support/figure.js';
-import { refSoftmax } from './support/reference.js';
+import { refSoftmax, refArInputs, refLayerError } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ impl: 'scalar' }); });
@@ -203,21 +203,8 @@ describe('quantization model', () => {
     }
     expect(L.flipped).toBe(L.flip.filter((f) => f !== 0).length);
     // X: the AR(1) recipe over the normals of (seed, stream 1), the chain in double
-    const z = ss.normal(12 * 64, { seed: 5, stream: 1 }), X = new Float32Array(12 * 64), c = Math.sqrt(1 - 0.7 * 0.7);
-    for (let b = 0; b < 64; b++) {
-      let prev = z[b];
-      X[b] = prev;
-      for (let k = 1; k < 12; k++) X[k * 64 + b] = prev = 0.7 * prev + c * z[k * 64 + b];
-    }
-    const err = (codes) => {
-      let e = 0;
-      for (let r = 0; r < 6; r++) for (let b = 0; b < 64; b++) {
-        let t = 0;
-        for (let k = 0; k < 12; k++) t += (L.w[r * 12 + k] - Math.fround(codes[r * 12 + k] * L.scale)) * X[k * 64 + b];
-        e += t * t;
-      }
-      return e;
-    };
+    const X = refArInputs(ss.normal(12 * 64, { seed: 5, stream: 1 }), 12, 64, 0.7);
+    const err = (codes) => refLayerError(L.w, codes.map((q) => Math.fround(q * L.scale)), X, 6, 12, 64);
     expect(Math.abs(L.errNearest - err(nearest))).toBeLessThanOrEqual(1e-9 * L.errNearest);
     expect(Math.abs(L.err - err(ada))).toBeLessThanOrEqual(1e-9 * L.err);
     expect(L.err).toBeLessThanOrEqual(L.errNearest);
