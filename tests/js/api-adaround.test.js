@@ -126,6 +126,10 @@ describe('ss.adaround', () => {
     expect(arg(() => ss.adaround(w, { cols: 8, x: Float32Array.from({ length: 16 }, (_, i) => (i === 3 ? NaN : 1)) }))).toBe('options.x');
     expect(arg(() => ss.adaround(Float32Array.from(w, (v, i) => (i === 2 ? Infinity : v)), { cols: 8 }))).toBe('w');
     expect(arg(() => ss.adaround(w, 3))).toBe('options');
+    // the registry form keeps its state on the stack: a limit of its own, below maxN, said as such
+    const big = () => ss.quantize('adaround', new Float32Array(10000).fill(1), { iters: 1 });
+    expect(arg(big)).toBe('x');
+    expect(() => big()).toThrow(/x has length 10000, more than "adaround" takes in its registry form/);
     expect(ss.heapStats().liveAllocations).toBeLessThan(64);
   });
 });
