@@ -5,7 +5,8 @@
 //                           (STATUS, families, impls, schedules, ...), so no
 //                           JS file copies a C enum;
 //   wasm/dist/registry.d.ts literal unions of the kernel names per family and
-//                           each kernel's parameter names, so that
+//                           each kernel's parameter names (and the kernels
+//                           with a kernel estimate), so that
 //                           ss.normalize('sofmax', x) or { temprature: 2 }
 //                           fail `tsc --strict`.
 // usage: gen-registry.js registry.json outDir
@@ -32,6 +33,9 @@ for (const f of families) {
   const type = `${f[0].toUpperCase()}${f.slice(1)}Name`;
   lines.push(`export type ${type} = ${names.length ? names.join(' | ') : 'never'};`);
 }
+// the attention kernels with random features (ss.attentionKernelEstimate)
+const estimating = reg.kernels.filter((k) => k.kernel_estimate).map((k) => q(k.name));
+lines.push(`export type KernelEstimateName = ${estimating.length ? estimating.join(' | ') : 'never'};`);
 lines.push(`export type KernelName = ${families.map((f) => `${f[0].toUpperCase()}${f.slice(1)}Name`).join(' | ')};`);
 lines.push(`export type StatusCode = ${reg.statuses.map((s) => q(s.code)).join(' | ')};`);
 lines.push(`export type Family = ${families.map(q).join(' | ')};`);

@@ -26,6 +26,10 @@ export default defineConfig({
     manifest: 'embed-manifest.json',
     rolldownOptions: {
       input: fileURLToPath(new URL('./src/embed/embed.js', import.meta.url)),
+      // The analyses only define functions and constants: importing one runs
+      // nothing, so a module that re-exports one (the API's entry, the
+      // dispersion sweep) does not tie its chunk to the analysis's.
+      treeshake: { moduleSideEffects: (id) => !/wasm\/analysis\//.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',
@@ -37,7 +41,9 @@ export default defineConfig({
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
-            ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/figures/${id}\\.js)`) })),
+            // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
+            // analysis/<id>.js or analysis/<id>-*.js, goes with it)
+            ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),
             // what several views share beyond embed.js: figure primitives, controls, analyses,
             // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
             { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },

@@ -59,7 +59,9 @@ describe('attention view in Chromium', () => {
 
   it('hovering a row draws its weights in every map', async () => {
     const { data } = await node();
-    const box = await page.locator('[data-view-figure] [data-map="softmax"] rect[style]').boundingBox();
+    const map = page.locator('[data-view-figure] [data-map="softmax"] rect[style]');
+    await map.scrollIntoViewIfNeeded();
+    const box = await map.boundingBox();
     const row = 30;
     await page.mouse.move(box.x + box.width / 2, box.y + ((row + 0.5) / data.n) * box.height);
     await page.waitForSelector(`[data-view-figure] [data-row="${row}"]`);

@@ -9,14 +9,17 @@ import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from '../js/support/xml.js';
 import { openPlayground } from './open-playground.js';
 
-// A state per view (each a link of that view).
+// A state per view (each a link of that view); AdaRound's layer and the
+// attention's error maps and heads have their own.
 const CASES = [
   ['normalizers', 'kernels=softmax,sparsemax,entmax15,sa_softmax&logits=2,1,0.1,-1,-Infinity&temperature=0.7'],
   ['dispersion', 'kernels=softmax,sparsemax,entmax15&nmax=4096&margin=2'],
   ['sampling', 'preset=planted_peak&n=24&draws=2000&on=temperature,top_k,top_p&top_k=8'],
   ['quantization', 'scheme=pow2&source=attention&n=256'],
+  ['quantization', 'scheme=adaround&n=256&rows=6&iters=300'],
   ['optimizers', 'fn=himmelblau&kernels=sgd,adam,lion&steps=300'],
   ['attention', 'example=sentence&normalizers=softmax,sparsemax&linear=performer'],
+  ['attention', 'example=random&n=24&scale=0.5&normalizers=softmax&features=64&sinks=softmax,softpick,sparsemax'],
 ];
 
 let pw, page, errors, ss;

@@ -6,8 +6,8 @@
 // link holds what is on screen.
 import { describe, it, expect, vi, beforeAll } from 'vitest';
 import { createSoftscope, dispersionSweep } from 'softscope';
-import { startSweep } from '../../web/src/lib/sweepRunner.js';
-import { mergeDisplay, nearestIndex } from '../../web/src/lib/dispersionView.js';
+import { startSweep } from '../../web/src/views/dispersion/sweepRunner.js';
+import { mergeDisplay, nearestIndex } from '../../web/src/views/dispersion/display.js';
 import { defaults, parse, hashEntries } from '../../wasm/state/schema.js';
 import { dispersion as view } from '../../wasm/views/dispersion/index.js';
 import { sweepOptions } from '../../wasm/views/dispersion/model.js';

@@ -3,13 +3,14 @@
 // re-quantize (fewer bits, fewer levels and a larger error, the levels drawn
 // being the kernel's), a parameter C rejects for this input is shown where
 // it happens while the rest stays drawn, and probability values read on a
-// log axis.
+// log axis; AdaRound as the scheme brings its layer rows control and the
+// layer grid, which follows it.
 import { describe, it, expect, vi, beforeAll, afterEach } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { quantization } from '../../wasm/views/quantization/index.js';
 import { sourceValues, schemeParams, levels } from '../../wasm/views/quantization/model.js';
 import { QuantizationView } from '../../web/src/views/quantization/View.jsx';
-import { mountView, unmountAll, figureOf as fig, metric, change } from './support/view-dom.js';
+import { mountView, unmountAll, figureOf as fig, metric, change, slide } from './support/view-dom.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -45,5 +46,18 @@ describe('the Quantization view', () => {
     change(root.querySelector('#quant-source'), 'attention');
     await vi.waitFor(() => expect(box.state.source).toBe('attention'));
     expect(root.querySelector('#quant-log').checked).toBe(true);
+  });
+
+  it('AdaRound: the layer rows control appears and the grid follows it', async () => {
+    const { root, box } = mount('#n=256&iters=100');
+    expect(root.querySelector('#quant-rows')).toBe(null);
+    change(root.querySelector('#quant-scheme'), 'adaround');
+    await vi.waitFor(() => expect(box.state.scheme).toBe('adaround'));
+    const cells = () => fig(root).querySelectorAll('[data-layer-grid] rect').length;
+    expect(cells()).toBe(8 * 16);
+    slide(root.querySelector('#quant-rows'), 0);
+    await vi.waitFor(() => expect(box.state.rows).toBe(1));
+    expect(cells()).toBe(16);
+    expect(Number(metric(root, 'error'))).toBeLessThanOrEqual(Number(metric(root, 'error_nearest')));
   });
 });

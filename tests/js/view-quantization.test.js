@@ -6,17 +6,22 @@
 // output; the softmax effect's KL is a float64 reference's (∞ when an entry
 // is rounded to 0, never at the defaults); an error C raises for one scheme
 // is shown where it happens; and the figure draws exactly the model's numbers.
+// With AdaRound, its layer: the first rows x cols values, each weight's grid
+// position and flip direction, both reconstruction errors against a float64
+// recomputation (the nearest codes by round-half-even in float32, X by the
+// calibration recipe), AdaRound at or below nearest; the grid and the error
+// bars draw those numbers.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { parse, toHash, defaults, hashEntries } from '../../wasm/state/schema.js';
 import { renderFigure } from '../../wasm/views/files.js';
 import { quantization } from '../../wasm/views/quantization/index.js';
-import { sourceValues, histogram, levels, schemeParams, softmaxEffect, compute, table } from '../../wasm/views/quantization/model.js';
+import { sourceValues, histogram, levels, schemeParams, softmaxEffect, compute, table, layerRounding } from '../../wasm/views/quantization/model.js';
 import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';
 import { makePreset } from '../../wasm/analysis/presets.js';
 import { readHash } from '../../web/src/state/location.js';
 import { svgElements, inside, dataValues, one } from './support/figure.js';
-import { refSoftmax } from './support/reference.js';
+import { refSoftmax, refArInputs, refLayerError } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ impl: 'scalar' }); });
@@ -61,6 +66,17 @@ describe('quantization state', () => {
     // a parameter is read for the scheme the link names: codebook is vq's
     expect(read('#scheme=vq&codebook=5')).toMatchObject({ state: { params: { codebook: 5 } }, notices: [] });
     expect(read('#rounding=stochastic').state.params).toEqual({ rounding: 1 });
+  });
+
+  it('the layer rows: a key of AdaRound, written only with it, in [1, 64]', () => {
+    const s = state({ scheme: 'adaround', rows: 4, params: { cols: 8, iters: 200 } });
+    const hash = toHash(schema, s, ss);
+    for (const kv of ['scheme=adaround', 'rows=4', 'cols=8', 'iters=200']) expect(hash).toContain(kv);
+    expect(read(hash)).toEqual({ state: s, notices: [] });
+    expect(toHash(schema, state({ rows: 4 }), ss)).not.toContain('rows=');
+    const r = read('#scheme=adaround&rows=65');
+    expect(r.state.rows).toBe(8);
+    expect(r.notices.map((x) => x.key)).toEqual(['rows']);
   });
 
   it("reads the old playground's quant.* links, the scheme parameters unprefixed", () => {
@@ -167,6 +183,42 @@ describe('quantization model', () => {
     expect(g.data.effect.error).toMatch(/params\.group = 100/);
   });
 
+  it('AdaRound on a layer: the first rows x cols values, flips and both errors as a float64 recomputation says', () => {
+    const s = read('#scheme=adaround&bits=3&rows=6&cols=12&iters=300&corr=0.7&seed=5').state;
+    const d = compute(ss, s), L = d.layer;
+    const x = sourceValues(ss, s);
+    expect([L.rows, L.cols, L.batch, L.corr]).toEqual([6, 12, 64, 0.7]);
+    expect(L.w).toEqual(Array.from(x.subarray(0, 72)));
+    // the grid: s = max|w| / 3 (3-bit symmetric) over the layer, nearest = round half to even of w/s in float32
+    const amax = Math.max(...L.w.map(Math.abs));
+    expect(L.scale).toBe(Math.fround(amax / 3));
+    const inv = Math.fround(1 / L.scale);
+    const rint = (u) => (Math.abs(u % 1) === 0.5 ? 2 * Math.round(u / 2) : Math.round(u));
+    const nearest = L.w.map((w) => Math.max(-3, Math.min(3, rint(Math.fround(w * inv)))));
+    const ada = nearest.map((q, i) => q + L.flip[i]);
+    for (let i = 0; i < 72; i++) {
+      expect(L.frac[i]).toBe(L.w[i] / L.scale - Math.floor(L.w[i] / L.scale));
+      // a flip goes to the other level of the pair around w/s
+      if (L.flip[i]) expect(Math.floor(Math.fround(L.w[i] * inv))).toBe(Math.min(nearest[i], ada[i]));
+    }
+    expect(L.flipped).toBe(L.flip.filter((f) => f !== 0).length);
+    // X: the AR(1) recipe over the normals of (seed, stream 1), the chain in double
+    const X = refArInputs(ss.normal(12 * 64, { seed: 5, stream: 1 }), 12, 64, 0.7);
+    const err = (codes) => refLayerError(L.w, codes.map((q) => Math.fround(q * L.scale)), X, 6, 12, 64);
+    expect(Math.abs(L.errNearest - err(nearest))).toBeLessThanOrEqual(1e-9 * L.errNearest);
+    expect(Math.abs(L.err - err(ada))).toBeLessThanOrEqual(1e-9 * L.err);
+    expect(L.err).toBeLessThanOrEqual(L.errNearest);
+    expect(L.gain).toBe(1 - L.err / L.errNearest);
+    // the default layer: 8 x 16, AdaRound below nearest; no layer for other schemes
+    const dd = compute(ss, read('#scheme=adaround').state).layer;
+    expect([dd.rows, dd.cols, dd.soft]).toEqual([8, 16, 0]);
+    expect(dd.err).toBeLessThan(dd.errNearest);
+    expect(compute(ss, state()).layer).toBeUndefined();
+    // rows are clipped to the values; a layer wider than them is an error in its place
+    expect(layerRounding(ss, x.subarray(0, 32), { ...schemeParams(ss.kernel('adaround'), { iters: 50 }, 1) }, 8).rows).toBe(2);
+    expect(layerRounding(ss, x.subarray(0, 8), schemeParams(ss.kernel('adaround'), {}, 1), 8).error).toMatch(/cols = 16 is more than the 8 values/);
+  });
+
   it('the CSV holds the bins, levels and the effect', () => {
     const d = compute(ss, state({ params: { bits: 3 } }));
     const { rows, columns } = table(d);
@@ -213,8 +265,28 @@ describe('quantization figure', () => {
     expect(JSON.parse(r.json).data.effect.kl).toBe('Infinity');
   });
 
+  it('AdaRound\'s layer: one cell per weight with its grid position and flip, both errors as bars', () => {
+    const r = renderFigure(ss, 'quantization', 'scheme=adaround&rows=4&iters=300');
+    const L = r.data.layer, els = svgElements(r.svg);
+    const grid = inside(els, 'data-layer-grid', '4x16').filter((e) => e.name === 'rect');
+    expect(grid.map((e) => e.attrs['data-value'])).toEqual(L.frac.map(String));
+    expect(grid.map((e) => Number(e.attrs['data-flip']))).toEqual(L.flip);
+    expect(grid.map((e) => Number(e.attrs['data-weight']))).toEqual(L.w);
+    expect(grid.filter((e) => e.attrs.stroke).length).toBe(L.flipped); // flipped cells are outlined
+    expect(one(els, 'data-metric', 'error').attrs['data-value']).toBe(String(L.err));
+    expect(one(els, 'data-metric', 'error_nearest').attrs['data-value']).toBe(String(L.errNearest));
+    expect(one(els, 'data-metric', 'gain').attrs['data-value']).toBe(String(L.gain));
+    expect(Number(one(els, 'data-metric', 'error').attrs.width)).toBeLessThanOrEqual(Number(one(els, 'data-metric', 'error_nearest').attrs.width));
+    const t = table(r.data).rows;
+    expect(t.filter((x) => x[0] === 'layer_flip').map((x) => x[2])).toEqual(L.flip);
+    // a layer C cannot compute shows why, in its place
+    const bad = renderFigure(ss, 'quantization', 'scheme=adaround&source=softmax&cols=32');
+    expect(bad.data.layer.error).toMatch(/cols = 32/);
+    expect(one(svgElements(bad.svg), 'data-error', 'layer').text).toMatch(/cols = 32/);
+  });
+
   it('is well-formed SVG at phone, default and wide widths in both themes; its height is the view height', () => {
-    for (const st of ['', 'scheme=pow2', 'source=softmax&scheme=vq']) {
+    for (const st of ['', 'scheme=pow2', 'source=softmax&scheme=vq', 'scheme=adaround&iters=100']) {
       const d = compute(ss, read(st).state);
       for (const w of [390, 720, 1200]) for (const theme of ['light', 'dark']) {
         const r = renderFigure(ss, 'quantization', st, { width: w, theme });

@@ -9,9 +9,17 @@
 //             again; each query of the second half points at the key of the
 //             position it copies (a shifted diagonal), the first half is noise
 //   random    Q, K, V ~ N(0, 1), seeded
+// and one with two heads (heads: 2), for the head measures:
+//   dormant   head 0 has nothing to attend to: every query is 5 e_0 + noise,
+//             every key but the first -5 e_0 + noise, and key 0 (the first
+//             token) is the zero vector, so its score 0 is above every
+//             other; head 1 is random. Softmax must put the row's mass
+//             somewhere (an attention sink on key 0); softpick can give
+//             exactly zero weight everywhere (tests/c/test_kurtosis.c).
 // Deterministic: the same (name, n, seed) gives the same arrays everywhere.
 
 export const ATTENTION_EXAMPLES = ['sentence', 'copy', 'random'];
+export const HEAD_EXAMPLES = ['dormant'];
 export const EXAMPLE_N = { min: 4, max: 512 };
 
 function lcg(seed) {
@@ -29,7 +37,8 @@ const EMB = {
 
 /** One example; n and seed apply to copy and random (sentence has 7 tokens). */
 export function attentionExample(name, n = 64, seed = 1) {
-  if (!ATTENTION_EXAMPLES.includes(name)) throw new Error(`unknown attention example "${name}"; known: ${ATTENTION_EXAMPLES.join(', ')}`);
+  if (!ATTENTION_EXAMPLES.includes(name) && !HEAD_EXAMPLES.includes(name))
+    throw new Error(`unknown attention example "${name}"; known: ${[...ATTENTION_EXAMPLES, ...HEAD_EXAMPLES].join(', ')}`);
   if (name === 'sentence') {
     const d = 8, t = SENTENCE.length, e = new Float32Array(t * d);
     SENTENCE.forEach((w, i) => { EMB[w].forEach((v, c) => { e[i * d + c] = v; }); e[i * d + 7] = (i / (t - 1)) - 0.5; });
@@ -40,6 +49,15 @@ export function attentionExample(name, n = 64, seed = 1) {
   if (name === 'random') {
     for (let i = 0; i < n * d; i++) q[i] = g(), k[i] = g(), v[i] = g();
     return { name, label: 'random Q, K, V ~ N(0, 1)', tokens: Array.from({ length: n }, (_, i) => String(i)), n, d, q, k, v };
+  }
+  if (name === 'dormant') {
+    const heads = 2, dh = d / heads;
+    for (let i = 0; i < n * d; i++) q[i] = 0.5 * g(), k[i] = 0.5 * g(), v[i] = g();
+    for (let i = 0; i < n; i++) q[i * d] += 5;
+    for (let j = 1; j < n; j++) k[j * d] -= 5;
+    k.fill(0, 0, dh);
+    return { name, label: 'two heads: head 0 dormant (no key scores above the first token), head 1 random',
+      tokens: Array.from({ length: n }, (_, i) => (i === 0 ? 'first' : String(i))), n, d, q, k, v, heads, dormant: [0] };
   }
   // copy: positions 0..L-1 symbols, L the separator, L+1.. the copy
   const L = (n - 1) >> 1, unit = new Float32Array(n * d);

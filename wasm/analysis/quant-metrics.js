@@ -1,5 +1,6 @@
 // Error measures of a quantization y of x, shared by the CLI
-// (softscope quantize --json) and the playground's quantization panel:
+// (softscope quantize --json) and the playground's quantization panel
+// (and a layer's reconstruction error, layerErrors):
 // mse, max_error, sqnr_db (10 log10 |x|^2 / |y - x|^2; null when y = x) and,
 // when x is a probability vector, kl = KL(x || y / sum y) (null when y drops
 // an entry x has) and argmax_kept.
@@ -26,4 +27,22 @@ export function quantMetrics(x, y) {
     m.argmax_kept = ax === ay;
   }
   return m;
+}
+
+/**
+ * |W X - Wq X|_F^2 in float64 of a layer w read as rows of `cols` weights
+ * (a shorter last row reads the first inputs, as the adaround kernel does)
+ * with calibration inputs x (cols x batch, row-major).
+ */
+export function layerErrors(w, wq, x, cols, batch) {
+  let e = 0;
+  for (let r = 0; r * cols < w.length; r++) {
+    const c = Math.min(cols, w.length - r * cols);
+    for (let b = 0; b < batch; b++) {
+      let s = 0;
+      for (let k = 0; k < c; k++) s += (w[r * cols + k] - wq[r * cols + k]) * x[k * batch + b];
+      e += s * s;
+    }
+  }
+  return e;
 }

@@ -4,10 +4,10 @@
 // fails `tsc --strict`.
 import type {
   NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName,
-  KernelParams, Family as RegistryFamily, Schedule as ScheduleName, Estimator, ThresholdMethod, EntmaxSolver, StatusCode,
+  KernelEstimateName, KernelParams, Family as RegistryFamily, Schedule as ScheduleName, Estimator, ThresholdMethod, EntmaxSolver, StatusCode,
 } from '../dist/registry.js';
 
-export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName, StatusCode };
+export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName, KernelEstimateName, StatusCode };
 
 /** The parameters of kernel K of family F, by name (all optional: defaults from the registry). */
 export type ParamsOf<F extends RegistryFamily, K> = K extends keyof KernelParams[F] ? KernelParams[F][K] : never;
@@ -54,6 +54,13 @@ export interface KernelInfo {
   has_backward: boolean;
   /** Normalizers: whether normalizeParamBackward is available. */
   has_param_backward?: boolean;
+  /** What a kernel is for beyond its family: a decoding stage (samplers), exact or linear attention. */
+  role?: 'decode_stage' | 'exact_attention' | 'linear_attention';
+  /** Decoding stages: position in the pipeline and the stage's own parameter. */
+  stage?: number;
+  stage_param?: string;
+  /** Attention: whether the kernel has random features (attentionKernelEstimate). */
+  kernel_estimate?: boolean;
   impls: Impl[];
   params: ParamInfo[];
 }
@@ -146,6 +153,9 @@ export interface Softscope {
   categorical(w: Vector, options?: StreamOptions & { draws?: number }): Uint32Array;
   /** A quantizer: dequantized values and integer codes. */
   quantize<K extends QuantizerName>(kernel: K, x: Vector, params?: ParamsOf<'quantizer', K>): { output: Float32Array; codes: Int32Array };
+  /** AdaRound of a layer w (rows x cols) on calibration inputs X (options.x, cols x batch) or inputs drawn as the
+   *  registry form draws them (batch, seed, corr): W~, the codes, nearest rounding's codes, both reconstruction errors. */
+  adaround(w: Vector, options?: AdaRoundOptions): AdaRoundResult;
   /** 2-D test functions of the optimizers and the lr schedules. */
   readonly functions: readonly TestFunction[];
   readonly schedules: readonly Schedule[];
@@ -163,11 +173,18 @@ export interface Softscope {
   trajectory(options: TrajectoryOptions): TrajectoryResult;
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner(options: TrajectoryOptions): TrajectoryRunner;
-  /** One attention call (sdpa, cosformer, galerkin, performer); Q n x d, K m x d, V m x dv, row-major. */
+  /** One attention call (sdpa, or a linear form: cosformer, galerkin, performer, trig, hrf); Q n x d, K m x d, V m x dv, row-major.
+   *  trig and hrf throw SS_ERR_DOMAIN (argument params.scale) when a row's estimated normalizer is not positive. */
   attend<K extends AttentionName>(kernel: K, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: ParamsOf<'attention', K>,
     options?: { normalizer?: string; normalizerParams?: Params; keyMask?: Uint8Array; attention?: boolean }): AttentionResult;
   /** Per row: entropy, exact-zero fraction, max weight, sink share; per head pair: mean TV distance. */
   attentionMeasures(attention: Vector, heads: number, n: number, m: number): { rows: Float32Array; headDistance: Float64Array };
+  /** Per head of one attention call (its output n x dv and matrices heads x n x m, or null): kurtosis, max/median |o|,
+   *  the weight on key 0 and whether it is a sink head (softpick paper). An attend() result passes as options. */
+  attentionHeadMeasures(out: Vector, attn: Vector | null, options: HeadMeasureOptions): HeadMeasures;
+  /** The random features' estimate of exp(s q_i . k_j) for every head and pair: heads x n x m (unbiased over seeds). */
+  attentionKernelEstimate<K extends KernelEstimateName>(kernel: K, inputs: { q: Vector; k: Vector; n: number; m?: number },
+    params?: ParamsOf<'attention', K>): Float64Array;
   /** Codes packed 8, 4 or 2 bits each (lowest bits first); signed: two's complement. */
   pack(codes: Int32Array, bits: 2 | 4 | 8, options?: { signed?: boolean }): Uint8Array;
   unpack(bytes: Uint8Array, n: number, bits: 2 | 4 | 8, options?: { signed?: boolean }): Int32Array;
@@ -381,4 +398,60 @@ export interface AttentionResult {
   /** heads x n x m when options.attention, else null */
   attention: Float32Array | null;
   n: number; m: number; d: number; dv: number; heads: number;
+}
+
+export interface AdaRoundOptions {
+  /** Layer shape: rows (default w.length / cols) x cols (default the registry's 16). */
+  rows?: number;
+  cols?: number;
+  /** Calibration inputs, cols x batch row-major; without them they are drawn under seed (AR(1) with corr). */
+  x?: Vector;
+  batch?: number;
+  seed?: number;
+  corr?: number;
+  bits?: number;
+  symmetric?: boolean | number;
+  iters?: number;
+  lambda?: number;
+  lr?: number;
+}
+
+export interface AdaRoundResult {
+  /** W~ = (codes - zero) scale, rows x cols. */
+  output: Float32Array;
+  /** Each floor(W / scale) + zero or one more. */
+  codes: Int32Array;
+  /** Rounding to nearest on the same grid. */
+  nearest: Int32Array;
+  /** |W X - W~ X|_F^2 (float64), and the same with nearest rounding. */
+  err: number;
+  errNearest: number;
+  scale: number;
+  zero: number;
+  /** Codes that differ from nearest rounding. */
+  flipped: number;
+  /** h strictly inside (0, 1) before the final rounding (0: the regularizer made every choice). */
+  soft: number;
+  rows: number; cols: number; batch: number;
+}
+
+export interface HeadMeasureOptions {
+  heads?: number;
+  n: number;
+  dv?: number;
+  m?: number;
+  /** A head is a sink when its mean weight on key 0 exceeds this (default 0.3, Gu et al. 2025). */
+  sinkEps?: number;
+}
+
+export interface HeadMeasures {
+  /** Pearson kurtosis of each head's output values (0: all equal, undefined). */
+  kurtosis: Float64Array;
+  /** max |o| / median |o| (0: median 0). */
+  maxMedianRatio: Float64Array;
+  /** Mean weight on key 0 (0 without matrices). */
+  keyZeroWeight: Float64Array;
+  sink: boolean[];
+  /** Share of sink heads. */
+  sinkRate: number;
 }

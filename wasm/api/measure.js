@@ -4,6 +4,18 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
 import { isHeapBufferOf } from './heap.js';
 
+// A measure of values (kurtosis, max_median_ratio) outside its domain: what
+// about p is degenerate (no spread; a zero median magnitude), or null.
+function valuesDomainError(where, status, k, pa) {
+  if (status !== STATUS.SS_ERR_DOMAIN || k.input !== 'values' || !pa.array) return null;
+  const a = pa.array;
+  if (a.every((v) => v === a[0]))
+    return new SoftscopeError(`${where}: p has no spread (${a.length === 1 ? 'one value' : `all ${a.length} values are ${fmt(a[0])}`}): "${k.name}" is undefined there`, status, { argument: 'p' });
+  if (2 * a.filter((v) => v === 0).length > a.length)
+    return new SoftscopeError(`${where}: p is 0 in more than half of its ${a.length} entries: its median magnitude is 0, and "${k.name}" is undefined there`, status, { argument: 'p' });
+  return null;
+}
+
 export const measureCalls = {
   /** A scalar of p (and q for two-input measures). May be Infinity. */
   measure(kernel, p, q, params = {}) {
@@ -30,7 +42,7 @@ export const measureCalls = {
     const np = this._packParams(k, params, where);
     const [pp, pq] = this._stage(inputs);
     const s = this.exports.ss_measure(this._ptr.get(k), this._implFor(k), pp, pair ? pq : 0, pa.n, this._paramsPtr, np, this._outPtr);
-    if (s !== 0) throw this._fail(where, s, inputs, k);
+    if (s !== 0) throw valuesDomainError(where, s, k, pa) ?? this._fail(where, s, inputs, k);
     this._heap.refresh();
     return this._heap.f64[this._outPtr >>> 3];
   },
@@ -50,7 +62,7 @@ export const measureCalls = {
     const [pp] = this._stage([pa]);
     const pdp = this._scratch.get('out0', pa.n * 4);
     const s = this.exports.ss_measure_vjp(this._ptr.get(k), this._implFor(k), pp, pa.n, this._paramsPtr, np, g, pdp);
-    if (s !== 0) throw this._fail(where, s, [pa], k);
+    if (s !== 0) throw valuesDomainError(where, s, k, pa) ?? this._fail(where, s, [pa], k);
     this._heap.refresh();
     return this._heap.f32.slice(pdp >>> 2, (pdp >>> 2) + pa.n);
   },

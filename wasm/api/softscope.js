@@ -17,6 +17,7 @@ import { quantizerCalls } from './quantizer.js';
 import { optimizerCalls } from './optimizer.js';
 import { attentionCalls } from './attention.js';
 import { directCalls } from './direct.js';
+import { adaroundCalls } from './adaround.js';
 
 const FAMILIES = REGISTRY.enums.family;
 const IMPLS = REGISTRY.enums.impl;
@@ -259,7 +260,10 @@ export class Softscope {
         return new SoftscopeError(`${where}: ${a.name} is empty (length 0)`, status, { argument: a.name });
       }
       case STATUS.SS_ERR_TOO_LARGE:
-        return new SoftscopeError(`${where}: ${args[0].name} has length ${args[0].n} > maxN (${this.maxN})`, status, { argument: args[0].name });
+        // within maxN: the kernel's own limit (e.g. adaround's registry form keeps its state on the stack)
+        return new SoftscopeError(args[0].n > this.maxN ? `${where}: ${args[0].name} has length ${args[0].n} > maxN (${this.maxN})`
+          : `${where}: ${args[0].name} has length ${args[0].n}, more than ${k ? `"${k.name}"` : 'this call'} takes${k?.family === 'quantizer' ? ' in its registry form' : ''} (a limit of its own, below maxN)`,
+        status, { argument: args[0].name });
       default:
     }
     return statusError(where, status, args, this._statusStr(status));
@@ -309,4 +313,4 @@ export class Softscope {
   }
 }
 
-Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls);
+Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls);

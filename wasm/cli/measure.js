@@ -7,8 +7,13 @@ export const command = {
   summary: 'a measure of a vector (or of two)',
   usage: 'softscope measure <kernel> --input <p> [--input2 <q>] [--param name=value]... [--impl I] [--json]',
   options: { input: 'value', input2: 'value', param: 'list', impl: 'value', json: 'flag' },
-  help: `--input2 is required by the measures that compare two vectors (kl_divergence, hellinger).
---json prints {"kernel","impl","output","metrics":{"n"}}; Infinity is written as the string "Infinity".`,
+  help: (ss) => {
+    const of = (input) => ss.kernels('measure').filter((k) => k.input === input).map((k) => k.name).join(', ');
+    return `--input2 is required by the measures that compare two vectors (${of('probs_pair')}).
+Of logits: ${of('logits')}; of any finite values (at least two different ones): ${of('values')};
+the others read a probability vector.
+--json prints {"kernel","impl","output","metrics":{"n"}}; Infinity is written as the string "Infinity".`;
+  },
   positional: [1, 1],
   async run(ctx, { pos, opt }) {
     const ss = await ctx.load(opt.impl);

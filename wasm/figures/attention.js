@@ -7,7 +7,10 @@
 // sink (weight on key 0), mean TV distance to softmax attention and the
 // output's relative error against softmax's. Under the maps, one row's
 // weights in every map as bar charts (the `row` of the data, or the row
-// the View hovers). Interactive (playground): onHover(row | null) on
+// the View hovers). Between the two, the random-feature kernels' error maps
+// against softmax attention (attention-errors.js) and the heads of the
+// dormant example with each normalizer (attention-heads.js), when the data
+// has them. Interactive (playground): onHover(row | null) on
 // pointer moves, onSelect(row | null) on a press, and on a focused map
 // ↑/↓ (PageUp/PageDown, Home/End) select a row, Escape clears it.
 import { html } from './h.js';
@@ -17,25 +20,34 @@ import { Bars, barDomain } from './bars.js';
 import { matrixRgba, pngDataUri, upscaleRgba } from './raster.js';
 import { theme } from './palette.js';
 import { fmt, pct } from './format.js';
+import { RandomFeatureErrors, rfLayout } from './attention-errors.js';
+import { HeadComparison, headsLayout } from './attention-heads.js';
 
 const HEAD = 44, TOP = 36, LAB = 46, LEG = 74, PANEL_MIN = 300, LINE = 15, DETAIL_H = 168, CHAR = 6.3;
 
 // Room under a map for the key tokens (written upwards).
 const keyRoom = (tokens) => Math.min(60, 10 + CHAR * Math.max(...tokens.map((t) => String(t).length)));
 
-/** Where the parts go: columns, map size, panel size, detail section. */
+/** Where the parts go: columns, map size, panel size, the error maps and heads sections, detail section. */
 export function attentionLayout(data, width = 940, { row, detail = false } = {}) {
-  const k = Math.max(1, data.panels.length);
+  const k = Math.max(1, data.panels.length, data.rf?.maps.length ?? 0);
   const cols = Math.max(1, Math.min(k, Math.floor(width / PANEL_MIN)));
   const pw = width / cols;
   const map = Math.max(110, Math.min(300, Math.floor(pw - LAB - LEG)));
   const below = keyRoom(data.example.tokens);
   const ph = TOP + map + below + 3 * LINE + 14;
-  const rows = Math.ceil(k / cols);
+  const rows = data.panels.length ? Math.ceil(data.panels.length / cols) : 0;
+  let y = HEAD + (rows ? rows * ph : 2 * LINE);
+  const rf = data.rf ? rfLayout(data.rf, width, { cols, pw, map }) : null;
+  const rfY = y;
+  if (rf) y += rf.height;
+  const heads = data.heads ? headsLayout(data.heads, width) : null;
+  const headsY = y;
+  if (heads) y += heads.height;
   const shown = row !== undefined ? row : data.row;
   const hasDetail = detail || (shown !== null && shown !== undefined);
   const detailH = hasDetail ? 28 + (shown === null || shown === undefined ? LINE : Math.ceil(data.panels.filter((p) => !p.error).length / cols) * DETAIL_H) : 0;
-  return { cols, pw, map, below, ph, rows, row: shown ?? null, detailY: HEAD + rows * ph, height: HEAD + rows * ph + detailH + 6 };
+  return { cols, pw, map, below, ph, rows, row: shown ?? null, rf, rfY, heads, headsY, detailY: y, height: y + detailH + 6 };
 }
 
 /** The natural height of the figure at a width (options: row, detail as the figure's props). */
@@ -221,12 +233,16 @@ export function AttentionFigure({ data, colors, theme: t, width = 940, height, r
   const q = data.quant;
   // interactive, the figure is a group (its maps take the keyboard), not one image
   return html`<${Svg} width=${width} height=${h} th=${th} data-figure="attention" role=${onSelect ? 'group' : 'img'}
-      title=${`attention on the ${ex.name} example (n = ${data.n}): ${data.panels.map((p) => p.id).join(', ')}`}>
+      title=${`attention on the ${ex.name} example (n = ${data.n}): ${data.panels.map((p) => p.id).join(', ')}${data.rf ? `; random features against softmax: ${data.rf.maps.map((e) => e.id).join(', ')}` : ''}${data.heads ? `; heads with ${data.heads.rows.map((r) => r.id).join(', ')}` : ''}`}>
     <${Text} x=${8} y=${17} th=${th} weight="600">Attention<tspan dx="5" fill=${th.muted} font-weight="400">${`on ${ex.label}`}</tspan></${Text}>
     <${Text} x=${8} y=${33} th=${th} size=${11} color=${th.muted}>${`n = ${data.n} queries × ${data.m} keys, d = ${ex.d}, scores × ${fmt(data.scale, 3)}/√d${data.causal ? ', causal' : ''}${q ? `; each normalizer's rows quantized by ${q.name} (${q.params.bits} bits) and renormalized` : ''}`}</${Text}>
-    ${data.panels.length === 0 && html`<${Text} x=${8} y=${HEAD + 20} th=${th} color=${th.muted}>Choose a normalizer or a linear form.</${Text}>`}
+    ${data.panels.length === 0 && html`<${Text} x=${8} y=${HEAD + 18} th=${th} color=${th.muted}>Choose a normalizer or a linear form.</${Text}>`}
     ${data.panels.map((p, k) => html`<${MapPanel} key=${p.id} p=${p} data=${data} L=${L} th=${th} color=${colors?.get(p.id) ?? th.accent}
       x0=${(k % L.cols) * L.pw} y0=${HEAD + Math.floor(k / L.cols) * L.ph} row=${L.row} onHover=${onHover} onSelect=${onSelect} />`)}
+    ${L.rf && html`<line x1=${8} x2=${width - 8} y1=${L.rfY + 2} y2=${L.rfY + 2} stroke=${th.grid} />
+      <${RandomFeatureErrors} rf=${data.rf} data=${data} P=${L.rf} y0=${L.rfY + 4} th=${th} colors=${colors} />`}
+    ${L.heads && html`<line x1=${8} x2=${width - 8} y1=${L.headsY + 2} y2=${L.headsY + 2} stroke=${th.grid} />
+      <${HeadComparison} H=${data.heads} P=${L.heads} y0=${L.headsY + 4} width=${width} th=${th} colors=${colors} />`}
     ${(detail || L.row !== null) && html`<${RowDetail} data=${data} L=${L} th=${th} colors=${colors} />`}
   </${Svg}>`;
 }

@@ -3,7 +3,9 @@
 // number of values on it, read on the right axis), the error measures (MSE,
 // max error, SQNR, levels used), then the effect on a softmax output: the
 // largest entries before and after, with KL(before ‖ after) and whether the
-// argmax is kept. A log axis (probability values) reads 10^k.
+// argmax is kept. A log axis (probability values) reads 10^k. With AdaRound,
+// a layer of the values rounded both ways sits between the two
+// (quantization-layer.js).
 import { html } from './h.js';
 import { Svg, Text, AxisX, AxisY, Frame, box, linear, logScale, powerTicks } from './axes.js';
 import { Bars, barDomain } from './bars.js';
@@ -11,6 +13,7 @@ import { seriesLegend } from './legend.js';
 import { fmt, count } from './format.js';
 import { theme, rampColor } from './palette.js';
 import { wrap, titleLines, Title, SP, LINE } from './text.js';
+import { LayerRounding, layerLayout } from './quantization-layer.js';
 
 const PAD = 12, HIST_H = 250, EFFECT_H = 190;
 const sideBySide = (width) => width >= 560;
@@ -49,6 +52,11 @@ function layout(d, width) {
   y += HIST_H;
   L.metricsY = y + 10;
   y += 28;
+  if (d.layer) {
+    L.layerY = y;
+    L.layer = layerLayout(d.layer, width, y);
+    y = L.layer.end + 12;
+  }
   L.effectTitle = titleLines('Effect on a softmax output', d.effect.error ? 'not computed' : effectText(d.effect), width);
   L.effectY = y;
   y += L.effectTitle.height;
@@ -148,6 +156,8 @@ export function QuantizationFigure({ data: d, colors, theme: t, width = 720, hei
     <g transform=${`translate(0 ${L.legend})`}>${legend.el}</g>
     <${Histogram} d=${d} L=${L} bx=${box(0, L.hist, width, HIST_H, { left: 52, right: 52, bottom: 36 })} color=${color} th=${th} />
     ${d.metrics && html`<${Readout} x=${PAD} y=${L.metricsY + 6} parts=${metricParts(d)} th=${th} data-quant-metrics />`}
+    ${d.layer && html`<line x1=${PAD} x2=${width - PAD} y1=${L.layerY} y2=${L.layerY} stroke=${th.grid} />
+      <${LayerRounding} L=${d.layer} P=${L.layer} y0=${L.layerY + 2} th=${th} width=${width} color=${color} nearestColor=${binColor(th)} />`}
     <line x1=${PAD} x2=${width - PAD} y1=${L.effectY} y2=${L.effectY} stroke=${th.grid} />
     <${Title} t=${L.effectTitle} title="Effect on a softmax output" y=${L.effectY + 2} th=${th} />
     <${Effect} d=${d} L=${L} color=${color} th=${th} />

@@ -11,7 +11,7 @@ import { useMemo } from 'preact/hooks';
 import { html } from './h.js';
 import { Svg, Text, AxisX, AxisY, Frame, box, linear, logScale, powerTicks, pathOf } from './axes.js';
 import { seriesLegend } from './legend.js';
-import { Simplex } from './simplex.js';
+import { Simplex } from './sampling-simplex.js';
 import { fmt, count, pct } from './format.js';
 import { theme, listColors } from './palette.js';
 import { wrap, charsIn, titleLines, Title, SP, LINE } from './text.js';

@@ -117,3 +117,35 @@ export function fitParams(k, n, params = {}) {
   }
   return out;
 }
+
+/** Pearson kurtosis m4 / m2^2 of values, in float64 (0 for a constant vector, as the C library reports it). */
+export function refKurtosis(x) {
+  const a = Array.from(x), mu = a.reduce((s, v) => s + v, 0) / a.length;
+  let m2 = 0, m4 = 0;
+  for (const v of a) { m2 += (v - mu) ** 2; m4 += (v - mu) ** 4; }
+  m2 /= a.length; m4 /= a.length;
+  return m2 === 0 ? 0 : m4 / (m2 * m2);
+}
+
+/** AdaRound's calibration recipe from normals z (cols x batch): an AR(1) chain along the inputs in double, each input rounded to float. */
+export function refArInputs(z, cols, batch, corr) {
+  const x = new Float32Array(cols * batch), c = Math.sqrt(1 - corr * corr);
+  for (let b = 0; b < batch; b++) {
+    let prev = z[b];
+    x[b] = prev;
+    for (let k = 1; k < cols; k++) x[k * batch + b] = prev = corr * prev + c * z[k * batch + b];
+  }
+  return x;
+}
+
+/** |(W - Wq) X|_F^2 in float64 (W, Wq: rows x cols; X: cols x batch). */
+export function refLayerError(w, wq, x, rows, cols, batch) {
+  let e = 0;
+  for (let i = 0; i < rows; i++)
+    for (let b = 0; b < batch; b++) {
+      let s = 0;
+      for (let k = 0; k < cols; k++) s += (w[i * cols + k] - wq[i * cols + k]) * x[k * batch + b];
+      e += s * s;
+    }
+  return e;
+}

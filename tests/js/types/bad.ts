@@ -8,4 +8,5 @@ ss.normalize('softmax_temperature', x, { temprature: 2 }); // BAD: unknown param
 ss.sample('softmax', x); // BAD: a normalizer is not a sampler
 ss.quantize('uniform', x, { bits: 'four' }); // BAD: a parameter is a number
 ss.threshold('sparsemax', x, { method: 'quick' }); // BAD: not a threshold method
+ss.attentionKernelEstimate('sdpa', { q: x, k: x, n: 3 }); // BAD: sdpa has no random features
 export {};

@@ -2,9 +2,16 @@
 // attention (the registry's exact form) with each chosen normalizer, and
 // through each chosen linear form; each matrix's row measures (from
 // ss.attentionMeasures, whatever it reports), optionally after post-softmax
-// quantization of each row, and its distance to softmax attention.
+// quantization of each row, and its distance to softmax attention; the
+// random-feature kernels' error maps (random-features.js) and the head
+// comparison on the dormant-head example (heads.js).
 import { attentionExample } from '../../analysis/attention-examples.js';
 import { attentionNormalizers, linearForms, rowQuantizers, QUANT_DEFAULTS } from './schema.js';
+import { kernelParams, reason, meanTv, applyWeights, relativeError } from './compare.js';
+import { rfErrors } from './random-features.js';
+import { headComparison } from './heads.js';
+
+export { kernelParams, meanTv, applyWeights, relativeError };
 
 // The reference every map is compared with: attention as Vaswani et al.
 // define it, with softmax.
@@ -16,19 +23,6 @@ export const ROW_MEASURES = ['entropy', 'zeros', 'max', 'sink'];
 export function exampleOf(s) {
   return attentionExample(s.example, s.n, s.seed);
 }
-
-/** A kernel's params from a state's params: shared by name, or kernel-scoped (name.param), over `defaults` and the registry's. */
-export function kernelParams(k, values, { scoped = false, defaults = {} } = {}) {
-  const out = {};
-  for (const p of k.params) {
-    const v = values?.[scoped ? `${k.name}.${p.name}` : p.name];
-    out[p.name] = Number.isFinite(v) ? v : Number.isFinite(defaults[p.name]) ? defaults[p.name] : p.default;
-  }
-  return out;
-}
-
-// An error's message without the call it came from ("softscope.attend(...): ").
-const reason = (e) => String(e?.message ?? e).replace(/^softscope\.[^:]*: /, '');
 
 /** Each row of A (n x m) quantized by a quantizer, then renormalized to sum 1 (post-softmax quantization). */
 export function quantizeRows(ss, A, n, m, scheme, params) {
@@ -46,35 +40,6 @@ export function quantizeRows(ss, A, n, m, scheme, params) {
     for (let j = 0; j < m; j++) out[i * m + j] = s > 0 ? y[j] / s : y[j];
   }
   return out;
-}
-
-/** Mean total-variation distance between the rows of two n x m matrices. */
-export function meanTv(A, B, n, m) {
-  let tot = 0;
-  for (let i = 0; i < n; i++) {
-    let tv = 0;
-    for (let j = 0; j < m; j++) tv += Math.abs(A[i * m + j] - B[i * m + j]);
-    tot += tv / 2;
-  }
-  return tot / n;
-}
-
-/** A V for an n x m matrix A and V (m x dv), row-major. */
-export function applyWeights(A, V, n, m) {
-  const dv = V.length / m, out = new Float64Array(n * dv);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < m; j++) {
-      const a = A[i * m + j];
-      if (a !== 0) for (let c = 0; c < dv; c++) out[i * dv + c] += a * V[j * dv + c];
-    }
-  return out;
-}
-
-/** ‖out − ref‖ / ‖ref‖ (Frobenius). */
-export function relativeError(out, ref) {
-  let e = 0, s = 0;
-  for (let t = 0; t < out.length; t++) e += (out[t] - ref[t]) ** 2, s += ref[t] ** 2;
-  return Math.sqrt(e / (s || 1));
 }
 
 /**
@@ -139,16 +104,16 @@ export function compute(ss, s) {
   return {
     example: { name: ex.name, label: ex.label, tokens: ex.tokens, n, d: ex.d }, n, m, scale: s.scale, causal: s.causal,
     quant: quantizer ? { name: quantizer.name, params: qParams } : null, row: s.row, panels,
+    rf: rfErrors(ss, s, inputs, ref, scale), heads: headComparison(ss, s),
   };
 }
 
-/** The matrices as a table (CSV): one row per (map, query i, key j). */
+/** The matrices as a table (CSV): one row per (map, query i, key j); the error maps as `<kernel> - softmax`. */
 export function table(d) {
   const rows = [];
   const tok = d.example.tokens;
-  for (const p of d.panels) {
-    if (p.error) continue;
-    for (let i = 0; i < d.n; i++) for (let j = 0; j < d.m; j++) rows.push([p.id, i, j, tok[i], tok[j], p.A[i * d.m + j]]);
-  }
+  const put = (id, M) => { for (let i = 0; i < d.n; i++) for (let j = 0; j < d.m; j++) rows.push([id, i, j, tok[i], tok[j], M[i * d.m + j]]); };
+  for (const p of d.panels) if (!p.error) put(p.id, p.A);
+  for (const e of d.rf?.maps ?? []) if (!e.error) put(`${e.id} - ${REFERENCE}`, e.E);
   return { columns: ['map', 'i', 'j', 'query', 'key', 'weight'], rows };
 }

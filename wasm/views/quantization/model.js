@@ -4,11 +4,12 @@
 // effect on a softmax output: for probability values the probabilities are
 // quantized and renormalized; for weights the view's logits are quantized
 // before the softmax. A scheme's error (a parameter C rejects for this input)
-// is kept where it happens: the histogram still shows the values.
+// is kept where it happens: the histogram still shows the values. With
+// AdaRound, a layer of the first values is rounded both ways (layerRounding).
 import { rng, normal } from '../../analysis/random.js';
 import { quantMetrics } from '../../analysis/quant-metrics.js';
 import { argmax } from '../../analysis/distribution.js';
-import { SOURCES, schemeKernel } from './schema.js';
+import { SOURCES, schemeKernel, learnsLayer } from './schema.js';
 
 export const BINS = 64;
 export const EFFECT_MAX = 64; // entries drawn for the softmax effect: the largest before
@@ -87,6 +88,35 @@ export function softmaxEffect(ss, scheme, params, x, isProbs, logits) {
   }
 }
 
+/**
+ * AdaRound against nearest rounding on a layer W: the first `rows` x cols of
+ * the values (rows clipped to what they hold), calibration inputs drawn
+ * under the scheme's seed (ss.adaround). { rows, cols, batch, corr, w, frac
+ * (w/s - floor(w/s): where each weight lies between its two levels), flip
+ * (+1: AdaRound rounds up where nearest rounds down, -1 the reverse, 0 the
+ * same), err, errNearest (|W X - W~ X|^2 of each), gain (1 - err /
+ * errNearest), flipped, soft, scale, zero } or { error }.
+ */
+export function layerRounding(ss, x, params, rowsWanted) {
+  const { cols, batch, corr, seed } = params;
+  const rows = Math.min(rowsWanted, Math.floor(x.length / cols));
+  if (rows < 1) return { error: `cols = ${cols} is more than the ${x.length} values` };
+  const w = x.subarray(0, rows * cols);
+  let r;
+  try {
+    r = ss.adaround(w, { rows, cols, batch, corr, seed, bits: params.bits, symmetric: params.symmetric, iters: params.iters, lambda: params.lambda, lr: params.lr });
+  } catch (e) {
+    return { error: message(e) };
+  }
+  return {
+    rows, cols, batch, corr, w: Array.from(w),
+    frac: Array.from(w, (v) => v / r.scale - Math.floor(v / r.scale)),
+    flip: Array.from(r.codes, (c, i) => Math.sign(c - r.nearest[i])),
+    err: r.err, errNearest: r.errNearest, gain: r.errNearest > 0 ? 1 - r.err / r.errNearest : 0,
+    flipped: r.flipped, soft: r.soft, scale: r.scale, zero: r.zero,
+  };
+}
+
 /** Every number the figure shows for a state. */
 export function compute(ss, s) {
   const k = schemeKernel(ss, s);
@@ -110,6 +140,7 @@ export function compute(ss, s) {
   } catch (e) {
     out.error = message(e);
   }
+  if (learnsLayer(s)) out.layer = layerRounding(ss, x, params, s.rows);
   const ef = softmaxEffect(ss, k.name, params, x, isProbs, s.logits);
   if (ef.error) out.effect = ef;
   else {
@@ -132,6 +163,11 @@ export function table(d) {
   });
   for (const l of d.levels ?? []) rows.push(['level', l.value, l.count]);
   for (const [k, v] of Object.entries(d.metrics ?? {})) rows.push([k, '', v]);
+  const L = d.layer;
+  if (L && !L.error) {
+    L.w.forEach((w, i) => rows.push(['layer_weight', i, w], ['layer_flip', i, L.flip[i]]));
+    rows.push(['layer_error', '', L.err], ['layer_error_nearest', '', L.errNearest]);
+  }
   const e = d.effect;
   if (!e.error) {
     e.index.forEach((i, j) => rows.push(['before', i, e.before[j]], ['after', i, e.after[j]]));

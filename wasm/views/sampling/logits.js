@@ -7,7 +7,7 @@
 // the picture.
 import { makePreset, PRESETS, PRESET_NAMES } from '../../analysis/presets.js';
 import { rng, normal } from '../../analysis/random.js';
-import { wordAt, PROMPT } from '../../analysis/vocabulary.js';
+import { wordAt, PROMPT } from '../../analysis/sampling-vocabulary.js';
 
 export { PROMPT };
 

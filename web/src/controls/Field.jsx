@@ -80,6 +80,9 @@ export function Field({ f, state, set, ss, colors, idPrefix, controls = 'all' })
         return <ParamControls kernels={[shownK]} values={own} colors={colors} idPrefix={`${idPrefix}-${k.name}`}
           onSet={(name, x) => setParam(`${k.name}.${name}`, x)} onReset={(name) => resetParam(`${k.name}.${name}`)} only={only} exclude={f.exclude} />;
       }
+      // shared: the view's own defaults (overrides) for every kernel that has the parameter
+      const over = f.overrides?.() ?? {};
+      if (Object.keys(over).length) kernels = kernels.map((k) => ({ ...k, params: k.params.map((p) => (p.name in over ? { ...p, default: over[p.name] } : p)) }));
       return <ParamControls kernels={kernels} values={values} colors={colors} idPrefix={idPrefix} onSet={setParam} onReset={resetParam}
         only={only} exclude={f.exclude} />;
     }

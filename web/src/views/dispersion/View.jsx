@@ -6,8 +6,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Fields, shown } from '../../controls/Field.jsx';
 import { sweepOptions } from '../../../../wasm/views/dispersion/model.js';
-import { startSweep } from '../../lib/sweepRunner.js';
-import { mergeDisplay } from '../../lib/dispersionView.js';
+import { startSweep } from './sweepRunner.js';
+import { mergeDisplay } from './display.js';
 import { fmt } from '../../../../wasm/figures/format.js';
 
 const KIND_HELP = { constant: 'every distractor is 0', gaussian: 'distractors ~ N(0, scale²)', uniform: 'distractors ~ U[−scale, scale)' };

@@ -2,13 +2,13 @@
 // softmax of the view's own logits), the scheme (every registry quantizer)
 // with its parameters from the registry, and the logits whose softmax shows
 // the effect of quantization. The figure — histogram with the levels, the
-// error measures, the softmax before and after — is recomputed by the wasm
-// kernels on every change.
+// error measures, the softmax before and after, and with AdaRound a layer
+// rounded both ways — is recomputed by the wasm kernels on every change.
 import { useMemo } from 'preact/hooks';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
 import { makePreset, PRESETS, PRESET_NAMES, N_MIN, N_MAX } from '../../../../wasm/analysis/presets.js';
-import { schemeKernel } from '../../../../wasm/views/quantization/schema.js';
+import { schemeKernel, learnsLayer } from '../../../../wasm/views/quantization/schema.js';
 
 export function QuantizationView({ ss, v, state: s, set, colors, controls, Layout }) {
   const data = useMemo(() => v.compute(ss, s), [ss, s]);
@@ -53,6 +53,7 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
       <Fields {...common} keys={['scheme']} />
       {k && <p class="summary-line">{k.summary}</p>}
       <Fields {...common} keys={['params']} />
+      {learnsLayer(s) && <Fields {...common} keys={['rows']} />}
       {k?.paper && <p class="paper">{k.paper}</p>}
     </>
   );
@@ -62,8 +63,9 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
         A <b>quantizer</b> stores each value as a small integer <i>code</i> and reads it back on a grid of <i>levels</i>.
         The histogram shows the values; each vertical line is a level the quantizer used (its height: how many values landed
         there). Post-softmax values are power-law: most of them are tiny, which is what power-of-two and logarithmic quantizers
-        are for, and what rounds entries of a long attention row to 0 (then KL is infinite). Every number is computed by the
-        WebAssembly kernels.
+        are for, and what rounds entries of a long attention row to 0 (then KL is infinite). <b>AdaRound</b> learns, for each
+        weight of a layer, whether to round up or down so that the layer's <i>output</i> on calibration inputs changes least:
+        the grid marks the weights it rounds the other way from nearest. Every number is computed by the WebAssembly kernels.
       </p>
     )} />
   );

@@ -3,7 +3,7 @@
 // per animation frame, and after each slice onProgress gets the partial
 // result. cancel() stops a stale run (a slider moved on) and frees its wasm
 // buffers. The kernels are the same as in the CLI; only the pacing is here.
-import { dispersionSteps } from '../../../wasm/analysis/dispersion.js';
+import { dispersionSteps } from '../../../../wasm/analysis/dispersion.js';
 
 const defaultFrame = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 0));
 const defaultCancel = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
