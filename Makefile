@@ -203,6 +203,7 @@ screenshots: embed docs-example
 docs-example: embed
 	rm -rf examples/docs/public/softscope && mkdir -p examples/docs/public/softscope
 	cp -r wasm/dist/embed/. examples/docs/public/softscope/
+	mkdir -p $(B)/logs
 	npx vitepress build examples/docs > $(B)/logs/docs-example.log 2>&1 || (cat $(B)/logs/docs-example.log; exit 1)
 
 # The built site, served on 127.0.0.1 (PORT, default 5173). For live
