@@ -7,12 +7,12 @@
 // The package also exports what the CLI and the playground share: the
 // analyses (analysis/), the views (views/: state schema + model per view),
 // the figures (figures/) and the state serializer (state/).
-import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, describe } from './errors.js';
+import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, describe } from './errors.js';
 import { detectSimd } from './simd-detect.js';
-import { SIMD_URL, SCALAR_URL, compile, instantiate } from './load.js';
+import { SIMD_URL, SCALAR_URL, compile, instantiate, instantiateSync } from './load.js';
 import { Softscope } from './softscope.js';
 
-export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
+export { detectSimd, SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
 // 2^20), shared by the CLI and the playground.
 export {
@@ -47,8 +47,9 @@ export async function createSoftscope(options = {}) {
     source = wantSimd ? source.simd : source.scalar;
   if (source == null) source = wantSimd ? SIMD_URL : SCALAR_URL;
 
-  const ex = await instantiate(await compile(source));
-  return new Softscope(ex, impl, simdSupported);
+  const module = await compile(source);
+  const ex = await instantiate(module);
+  return new Softscope(ex, impl, simdSupported, () => instantiateSync(module));
 }
 
 export default createSoftscope;
