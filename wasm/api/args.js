@@ -6,12 +6,26 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.j
 
 const U64_MAX = (1n << 64n) - 1n;
 
-/** An options object ({} for undefined / null); anything else is a TypeError. */
-export function options(o, where) {
+/** An options object ({} for undefined / null) with only the keys in
+ *  `known`; anything else (a string, an array, a typed array, a Map, ...)
+ *  is a TypeError naming options, an unknown key an Error naming it. */
+export function options(o, where, known) {
   if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
+  if (typeof o !== 'object' || Object.prototype.toString.call(o) !== '[object Object]')
+    throw new SoftscopeTypeError(`${where}: options must be an object like { name: value } (got ${describe(o)})`, { argument: 'options' });
+  for (const key of Object.keys(o))
+    if (!known.includes(key))
+      throw new SoftscopeError(`${where}: unknown option options.${key}; valid: ${known.join(', ')}`,
+        STATUS.SS_ERR_PARAM_COUNT, { argument: `options.${key}` });
   return o;
+}
+
+/** options[key] (or def) as a boolean: true / false (or 1 / 0). */
+export function flag(o, key, def, where) {
+  const v = o[key] ?? def;
+  if (v === true || v === 1) return true;
+  if (v === false || v === 0) return false;
+  throw new SoftscopeTypeError(`${where}: options.${key} = ${describe(v)} must be true or false`, { argument: `options.${key}` });
 }
 
 /** options[key] (or def) as a number that passes ok(v); `rule` says what ok means. */

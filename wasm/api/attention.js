@@ -3,7 +3,7 @@
 // and head measures of attention matrices. Installed on the Softscope
 // prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts } from './args.js';
+import { options as opts, flag } from './args.js';
 
 const IO_WORDS = 15; // ss_attention_io in wasm32: 15 four-byte fields
 
@@ -27,7 +27,8 @@ export const attentionCalls = {
     const where = `softscope.attend("${k.name}")`;
     if (!inputs || typeof inputs !== 'object' || ArrayBuffer.isView(inputs))
       throw new SoftscopeTypeError(`${where}: inputs must be { q, k, v, n, m } (got ${describe(inputs)})`, { argument: 'inputs' });
-    const o = opts(options, where);
+    const o = opts(options, where, ['normalizer', 'normalizerParams', 'keyMask', 'attention']);
+    const attention = flag(o, 'attention', false, where);
     const qa = this._input(inputs.q, 'q', where), ka = this._input(inputs.k, 'k', where), va = this._input(inputs.v, 'v', where);
     const n = inputs.n, m = inputs.m ?? inputs.n;
     const d = rows(qa, n, 'q', where), dk = rows(ka, m, 'k', where), dv = rows(va, m, 'v', where);
@@ -42,11 +43,11 @@ export const attentionCalls = {
     // The normalizer's params first (packed, then moved aside), then the kernel's.
     let nk = null, nnp = 0;
     const pn = this._scratch.get('attn-nparams', 16 * 8);
-    if (k.name === 'sdpa') {
-      nk = this._lookup(o.normalizer ?? 'softmax', 'normalizer', where);
+    if (k.role === 'exact_attention') {
+      nk = this._lookup(o.normalizer ?? 'softmax', 'normalizer', where, 'options.normalizer');
       if (nk.output === 'log_probs')
         throw new SoftscopeError(`${where}: options.normalizer "${nk.name}" gives log-probabilities; attention needs weights`, STATUS.SS_ERR_DOMAIN, { argument: 'options.normalizer' });
-      nnp = this._packParams(nk, o.normalizerParams, `${where} normalizer "${nk.name}"`, m);
+      nnp = this._packParams(nk, o.normalizerParams, `${where} normalizer "${nk.name}"`, m, 'options.normalizerParams');
       this._heap.refresh();
       this._heap.f64.copyWithin(pn >>> 3, this._paramsPtr >>> 3, (this._paramsPtr >>> 3) + nnp);
     }
@@ -54,11 +55,15 @@ export const attentionCalls = {
     const heads = this._heap.f64[this._paramsPtr >>> 3];
     if (d % heads !== 0 || dv % heads !== 0)
       throw new SoftscopeError(`${where}: params.heads = ${heads} must divide d = ${d} and dv = ${dv}`, STATUS.SS_ERR_LENGTH, { argument: 'params.heads' });
+    // The output (n x dv) and the matrices (heads x n x m) are products of
+    // the arguments: checked against the wasm memory before anything is allocated.
+    this._fits(n * dv, 4, 'n', where);
+    if (attention) this._fits(heads * n * m, 4, 'params.heads', where);
     const [pq, pk, pv] = this._stage([qa, ka, va]);
     const pio = this._scratch.get('attn-io', IO_WORDS * 4);
     const pmask = mask ? this._scratch.get('attn-mask', m) : 0;
     const pout = this._scratch.get('attn-out', n * dv * 4);
-    const pattn = o.attention ? this._scratch.get('attn-a', heads * n * m * 4) : 0;
+    const pattn = attention ? this._scratch.get('attn-a', heads * n * m * 4) : 0;
     const h = this._heap;
     const writeIo = (scratch) => {
       h.refresh();
@@ -66,7 +71,7 @@ export const attentionCalls = {
     };
     writeIo(0);
     const need = this.exports.ss_attention_scratch_size(this._ptr.get(k), pio, this._paramsPtr) >>> 0;
-    const ps = this._scratch.get('attn-scratch', Math.max(4, need * 4));
+    const ps = this._scratch.get('attn-scratch', Math.max(4, this._fits(need, 4, 'params', where)));
     writeIo(ps);
     if (mask) h.u8.set(mask, pmask);
     const s = this._need('ss_attend', where)(this._ptr.get(k), this._implFor(k), pio, this._paramsPtr, np);
@@ -94,6 +99,9 @@ export const attentionCalls = {
         throw new SoftscopeError(`${where}: ${name} = ${describe(v)} must be a positive integer`, STATUS.SS_ERR_EMPTY, { argument: name });
     if (aa.n !== heads * n * m)
       throw new SoftscopeError(`${where}: attention.length = ${aa.n} is not heads n m = ${heads * n * m}`, STATUS.SS_ERR_LENGTH, { argument: 'attention' });
+    this._checkN(aa, where);
+    this._fits(heads * n, 16, 'heads', where);
+    this._fits(heads * heads, 8, 'heads', where);
     const [pa] = this._stage([aa]);
     const pr = this._scratch.get('out0', heads * n * 16), pd = this._scratch.get('out1', heads * heads * 8);
     const s = this._need('ss_attention_measures', where)(pa, heads, n, m, pr, pd);

@@ -6,7 +6,7 @@
 // give the codebook itself. Installed on the Softscope prototype by
 // softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, integer } from './args.js';
+import { options as opts, integer, flag } from './args.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
@@ -34,7 +34,7 @@ const vqCalls = {
   vqTrain(x, options) {
     const where = 'softscope.vqTrain';
     const fn = this._need('ss_vq_train', where);
-    const o = opts(options, where);
+    const o = opts(options, where, ['k', 'dim', 'iters', 'seed']);
     const xa = this._input(x, 'x', where);
     const dim = int(o, 'dim', 1, 1, MAX_DIM, where);
     const nvec = vectors(this, xa, dim, where);
@@ -61,7 +61,7 @@ const vqCalls = {
   vqAssign(x, codebook, options) {
     const where = 'softscope.vqAssign';
     const fn = this._need('ss_vq_assign', where);
-    const dim = int(opts(options, where), 'dim', 1, 1, MAX_DIM, where);
+    const dim = int(opts(options, where, ['dim']), 'dim', 1, 1, MAX_DIM, where);
     const xa = this._input(x, 'x', where);
     const nvec = vectors(this, xa, dim, where);
     const { ca, k } = codebookOf(this, codebook, dim, where);
@@ -80,7 +80,7 @@ const vqCalls = {
   vqBackward(x, codebook, codes, g, options) {
     const where = 'softscope.vqBackward';
     const fn = this._need('ss_vq_backward', where);
-    const o = opts(options, where);
+    const o = opts(options, where, ['dim', 'beta']);
     const dim = int(o, 'dim', 1, 1, MAX_DIM, where);
     const beta = o.beta ?? 0.25;
     if (typeof beta !== 'number' || !Number.isFinite(beta) || beta < 0)
@@ -98,6 +98,7 @@ const vqCalls = {
     const bad = codes.findIndex((c) => c < 0 || c >= k);
     if (bad >= 0)
       throw new SoftscopeError(`${where}: codes[${bad}] = ${codes[bad]} must be in [0, ${k})`, STATUS.SS_ERR_DOMAIN, { argument: 'codes', index: bad });
+    this._requireFinite([xa, ca, ga], where);
     const [px, pcb, pg] = this._stage([xa, ca, ga]);
     const pc = this._scratch.get('codes', nvec * 4);
     const pdx = this._scratch.get('out0', xa.n * 4), pdc = this._scratch.get('out1', ca.n * 4);
@@ -145,13 +146,14 @@ const registryQuantizerCalls = {
   /** Codes (Int32Array, e.g. quantize().codes) packed `bits` (8, 4 or 2)
    *  each, lowest bits first: a Uint8Array of ceil(n bits / 8) bytes.
    *  options.signed: two's complement codes (symmetric quantizers). */
-  pack(codes, bits, options = {}) {
+  pack(codes, bits, options) {
     const where = 'softscope.pack';
+    const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
     if (!(codes instanceof Int32Array))
       throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
-    const n = codes.length, signed = !!options.signed;
+    const n = codes.length;
     const lo = signed ? -(2 ** (bits - 1)) : 0, hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
     const bad = codes.findIndex((c) => c < lo || c > hi);
     if (bad >= 0)
@@ -170,20 +172,25 @@ const registryQuantizerCalls = {
   },
 
   /** The inverse of pack(): n codes of `bits` each from the bytes. */
-  unpack(bytes, n, bits, options = {}) {
+  unpack(bytes, n, bits, options) {
     const where = 'softscope.unpack';
+    const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
     if (!(bytes instanceof Uint8Array))
       throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
-    if (!Number.isInteger(n) || n < 1 || Math.ceil((n * bits) / 8) > bytes.length)
-      throw new SoftscopeError(`${where}: n = ${describe(n)} codes of ${bits} bits need ${Math.ceil((n * bits) / 8)} bytes; got ${bytes.length}`,
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN)
+      throw new SoftscopeError(`${where}: n = ${describe(n)} must be an integer in [1, ${this.maxN}]`, STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    const need = Math.ceil((n * bits) / 8);
+    if (need > bytes.length)
+      throw new SoftscopeError(`${where}: n = ${n} codes of ${bits} bits need ${need} bytes; got ${bytes.length}`,
         STATUS.SS_ERR_LENGTH, { argument: 'n' });
-    const pb = this._scratch.get('in0', bytes.length), pc = this._scratch.get('out0', n * 4);
+    // Only the bytes the n codes occupy are copied in.
+    const pb = this._scratch.get('in0', need), pc = this._scratch.get('out0', n * 4);
     const h = this._heap;
     h.refresh();
-    h.u8.set(bytes, pb);
-    const st = this._need('ss_unpack', where)(pb, n, bits, options.signed ? 1 : 0, pc);
+    h.u8.set(bytes.subarray(0, need), pb);
+    const st = this._need('ss_unpack', where)(pb, n, bits, signed ? 1 : 0, pc);
     if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
     h.refresh();
     return h.i32.slice(pc >>> 2, (pc >>> 2) + n);

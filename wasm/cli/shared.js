@@ -191,14 +191,16 @@ export function paramList(params, none = '') {
 
 /**
  * The API's message about an argument ("x", "p", "params.alpha",
- * "options.tau"), said with the command-line flag instead (--input,
- * --input2, --param alpha).
+ * "options.tau", "options.params.lr"), said with the command-line flag
+ * instead (--input, --input2, --param alpha, --tau).
  */
 export function cliMessage(e, flags = {}) {
-  let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?: /, '');
+  let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?( normalizer "[^"]*")?: /, '');
   const arg = e.argument;
+  const param = /^(?:options\.)?(?:params|normalizerParams)\.(.+)$/.exec(arg ?? '');
+  const option = /^options\.(\w+)$/.exec(arg ?? '');
   const flag = flags[arg] ?? (arg === 'x' || arg === 'p' ? '--input' : arg === 'q' ? '--input2'
-    : arg?.startsWith('params.') ? `--param ${arg.slice(7)}` : null);
+    : param ? `--param ${param[1]}` : option ? `--${option[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : null);
   if (flag && m.startsWith(arg)) m = `${flag}${m.slice(arg.length)}`;
   return m;
 }
