@@ -1,12 +1,17 @@
 // softscope attend <kernel>: attention on an example (analysis/attention-examples.js,
 // the same inputs as the Attention view) or on Q, K, V read from JSON — the
 // top keys of each query and the measures as a table, or everything as JSON.
-import { UsageError, readText, parseParams, toJson, num, table } from './shared.js';
+import { UsageError, readText, parseParams, overflowsF32, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
 import { attentionExample, ATTENTION_EXAMPLES } from '../analysis/attention-examples.js';
 
 function matrix(rows, name) {
   if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.every(Number.isFinite)))
     throw new UsageError(`--input: "${name}" must be a non-empty array of equal-length rows of finite numbers`);
+  const flat = rows.flat(), big = flat.findIndex(overflowsF32);
+  if (big >= 0) {
+    const d = rows[0].length;
+    throw new UsageError(`--input: "${name}"[${Math.floor(big / d)}][${big % d}] = ${flat[big]} overflows float32 (|x| > 3.4e38)`);
+  }
   return { data: Float32Array.from(rows.flat()), rows: rows.length };
 }
 
@@ -48,6 +53,8 @@ async function attend(ctx, name, opt) {
   if (theirs.length && !nk) throw new UsageError(`--param ${theirs[0]}: "${k.name}" has no such parameter`);
   const params = parseParams(mine, k), normalizerParams = nk ? parseParams(theirs, nk) : {};
   const r = ss.attend(k.name, x, params, { normalizer: nk?.name, normalizerParams, keyMask: x.mask, attention: true });
+  requireFinite('output', r.output);
+  requireFinite('attention', r.attention);
   const m = ss.attentionMeasures(r.attention, r.heads, r.n, r.m);
   const perHead = (c) => Array.from({ length: r.heads }, (_, hh) => {
     let s = 0;
@@ -56,6 +63,7 @@ async function attend(ctx, name, opt) {
   });
   const metrics = { entropy: perHead(0), zero_fraction: perHead(1), max_weight: perHead(2), sink_rate: perHead(3),
     head_distance: Array.from({ length: r.heads }, (_, a) => Array.from(m.headDistance.subarray(a * r.heads, (a + 1) * r.heads))) };
+  requireNoNaN('metrics', metrics);
   const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
   if (opt.json) {
     const heads = Array.from({ length: r.heads }, (_, hh) => rowsOf(r.attention.subarray(hh * r.n * r.m, (hh + 1) * r.n * r.m), r.m));

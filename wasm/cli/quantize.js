@@ -1,7 +1,7 @@
 // softscope quantize <kernel> --input <x>: the dequantized values, the
 // integer codes, and the error measures (analysis/quant-metrics.js, the same
 // as the Quantization view).
-import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
+import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { quantMetrics } from '../analysis/quant-metrics.js';
 
 export const command = {
@@ -20,7 +20,9 @@ and for a probability vector kl (KL(x || y / sum y), null when y drops mass) and
     const x = await readVector(opt.input, '--input');
     const params = parseParams(opt.param, k);
     const r = ss.quantize(k.name, x, params);
+    requireFinite('output', r.output);
     const metrics = quantMetrics(x, r.output);
+    requireNoNaN('metrics', metrics);
     if (opt.json) {
       ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
       return;
