@@ -11,6 +11,7 @@ import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusC
 import { detectSimd } from './simd-detect.js';
 import { SIMD_URL, SCALAR_URL, compile, instantiate, instantiateSync } from './load.js';
 import { Softscope } from './softscope.js';
+import { options as checkOptions } from './args.js';
 
 export { detectSimd, SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
@@ -28,9 +29,8 @@ const IMPLS = ['auto', 'simd', 'scalar'];
  * bytes, a URL, a path (Node), a WebAssembly.Module, or { simd, scalar } with
  * one of those per build. Instances of the same URL share one compiled module.
  */
-export async function createSoftscope(options = {}) {
-  if (options === null || typeof options !== 'object')
-    throw new SoftscopeTypeError(`createSoftscope: options must be an object (got ${describe(options)})`, { argument: 'options' });
+export async function createSoftscope(options) {
+  options = checkOptions(options, 'createSoftscope', ['impl', 'wasm']);
   const impl = options.impl ?? 'auto';
   if (!IMPLS.includes(impl))
     throw new SoftscopeError(`createSoftscope: options.impl must be 'auto', 'simd' or 'scalar' (got ${describe(impl)})`,

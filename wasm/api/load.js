@@ -46,7 +46,7 @@ export async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
   const url = toUrl(source);
-  if (!url) throw new SoftscopeTypeError(`createSoftscope: options.wasm must be bytes, a URL or a WebAssembly.Module (got ${describe(source)})`);
+  if (!url) throw new SoftscopeTypeError(`createSoftscope: options.wasm must be bytes, a URL or a WebAssembly.Module (got ${describe(source)})`, { argument: 'options.wasm' });
   let p = moduleCache.get(url.href);
   if (!p) {
     p = readUrl(url).then((bytes) => WebAssembly.compile(bytes));
