@@ -37,6 +37,8 @@ export const optimizerCalls = {
     const wa = this._input(w, 'w', where), ga = this._input(g, 'g', where);
     this._checkN(wa, where);
     this._sameLength(wa, ga, where);
+    // C's order: an empty w is SS_ERR_EMPTY before anything about the state.
+    if (wa.n === 0) throw this._fail(where, STATUS.SS_ERR_EMPTY, [wa, ga], k);
     if (!state || typeof state !== 'object' || !(state.slots instanceof Float32Array) || !(state.scalars instanceof Float64Array))
       throw new SoftscopeTypeError(`${where}: state must come from softscope.optimizerState("${k.name}", n) (got ${describe(state)})`, { argument: 'state' });
     if (state.kernel !== k.name || state.n !== wa.n)

@@ -125,7 +125,8 @@ const registryQuantizerCalls = {
     if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
       throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
         STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
-    if (k.name === 'vq') {
+    // (an empty x is C's SS_ERR_EMPTY, reported by the call below)
+    if (k.name === 'vq' && xa.n > 0) {
       const dim = params?.dim ?? 1, K = params?.codebook ?? k.params[0].default;
       if (xa.n % dim !== 0)
         throw new SoftscopeError(`${where}: params.dim = ${dim} must divide n = ${xa.n} (x is read as vectors of dim values)`,
