@@ -45,6 +45,20 @@ export function apiCall(ss, k, { x, x2 }, params) {
   }
 }
 
+/** The outputs of an apiCall result, named as raw-c.js names C's. */
+export function apiOutputs(k, r) {
+  switch (k.family) {
+    case 'normalizer': return { y: r };
+    case 'measure': return { value: r };
+    case 'loss': return { loss: r.loss, grad: r.grad };
+    case 'sampler': return { probs: r.probs, indices: r.indices, samples: r.samples };
+    case 'quantizer': return { codes: r.codes, y: r.output };
+    case 'optimizer': return { w: r };
+    case 'attention': return { output: r.output, attention: r.attention };
+    default: throw new Error(`family-calls: no outputs for family ${k.family}`);
+  }
+}
+
 /** A vector as --input text: numbers separated by spaces (-Infinity spelled out). */
 export function vectorText(v) {
   return v.length ? Array.from(v, (a) => String(a)).join(' ') : '[]';
