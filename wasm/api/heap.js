@@ -152,8 +152,18 @@ export class HeapBuffer {
     return new Float32Array(this._heap.memory.buffer, this.ptr, this.length);
   }
 
-  /** Copy values in (a Float32Array, Float64Array or plain Array of numbers). */
+  /** Copy values in (a Float32Array, Float64Array or plain Array of
+   *  numbers). A finite value beyond float32's range is an Error naming its
+   *  index: it would be stored as +-Inf (and -Inf is a masked logit). */
   set(values, offset = 0) {
+    if (!(values instanceof Float32Array)) {
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        if (Number.isFinite(v) && !Number.isFinite(Math.fround(v)))
+          throw new SoftscopeError(`softscope: HeapBuffer.set: values[${i}] = ${v} overflows float32 (|x| > 3.4e38; it would be stored as ${v < 0 ? '-' : '+'}Inf)`,
+            STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
+      }
+    }
     this.array.set(values, offset);
     return this;
   }

@@ -81,7 +81,7 @@ export const optimizerCalls = {
       throw new SoftscopeTypeError(`${where}: ${arg} must be a function name string (got ${describe(name)})`, { argument: arg });
     const i = this.functions.findIndex((f) => f.name === name);
     if (i < 0)
-      throw new SoftscopeError(`${where}: unknown function "${name}"; known: ${this.functions.map((f) => f.name).join(', ')}`,
+      throw new SoftscopeError(`${where}: ${arg === 'fn' ? '' : `${arg}: `}unknown function "${name}"; known: ${this.functions.map((f) => f.name).join(', ')}`,
         STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: arg });
     return { index: i, info: this.functions[i] };
   },

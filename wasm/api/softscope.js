@@ -201,10 +201,12 @@ export class Softscope {
     const hit = family === undefined ? hits[0] : hits.find((k) => k.family === family);
     if (hit) return hit;
     const known = (family === undefined ? this._list : this.kernels(family)).map((k) => k.name);
+    // an option that names a kernel says which (options.normalizer: ...)
+    const who = arg === 'kernel' ? '' : `${arg}: `;
     if (hits.length)
-      throw new SoftscopeError(`${where}: "${name}" is a ${hits[0].family}, not a ${family}; ${family}s: ${known.join(', ') || '(none)'}`,
+      throw new SoftscopeError(`${where}: ${who}"${name}" is a ${hits[0].family}, not a ${family}; ${family}s: ${known.join(', ') || '(none)'}`,
         STATUS.SS_ERR_FAMILY, { argument: arg });
-    throw new SoftscopeError(`${where}: unknown kernel "${name}"; known: ${known.join(', ') || '(none)'}`,
+    throw new SoftscopeError(`${where}: ${who}unknown kernel "${name}"; known: ${known.join(', ') || '(none)'}`,
       STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: arg });
   }
 

@@ -1,7 +1,7 @@
 // softscope attend <kernel>: attention on an example (analysis/attention-examples.js,
 // the same inputs as the Attention view) or on Q, K, V read from JSON — the
 // top keys of each query and the measures as a table, or everything as JSON.
-import { UsageError, readText, parseParams, overflowsF32, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
+import { UsageError, cliMessage, readText, parseParams, overflowsF32, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
 import { attentionExample, ATTENTION_EXAMPLES } from '../analysis/attention-examples.js';
 
 function matrix(rows, name) {
@@ -45,7 +45,13 @@ async function attend(ctx, name, opt) {
   const k = ss.kernel(name, 'attention');
   const x = await readInputs(opt);
   let nk = null;
-  if (k.name === 'sdpa') nk = ss.kernel(opt.normalizer ?? 'softmax', 'normalizer');
+  if (k.name === 'sdpa') {
+    try {
+      nk = ss.kernel(opt.normalizer ?? 'softmax', 'normalizer');
+    } catch (e) {
+      throw new UsageError(`--normalizer: ${cliMessage(e)}`);
+    }
+  }
   else if (opt.normalizer !== undefined) throw new UsageError(`attend: --normalizer is only for sdpa (${k.name} has its own form)`);
   // --param: the attention kernel's names first, the rest to the normalizer
   const mine = [], theirs = [];
