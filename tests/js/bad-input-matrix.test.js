@@ -16,6 +16,7 @@ import { runInProcess } from '../../wasm/cli/main.js';
 import { rawCall } from './support/raw-c.js';
 import { validInput, validParams, apiCall, cliArgs, cliReadsInput } from './support/family-calls.js';
 import { runCli } from './support/run-cli.js';
+import { nextDouble } from './support/reference.js';
 
 const N = 32; // input length of every case (vq's default codebook of 16 fits)
 
@@ -24,15 +25,6 @@ beforeAll(async () => {
   simd = await createSoftscope({ impl: 'simd' });
   scalar = await createSoftscope({ impl: 'scalar' });
 });
-
-// The next double below / above v.
-const f64 = new Float64Array(1), bits = new BigInt64Array(f64.buffer);
-function nextDouble(v, dir) {
-  if (v === 0) return dir * Number.MIN_VALUE;
-  f64[0] = v;
-  bits[0] += (v > 0) === (dir > 0) ? 1n : -1n;
-  return f64[0];
-}
 
 // Just outside a bound: the bound itself when it is open, else the next
 // integer (int and bool parameters) or the next double past it.

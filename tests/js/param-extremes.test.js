@@ -11,18 +11,11 @@ import { describe, it, expect } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { validInput, validParams, apiCall, apiOutputs } from './support/family-calls.js';
 import { PENDING_C_FIXES, UNCLAIMED_C_DEFECTS } from './support/known-c-defects.js';
+import { nextDouble } from './support/reference.js';
 
 // Loaded before the tests are collected: they are generated from the registry.
 const simd = await createSoftscope({ impl: 'simd' });
 const scalar = await createSoftscope({ impl: 'scalar' });
-
-const f64 = new Float64Array(1), bits = new BigInt64Array(f64.buffer);
-function nextDouble(v, dir) {
-  if (v === 0) return dir * Number.MIN_VALUE;
-  f64[0] = v;
-  bits[0] += (v > 0) === (dir > 0) ? 1n : -1n;
-  return f64[0];
-}
 
 // The extreme values of p inside its range.
 function extremes(p) {

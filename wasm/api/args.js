@@ -6,6 +6,12 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.j
 
 const U64_MAX = (1n << 64n) - 1n;
 
+/** A finite number that float32 reads as +-Inf (|v| > 3.4e38): an error to
+ *  report with its index, never a silent -Inf (a masked logit). */
+export function overflowsFloat32(v) {
+  return Number.isFinite(v) && !Number.isFinite(Math.fround(v));
+}
+
 /** An options object ({} for undefined / null) with only the keys in
  *  `known`; anything else (a string, an array, a typed array, a Map, ...)
  *  is a TypeError naming options, an unknown key an Error naming it. */

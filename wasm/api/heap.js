@@ -2,6 +2,7 @@
 // malloc'd blocks that JS keeps track of, scratch buffers reused across calls,
 // and heap-resident Float32 buffers for the zero-copy path.
 import { SoftscopeError, STATUS } from './errors.js';
+import { overflowsFloat32 } from './args.js';
 
 /** The largest block JS asks malloc for. The wasm memory of these builds is
  *  at most 2 GiB (MAXIMUM_MEMORY in the Makefile) and malloc's size_t is 32
@@ -159,7 +160,7 @@ export class HeapBuffer {
     if (!(values instanceof Float32Array)) {
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
-        if (Number.isFinite(v) && !Number.isFinite(Math.fround(v)))
+        if (overflowsFloat32(v))
           throw new SoftscopeError(`softscope: HeapBuffer.set: values[${i}] = ${v} overflows float32 (|x| > 3.4e38; it would be stored as ${v < 0 ? '-' : '+'}Inf)`,
             STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
       }

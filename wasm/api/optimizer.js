@@ -3,7 +3,7 @@
 // engine (a whole run, or a runner advanced frame by frame). Installed on
 // the Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, number, integer } from './args.js';
+import { options as opts, number, integer, overflowsFloat32 } from './args.js';
 import { trajectoryMetrics } from '../analysis/trajectories.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
@@ -141,7 +141,6 @@ export const optimizerCalls = {
 
 const SCHEDULE_KEYS = ['noise', 'clip', 'seed', 'schedule', 'total', 'warmup', 'decay', 'minFactor'];
 const RUN_KEYS = ['optimizer', 'fn', 'start', 'steps', 'params', ...SCHEDULE_KEYS];
-const F32_MAX = 3.4028234663852886e38;
 
 class TrajectoryRunner {
   constructor(ss, options, where = 'softscope.trajectoryRunner') {
@@ -160,7 +159,7 @@ class TrajectoryRunner {
       throw new SoftscopeError(`${where}: options.start must be [x, y], two finite numbers (got ${describe(start)})`,
         STATUS.SS_ERR_NONFINITE, { argument: 'options.start' });
     // The point is float32: a finite value beyond its range would become +-Inf.
-    const big = Array.from(start).findIndex((v) => Math.abs(v) > F32_MAX && !Number.isFinite(Math.fround(v)));
+    const big = Array.from(start).findIndex(overflowsFloat32);
     if (big >= 0)
       throw new SoftscopeError(`${where}: options.start[${big}] = ${start[big]} overflows float32 (|x| > 3.4e38)`,
         STATUS.SS_ERR_NONFINITE, { argument: 'options.start', index: big });

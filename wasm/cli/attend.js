@@ -1,13 +1,14 @@
 // softscope attend <kernel>: attention on an example (analysis/attention-examples.js,
 // the same inputs as the Attention view) or on Q, K, V read from JSON — the
 // top keys of each query and the measures as a table, or everything as JSON.
-import { UsageError, cliMessage, readText, parseParams, overflowsF32, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
+import { UsageError, cliMessage, readText, parseParams, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
 import { attentionExample, ATTENTION_EXAMPLES } from '../analysis/attention-examples.js';
+import { overflowsFloat32 } from '../api/args.js';
 
 function matrix(rows, name) {
   if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.every(Number.isFinite)))
     throw new UsageError(`--input: "${name}" must be a non-empty array of equal-length rows of finite numbers`);
-  const flat = rows.flat(), big = flat.findIndex(overflowsF32);
+  const flat = rows.flat(), big = flat.findIndex(overflowsFloat32);
   if (big >= 0) {
     const d = rows[0].length;
     throw new UsageError(`--input: "${name}"[${Math.floor(big / d)}][${big % d}] = ${flat[big]} overflows float32 (|x| > 3.4e38)`);

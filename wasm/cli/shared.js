@@ -5,6 +5,7 @@
 // them). A command is a module exporting { name, summary, usage, help,
 // options, run(ctx, args) }; main.js dispatches.
 import { readFile } from 'node:fs/promises';
+import { overflowsFloat32 } from '../api/args.js';
 
 /** A usage or input error: exit status 2 with one line. */
 export class UsageError extends Error {}
@@ -81,12 +82,6 @@ export function parseNumberToken(t, what, i = 0) {
   return v;
 }
 
-const F32_MAX = 3.4028234663852886e38;
-
-/** A finite number that float32 would read as +-Inf. */
-export function overflowsF32(v) {
-  return Number.isFinite(v) && Math.abs(v) > F32_MAX && !Number.isFinite(Math.fround(v));
-}
 
 // A vector from text: a JSON array, a softscope --json result (its "output"),
 // or numbers separated by spaces or commas (which also covers -Infinity,
@@ -118,7 +113,7 @@ export function parseVector(text, what) {
     xs = Float64Array.from(parts, (t, i) => parseNumberToken(t, what, i));
   }
   for (let i = 0; i < xs.length; i++)
-    if (overflowsF32(xs[i]))
+    if (overflowsFloat32(xs[i]))
       throw new UsageError(`${what}: item ${i} (${xs[i]}) overflows float32 (|x| > 3.4e38); -Infinity, written as such, is a masked entry`);
   return xs;
 }
