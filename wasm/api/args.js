@@ -12,26 +12,19 @@ export function overflowsFloat32(v) {
   return Number.isFinite(v) && !Number.isFinite(Math.fround(v));
 }
 
-/** An options object ({} for undefined / null) with only the keys in
- *  `known`; anything else (a string, an array, a typed array, a Map, ...)
- *  is a TypeError naming options, an unknown key an Error naming it. */
-export function options(o, where, known) {
+/** An options object ({} for undefined / null); anything else (a string,
+ *  an array, a typed array, a Map, ...) is a TypeError naming options. */
+export function options(o, where) {
   if (o === undefined || o === null) return {};
   if (typeof o !== 'object' || Object.prototype.toString.call(o) !== '[object Object]')
-    throw new SoftscopeTypeError(`${where}: options must be an object like { name: value } (got ${describe(o)})`, { argument: 'options' });
-  for (const key of Object.keys(o))
-    if (!known.includes(key))
-      throw new SoftscopeError(`${where}: unknown option options.${key}; valid: ${known.join(', ')}`,
-        STATUS.SS_ERR_PARAM_COUNT, { argument: `options.${key}` });
+    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
   return o;
 }
 
 /** options[key] (or def) as a boolean: true / false (or 1 / 0). */
 export function flag(o, key, def, where) {
   const v = o[key] ?? def;
-  if (v === true || v === 1) return true;
-  if (v === false || v === 0) return false;
-  throw new SoftscopeTypeError(`${where}: options.${key} = ${describe(v)} must be true or false`, { argument: `options.${key}` });
+  return !!integer({ [key]: typeof v === 'boolean' ? +v : v }, key, 0, 0, 1, where);
 }
 
 /** options[key] (or def) as a number that passes ok(v); `rule` says what ok means. */

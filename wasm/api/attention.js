@@ -27,7 +27,7 @@ export const attentionCalls = {
     const where = `softscope.attend("${k.name}")`;
     if (!inputs || typeof inputs !== 'object' || ArrayBuffer.isView(inputs))
       throw new SoftscopeTypeError(`${where}: inputs must be { q, k, v, n, m } (got ${describe(inputs)})`, { argument: 'inputs' });
-    const o = opts(options, where, ['normalizer', 'normalizerParams', 'keyMask', 'attention']);
+    const o = opts(options, where);
     const attention = flag(o, 'attention', false, where);
     const qa = this._input(inputs.q, 'q', where), ka = this._input(inputs.k, 'k', where), va = this._input(inputs.v, 'v', where);
     const n = inputs.n, m = inputs.m ?? inputs.n;
@@ -100,7 +100,6 @@ export const attentionCalls = {
     if (aa.n !== heads * n * m)
       throw new SoftscopeError(`${where}: attention.length = ${aa.n} is not heads n m = ${heads * n * m}`, STATUS.SS_ERR_LENGTH, { argument: 'attention' });
     this._checkN(aa, where);
-    this._fits(heads * n, 16, 'heads', where);
     this._fits(heads * heads, 8, 'heads', where);
     const [pa] = this._stage([aa]);
     const pr = this._scratch.get('out0', heads * n * 16), pd = this._scratch.get('out1', heads * heads * 8);

@@ -44,9 +44,8 @@ export class Heap {
   }
 
   malloc(bytes) {
-    if (this.closed) throw new SoftscopeError('softscope: this heap belongs to a wasm instance that was re-created', STATUS.SS_ERR_NULL);
-    if (!Number.isSafeInteger(bytes) || bytes < 0 || bytes > MAX_BLOCK_BYTES)
-      throw new SoftscopeError(`softscope: a block of ${bytes} bytes cannot exist in the wasm memory (at most ${MAX_BLOCK_BYTES} bytes)`, STATUS.SS_ERR_TOO_LARGE);
+    if (this.closed || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > MAX_BLOCK_BYTES)
+      throw new SoftscopeError(`softscope: no block of ${bytes} bytes${this.closed ? ' in a re-created instance' : ''}`, STATUS.SS_ERR_TOO_LARGE);
     const ptr = this.ex.malloc(Math.max(bytes, 8)) >>> 0;
     if (ptr === 0) throw new SoftscopeError(`softscope: out of wasm memory (malloc of ${bytes} bytes failed)`, STATUS.SS_ERR_TOO_LARGE);
     this.live.set(ptr, bytes);
@@ -148,7 +147,7 @@ export class HeapBuffer {
 
   get array() {
     if (this.freed)
-      throw new SoftscopeError(`softscope: this buffer was ${this._freed ? 'freed' : 'freed with the wasm instance (re-created by reset() or after a trap)'}`, STATUS.SS_ERR_NULL);
+      throw new SoftscopeError(`softscope: this buffer was freed${this._freed ? '' : ' (reset)'}`, STATUS.SS_ERR_NULL);
     this._heap.refresh();
     return new Float32Array(this._heap.memory.buffer, this.ptr, this.length);
   }
@@ -161,8 +160,7 @@ export class HeapBuffer {
       for (let i = 0; i < values.length; i++) {
         const v = values[i];
         if (overflowsFloat32(v))
-          throw new SoftscopeError(`softscope: HeapBuffer.set: values[${i}] = ${v} overflows float32 (|x| > 3.4e38; it would be stored as ${v < 0 ? '-' : '+'}Inf)`,
-            STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
+          throw new SoftscopeError(`HeapBuffer.set: values[${i}] = ${v} overflows float32`, STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
       }
     }
     this.array.set(values, offset);

@@ -148,7 +148,7 @@ class SoftmaxState {
 
   /** Fold a chunk of logits into the state. Returns this. */
   update(x) {
-    return this._ss._call(() => this._update(x), []);
+    return this._ss._call(this._update, [x], this);
   }
 
   _update(x) {
@@ -181,7 +181,7 @@ class SoftmaxState {
 
   /** exp(x - max) / sum for a chunk, with the finished state. */
   apply(x) {
-    return this._ss._call(() => this._apply(x), []);
+    return this._ss._call(this._apply, [x], this);
   }
 
   _apply(x) {

@@ -26,23 +26,6 @@ function deepFreeze(o) {
   return Object.freeze(o);
 }
 
-// The module's exports with every function guarded: a trap (a
-// WebAssembly.RuntimeError) leaves the C heap in an unknown state, so the
-// instance is re-created at once and the call throws a SoftscopeTrapError.
-function guardTraps(raw, onTrap) {
-  const out = {};
-  for (const [name, v] of Object.entries(raw)) {
-    out[name] = typeof v !== 'function' ? v : (...args) => {
-      try {
-        return v(...args);
-      } catch (e) {
-        throw e instanceof WebAssembly.RuntimeError ? onTrap(name, e) : e;
-      }
-    };
-  }
-  return Object.freeze(out);
-}
-
 export class Softscope {
   constructor(ex, requested, simdSupported, renew = null) {
     this.simdSupported = simdSupported;
@@ -78,7 +61,7 @@ export class Softscope {
 
   // Heap, scratch and exports of a (fresh) wasm instance.
   _attach(raw) {
-    this.exports = guardTraps(raw, (name, e) => this._trapped(name, e));
+    this.exports = raw;
     this._heap = new Heap(this.exports, this._heap?.totalAllocations ?? 0);
     this._scratch = new Scratch(this._heap);
   }
@@ -113,35 +96,32 @@ export class Softscope {
    *  with it. Returns this. */
   reset() {
     const raw = this._renew?.();
-    if (!raw) throw new SoftscopeError('softscope.reset: this instance was not made by createSoftscope (nothing to re-create it from)', STATUS.SS_ERR_UNSUPPORTED);
+    if (!raw) throw new SoftscopeError('softscope.reset: not made by createSoftscope', STATUS.SS_ERR_UNSUPPORTED);
     this._heap.close();
     this._attach(raw);
     this._bind();
     return this;
   }
 
-  // A trap inside wasm: whatever the C heap held is suspect (a kernel that
-  // wrote out of bounds may have overwritten malloc's bookkeeping or another
-  // buffer), so the instance is re-created before the error is thrown.
-  _trapped(name, e) {
-    let after;
-    try {
-      this.reset();
-      after = 'the wasm instance was re-created (buffers from alloc() are freed); softscope can be used again';
-    } catch (r) {
-      const dead = `softscope: this instance is unusable: the wasm module trapped in ${name} and could not be re-created (${r.message}); create a new one`;
-      this.exports = new Proxy({}, { get: () => { throw new SoftscopeError(dead, STATUS.SS_ERR_UNSUPPORTED); } });
-      after = 'it could not be re-created: create a new instance';
-    }
-    return new SoftscopeTrapError(`softscope: the wasm module trapped in ${name} (${e.message}); ${after}`, e);
-  }
-
   // Run a public call; at the end of the outermost one, scratch blocks past
-  // SCRATCH_KEEP_BYTES are given back (Scratch.trim).
-  _call(fn, args) {
+  // SCRATCH_KEEP_BYTES are given back (Scratch.trim). A trap inside wasm (a
+  // WebAssembly.RuntimeError) leaves the C heap suspect (a kernel that wrote
+  // out of bounds may have overwritten malloc's bookkeeping or another
+  // buffer), so the instance is re-created before a SoftscopeTrapError is
+  // thrown (should that fail, the error says to create a new instance).
+  _call(fn, args, self = this) {
     this._depth++;
     try {
-      return fn.apply(this, args);
+      return fn.apply(self, args);
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      let after = 'the instance was re-created (alloc() buffers freed)';
+      try {
+        this.reset();
+      } catch (r) {
+        after = `re-creating it failed (${r.message}): create a new instance`;
+      }
+      throw new SoftscopeTrapError(`softscope: wasm trapped in ${fn.name} (${e.message}); ${after}`, e);
     } finally {
       if (--this._depth === 0) this._scratch.trim();
     }
@@ -152,8 +132,7 @@ export class Softscope {
   _fits(count, size, argument, where) {
     const bytes = count * size;
     if (!(bytes <= MAX_BLOCK_BYTES))
-      throw new SoftscopeError(`${where}: ${argument} = ${count} needs ${count} × ${size} = ${bytes} bytes of wasm memory; at most ${MAX_BLOCK_BYTES} fit in one block (the module's memory is 2 GiB)`,
-        STATUS.SS_ERR_TOO_LARGE, { argument });
+      throw new SoftscopeError(`${where}: ${argument} = ${count} needs ${bytes} bytes; the wasm memory holds 2 GiB`, STATUS.SS_ERR_TOO_LARGE, { argument });
     return bytes;
   }
 
@@ -283,7 +262,7 @@ export class Softscope {
   // { name, array, source, heap } where heap is the HeapBuffer if it is one.
   _input(v, name, where) {
     if (isHeapBufferOf(v, this)) {
-      if (v.freed) throw new SoftscopeError(`${where}: ${name} is a freed buffer${v._freed ? '' : ' (freed with the wasm instance by reset() or a trap)'}`, STATUS.SS_ERR_NULL, { argument: name });
+      if (v.freed) throw new SoftscopeError(`${where}: ${name} is a freed buffer`, STATUS.SS_ERR_NULL, { argument: name });
       return { name, array: null, heap: v, n: v.length };
     }
     if (v instanceof Float32Array) return { name, array: v, n: v.length };
@@ -307,12 +286,9 @@ export class Softscope {
   // argument and the first bad index, with C's status for that rule.
   _requireFinite(inputs, where) {
     for (const a of inputs) {
-      const arr = a.heap ? a.heap.array : a.array;
-      for (let i = 0; i < arr.length; i++) {
-        if (Number.isFinite(arr[i])) continue;
-        const status = Number.isNaN(arr[i]) ? STATUS.SS_ERR_NAN : STATUS.SS_ERR_NONFINITE;
-        throw statusError(where, status, [{ ...a, array: arr }], this._statusStr(status));
-      }
+      const array = a.heap ? a.heap.array : a.array;
+      if (!array.every(Number.isFinite))
+        throw statusError(where, array.some(Number.isNaN) ? STATUS.SS_ERR_NAN : STATUS.SS_ERR_NONFINITE, [{ ...a, array }]);
     }
   }
 
