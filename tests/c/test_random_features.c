@@ -336,6 +336,26 @@ TEST(trig_nonpositive_normalizer_is_a_status) {
   CHECK(domain > 0 && ok > 0, "both outcomes seen (%d SS_ERR_DOMAIN, %d SS_OK)", domain, ok);
 }
 
+/* Performer's features are positive in exact arithmetic; at a score scale
+   far past the data's (1e4 here, scores of order 1e4) a row's normalizer
+   underflows in float. That row is SS_ERR_DOMAIN in both impls, never a
+   silent 0 (0 / 0 taken as 0) or an Inf (1 / subnormal); scale 1 is fine. */
+TEST(performer_underflowed_normalizer_is_a_status) {
+  const size_t n = 4, m = 4, d = 4;
+  abufs b = amake(n, m, d, 1, 1.0, 11);
+  const ss_impl impls[2] = {SS_IMPL_SCALAR, SS_IMPL_SIMD};
+  for (int ii = 0; ii < 2; ii++) {
+    if (!ss_impl_available(impls[ii])) continue;
+    for (int orth = 0; orth < 2; orth++) {
+      const ss_attention_io io = {b.q, b.k, b.v, n, m, d, d, 1, NULL, NULL, NULL, 0, b.out, NULL, b.scratch};
+      const double big[6] = {1, 1e4, 0, 16, 0, orth}, one[6] = {1, 1, 0, 16, 0, orth};
+      CHECK_STATUS(ss_attend(ATT("performer"), impls[ii], &io, big, 6), SS_ERR_DOMAIN);
+      CHECK_STATUS(ss_attend(ATT("performer"), impls[ii], &io, one, 6), SS_OK);
+      for (size_t t = 0; t < n * d; t++) CHECK(isfinite(b.out[t]), "finite output at scale 1");
+    }
+  }
+}
+
 TEST(kernel_estimate_statuses) {
   float q[8] = {0}, k[8] = {0}, scratch[1024];
   double est[4];

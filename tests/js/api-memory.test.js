@@ -38,6 +38,45 @@ describe('no leak', () => {
   });
 });
 
+describe('scratch given back after a large call', () => {
+  // Blocks past 8 MiB (SCRATCH_KEEP_BYTES) are freed at the end of the call
+  // that grew them: the wasm memory cannot shrink, but the allocator reuses
+  // the space, and reset() returns the memory itself.
+  it('a 2^23-float call leaves only small scratch; the next large block reuses the space (no growth)', async () => {
+    const fresh = await createSoftscope();
+    fresh.normalize('softmax', randomLogits(100, 1));
+    const small = fresh.heapStats();
+    const n = 2 ** 23; // 32 MiB in + 32 MiB out
+    fresh.normalize('softmax', randomLogits(n, 2));
+    const after = fresh.heapStats();
+    expect(after.heapBytes).toBeGreaterThanOrEqual(2 * n * 4);
+    expect(after.scratchBytes).toBeLessThanOrEqual(small.scratchBytes + 8 * 2 ** 20);
+    expect(after.liveBytes).toBe(after.scratchBytes);
+    // the freed 64 MiB serve a 24 MiB buffer and a 2 x 8 MiB call without growing
+    const b = fresh.alloc(6 * 2 ** 20);
+    fresh.normalize('softmax', randomLogits(2 ** 21, 3));
+    expect(fresh.heapStats().heapBytes).toBe(after.heapBytes);
+    b.free();
+    // small calls keep their scratch: no malloc per call
+    fresh.normalize('softmax', randomLogits(100, 4));
+    const t = fresh.heapStats().totalAllocations;
+    for (let i = 0; i < 100; i++) fresh.normalize('softmax', randomLogits(100, 4));
+    expect(fresh.heapStats().totalAllocations).toBe(t);
+    fresh.reset();
+    expect(fresh.heapStats().heapBytes).toBe(16 * 2 ** 20);
+  });
+
+  it('a stream of chunks and a trajectory give their large scratch back too', async () => {
+    const fresh = await createSoftscope();
+    const st = fresh.softmaxState().update(randomLogits(2 ** 22, 5));
+    expect(fresh.heapStats().scratchBytes).toBeLessThanOrEqual(8 * 2 ** 20 + 4096);
+    st.apply(randomLogits(2 ** 22, 5));
+    expect(fresh.heapStats().scratchBytes).toBeLessThanOrEqual(8 * 2 ** 20 + 4096);
+    fresh.trajectory({ optimizer: fresh.kernels('optimizer')[0].name, steps: 400000 }); // 24 bytes a step: 9.6 MB
+    expect(fresh.heapStats().scratchBytes).toBeLessThanOrEqual(8 * 2 ** 20 + 4096);
+  });
+});
+
 describe('memory growth', () => {
   it('results stay right after the wasm memory grows (views re-created)', async () => {
     const fresh = await createSoftscope();

@@ -101,7 +101,7 @@ describe('random-feature kernels', () => {
     const arg = (f) => { try { f(); } catch (e) { return [e.argument, e.code, e.message]; } return null; };
     const [a, code, msg] = arg(() => ss.attend('trig', ex, { scale: 1, features: 4 }));
     expect([a, code]).toEqual(['params.scale', 'SS_ERR_DOMAIN']);
-    expect(msg).toMatch(/params\.scale = 1 .*not positive/);
+    expect(msg).toMatch(/params\.scale = 1 .*not a positive float/);
     const [b, code2, msg2] = arg(() => ss.attentionKernelEstimate('galerkin', ex));
     expect([b, code2]).toEqual(['kernel', 'SS_ERR_UNSUPPORTED']);
     for (const name of rf) expect(msg2).toContain(name);

@@ -68,7 +68,7 @@ describe.concurrent('softscope on the learned rounding, random features and outl
     const bad = await run(['attend', 'trig', '--example', 'random', '--param', 'scale=1', '--param', 'features=4']);
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
-    expect(bad.err).toMatch(/^softscope: attend trig: --param scale = 1 .*normalizer estimate is not positive/);
+    expect(bad.err).toMatch(/^softscope: attend trig: --param scale = 1 .*normalizer estimate is not a positive float/);
   });
 
   it('attend reports the head measures: on the dormant example softmax sinks on key 0 and softpick does not', async () => {

@@ -141,7 +141,7 @@ describe.concurrent('softscope CLI', () => {
     [['normalize', 'softmax', '--input', '[1, x]'], /^softscope: --input: item 1 \("x"\) is not a number$/m],
     [['normalize', 'sofmax', '--input', '[1]'], /unknown kernel "sofmax"; known: .*softmax/],
     [['normalize', 'softmax_temperature', '--input', '[1]', '--param', 'temperature=-1'], /--param temperature = -1 is out of range \(0, /],
-    [['normalize', 'softmax', '--input', '[1]', '--param', 'alpha=2'], /unknown parameter params\.alpha/],
+    [['normalize', 'softmax', '--input', '[1]', '--param', 'alpha=2'], /unknown parameter --param alpha/],
     [['normalize', 'softmax', '--input', `@/nonexistent/x.json`], /--input: cannot read \/nonexistent\/x\.json \(ENOENT\)/],
     [['normalize', 'softmax'], /--input is required/],
     [['normalize', 'softmax', '--input', '[1]', '--impl', 'avx'], /--impl must be auto, simd or scalar/],

@@ -69,7 +69,7 @@ export const adaroundCalls = {
       throw new SoftscopeError(`${where}: rows cols and cols batch must be <= maxN (${this.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.batch' });
     const [pw, px] = this._stage([wa, xa]);
     const pq = this._scratch.get('out0', wa.n * 4), pc = this._scratch.get('out1', wa.n * 4);
-    const ps = this._scratch.get('tmp0', need * 4), pst = this._scratch.get('direct-out', STATS.length * 8);
+    const ps = this._scratch.get('tmp0', this._fits(need, 4, 'options.batch', where)), pst = this._scratch.get('direct-out', STATS.length * 8);
     const s = fn(this._implId, pw, rows, cols, px, batch, bits, sym ? 1 : 0, iters, lambda, lr, pq, pc, ps, pst);
     if (s !== 0) throw this._fail(where, s, [wa, xa]);
     const h = this._heap;

@@ -6,12 +6,25 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.j
 
 const U64_MAX = (1n << 64n) - 1n;
 
-/** An options object ({} for undefined / null); anything else is a TypeError. */
+/** A finite number that float32 reads as +-Inf (|v| > 3.4e38): an error to
+ *  report with its index, never a silent -Inf (a masked logit). */
+export function overflowsFloat32(v) {
+  return Number.isFinite(v) && !Number.isFinite(Math.fround(v));
+}
+
+/** An options object ({} for undefined / null); anything else (a string,
+ *  an array, a typed array, a Map, ...) is a TypeError naming options. */
 export function options(o, where) {
   if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Array.isArray(o) || ArrayBuffer.isView(o))
+  if (typeof o !== 'object' || Object.prototype.toString.call(o) !== '[object Object]')
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
   return o;
+}
+
+/** options[key] (or def) as a boolean: true / false (or 1 / 0). */
+export function flag(o, key, def, where) {
+  const v = o[key] ?? def;
+  return !!integer({ [key]: typeof v === 'boolean' ? +v : v }, key, 0, 0, 1, where);
 }
 
 /** options[key] (or def) as a number that passes ok(v); `rule` says what ok means. */

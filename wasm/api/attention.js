@@ -5,7 +5,7 @@
 // softpick paper's kurtosis and sink rate). Installed on the Softscope
 // prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
-import { options as opts, number } from './args.js';
+import { options as opts, number, flag } from './args.js';
 
 const IO_WORDS = 15; // ss_attention_io in wasm32: 15 four-byte fields
 // ss_attention_head_measures: four numbers per head
@@ -52,7 +52,7 @@ function headsOf(ss, d, dv, where) {
 
 // An ss_attention_io in the scratch, with the scratch its kernel asks for
 // (ss_attention_scratch_size of the packed params): its pointer.
-function writeIo(ss, k, words) {
+function writeIo(ss, k, words, where) {
   const h = ss._heap;
   const pio = ss._scratch.get('attn-io', IO_WORDS * 4);
   const put = (scratch) => {
@@ -61,7 +61,7 @@ function writeIo(ss, k, words) {
   };
   put(0);
   const need = ss.exports.ss_attention_scratch_size(ss._ptr.get(k), pio, ss._paramsPtr) >>> 0;
-  put(ss._scratch.get('attn-scratch', Math.max(4, need * 4)));
+  put(ss._scratch.get('attn-scratch', Math.max(4, ss._fits(need, 4, 'params', where))));
   return pio;
 }
 
@@ -76,6 +76,7 @@ export const attentionCalls = {
     const k = this._lookup(kernel, 'attention', 'softscope.attend');
     const where = `softscope.attend("${k.name}")`;
     const o = opts(options, where);
+    const attention = flag(o, 'attention', false, where);
     const { qa, ka, va, n, m, d, dv } = queriesKeys(this, inputs, where, true);
     const mask = o.keyMask;
     if (mask !== undefined && mask !== null && (!(mask instanceof Uint8Array) || mask.length !== m))
@@ -83,31 +84,35 @@ export const attentionCalls = {
     // The normalizer's params first (packed, then moved aside), then the kernel's.
     let nk = null, nnp = 0;
     const pn = this._scratch.get('attn-nparams', 16 * 8);
-    if (k.name === 'sdpa') {
-      nk = this._lookup(o.normalizer ?? 'softmax', 'normalizer', where);
+    if (k.role === 'exact_attention') {
+      nk = this._lookup(o.normalizer ?? 'softmax', 'normalizer', where, 'options.normalizer');
       if (nk.output === 'log_probs')
         throw new SoftscopeError(`${where}: options.normalizer "${nk.name}" gives log-probabilities; attention needs weights`, STATUS.SS_ERR_DOMAIN, { argument: 'options.normalizer' });
-      nnp = this._packParams(nk, o.normalizerParams, `${where} normalizer "${nk.name}"`, m);
+      nnp = this._packParams(nk, o.normalizerParams, `${where} normalizer "${nk.name}"`, m, 'options.normalizerParams');
       this._heap.refresh();
       this._heap.f64.copyWithin(pn >>> 3, this._paramsPtr >>> 3, (this._paramsPtr >>> 3) + nnp);
     }
     const np = this._packParams(k, params, where);
     const heads = headsOf(this, d, dv, where);
+    // The output (n x dv) and the matrices (heads x n x m) are products of
+    // the arguments: checked against the wasm memory before anything is allocated.
+    this._fits(n * dv, 4, 'n', where);
+    if (attention) this._fits(heads * n * m, 4, 'params.heads', where);
     const [pq, pk, pv] = this._stage([qa, ka, va]);
     const pmask = mask ? this._scratch.get('attn-mask', m) : 0;
     const pout = this._scratch.get('attn-out', n * dv * 4);
-    const pattn = o.attention ? this._scratch.get('attn-a', heads * n * m * 4) : 0;
-    const pio = writeIo(this, k, [pq, pk, pv, n, m, d, dv, heads, pmask, nk ? this._ptr.get(nk) : 0, pn, nnp, pout, pattn]);
+    const pattn = attention ? this._scratch.get('attn-a', heads * n * m * 4) : 0;
+    const pio = writeIo(this, k, [pq, pk, pv, n, m, d, dv, heads, pmask, nk ? this._ptr.get(nk) : 0, pn, nnp, pout, pattn], where);
     const h = this._heap;
     if (mask) h.u8.set(mask, pmask);
     const s = this._need('ss_attend', where)(this._ptr.get(k), this._implFor(k), pio, this._paramsPtr, np);
     if (s !== 0) {
       if (s === STATUS.SS_ERR_ALL_MASKED)
         throw new SoftscopeError(`${where}: a query row sees no key (all masked by keyMask${params?.causal ? ' or causal' : ''})`, s, { argument: 'options.keyMask' });
-      // signed feature maps (trigonometric, hybrid) can estimate a row's normalizer as <= 0
+      // random features: a row's normalizer estimate can cancel (signed maps) or underflow (large scores)
       if (s === STATUS.SS_ERR_DOMAIN && k.role === 'linear_attention') {
         const at = k.params.findIndex((p) => p.name === 'scale'), scale = at < 0 ? null : h.f64[(this._paramsPtr >>> 3) + at];
-        throw new SoftscopeError(`${where}: params.scale = ${scale === 0 ? '0 (1/sqrt(d_head))' : fmt(scale)} leaves a row whose normalizer estimate is not positive (the random features' estimate of sum_j exp(scale q.k_j) came out <= 0); lower the scale or use more features`, s, { argument: 'params.scale' });
+        throw new SoftscopeError(`${where}: params.scale = ${scale === 0 ? '0 (1/sqrt(d_head))' : fmt(scale)} leaves a row whose normalizer estimate is not a positive float (the random features' estimate of sum_j exp(scale q.k_j) cancelled to <= 0 or underflowed); lower the scale or use more features`, s, { argument: 'params.scale' });
       }
       throw this._fail(where, s, [qa, ka, va], k);
     }
@@ -128,6 +133,8 @@ export const attentionCalls = {
     for (const [v, name] of [[heads, 'heads'], [n, 'n'], [m, 'm']]) positive(v, name, where);
     if (aa.n !== heads * n * m)
       throw new SoftscopeError(`${where}: attention.length = ${aa.n} is not heads n m = ${heads * n * m}`, STATUS.SS_ERR_LENGTH, { argument: 'attention' });
+    this._checkN(aa, where);
+    this._fits(heads * heads, 8, 'heads', where);
     const [pa] = this._stage([aa]);
     const pr = this._scratch.get('out0', heads * n * 16), pd = this._scratch.get('out1', heads * heads * 8);
     const s = this._need('ss_attention_measures', where)(pa, heads, n, m, pr, pd);
@@ -200,7 +207,7 @@ export const attentionCalls = {
     const [pq, pk] = this._stage([qa, ka]);
     const pe = this._scratch.get('attn-est', heads * n * m * 8);
     // V, the output and the matrices are not read: Q stands in for V (dv = d sizes the scratch)
-    const pio = writeIo(this, k, [pq, pk, pq, n, m, d, d, heads, 0, 0, 0, 0, 0, 0]);
+    const pio = writeIo(this, k, [pq, pk, pq, n, m, d, d, heads, 0, 0, 0, 0, 0, 0], where);
     const s = this._need('ss_attention_kernel_estimate', where)(this._ptr.get(k), this._implFor(k), pio, this._paramsPtr, np, pe);
     if (s !== 0) throw this._fail(where, s, [qa, ka], k);
     const h = this._heap;

@@ -38,6 +38,19 @@ export class SoftscopeTypeError extends TypeError {
   }
 }
 
+/** The wasm module trapped (a RuntimeError: out-of-bounds access,
+    unreachable, ...). That is a softscope bug, not bad input: `.status` is
+    null, `.code` 'SS_TRAP', `.cause` the RuntimeError. The instance has been
+    re-created by then (see Softscope.reset). */
+export class SoftscopeTrapError extends Error {
+  constructor(message, cause) {
+    super(message, { cause });
+    this.name = 'SoftscopeTrapError';
+    this.status = null;
+    this.code = 'SS_TRAP';
+  }
+}
+
 /** A short description of what a value is, for "(got ...)" in messages. */
 export function describe(v) {
   if (v === null) return 'null';

@@ -88,7 +88,9 @@ export interface HeapStats {
   liveAllocations: number;
   /** Their total size in bytes. */
   liveBytes: number;
-  /** Size of the wasm memory (memory.buffer.byteLength). */
+  /** Bytes of those held as scratch between calls (a block past 8 MiB is freed at the end of its call). */
+  scratchBytes: number;
+  /** Size of the wasm memory (memory.buffer.byteLength); it only grows, reset() starts it again. */
   heapBytes: number;
   /** Number of malloc calls made by JS since creation. */
   totalAllocations: number;
@@ -201,6 +203,9 @@ export interface Softscope {
   alloc(n: number): HeapBuffer;
   normalizeInto<K extends NormalizerName>(kernel: K, x: HeapBuffer, y: HeapBuffer, params?: ParamsOf<'normalizer', K>): HeapBuffer;
   heapStats(): HeapStats;
+  /** A fresh wasm instance of the same module: the wasm memory back to its initial size,
+   *  every buffer from alloc() freed. Also done by itself after a trap (SoftscopeTrapError). */
+  reset(): this;
 }
 
 export type DrawKind = 'index' | 'relaxed' | 'vector';
@@ -260,6 +265,12 @@ export class SoftscopeTypeError extends TypeError {
   status: null;
   code: 'SS_ERR_TYPE';
   argument?: string;
+}
+/** The wasm module trapped (a softscope bug, not bad input); the instance was re-created
+ *  (buffers from alloc() are freed). `.cause` is the WebAssembly.RuntimeError. */
+export class SoftscopeTrapError extends Error {
+  status: null;
+  code: 'SS_TRAP';
 }
 
 // ---- the dispersion sweep (wasm/dispersion.js) ------------------------------

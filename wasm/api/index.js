@@ -7,12 +7,13 @@
 // The package also exports what the CLI and the playground share: the
 // analyses (analysis/), the views (views/: state schema + model per view),
 // the figures (figures/) and the state serializer (state/).
-import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, describe } from './errors.js';
+import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, describe } from './errors.js';
 import { detectSimd } from './simd-detect.js';
-import { SIMD_URL, SCALAR_URL, compile, instantiate } from './load.js';
+import { SIMD_URL, SCALAR_URL, compile, instantiate, instantiateSync } from './load.js';
 import { Softscope } from './softscope.js';
+import { options as checkOptions } from './args.js';
 
-export { detectSimd, SoftscopeError, SoftscopeTypeError, STATUS, statusCode };
+export { detectSimd, SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode };
 // The dispersion sweep (one planted key among n - 1 distractors, n up to
 // 2^20), shared by the CLI and the playground.
 export {
@@ -28,9 +29,8 @@ const IMPLS = ['auto', 'simd', 'scalar'];
  * bytes, a URL, a path (Node), a WebAssembly.Module, or { simd, scalar } with
  * one of those per build. Instances of the same URL share one compiled module.
  */
-export async function createSoftscope(options = {}) {
-  if (options === null || typeof options !== 'object')
-    throw new SoftscopeTypeError(`createSoftscope: options must be an object (got ${describe(options)})`, { argument: 'options' });
+export async function createSoftscope(options) {
+  options = checkOptions(options, 'createSoftscope');
   const impl = options.impl ?? 'auto';
   if (!IMPLS.includes(impl))
     throw new SoftscopeError(`createSoftscope: options.impl must be 'auto', 'simd' or 'scalar' (got ${describe(impl)})`,
@@ -47,8 +47,9 @@ export async function createSoftscope(options = {}) {
     source = wantSimd ? source.simd : source.scalar;
   if (source == null) source = wantSimd ? SIMD_URL : SCALAR_URL;
 
-  const ex = await instantiate(await compile(source));
-  return new Softscope(ex, impl, simdSupported);
+  const module = await compile(source);
+  const ex = await instantiate(module);
+  return new Softscope(ex, impl, simdSupported, () => instantiateSync(module));
 }
 
 export default createSoftscope;

@@ -46,7 +46,7 @@ export async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
   const url = toUrl(source);
-  if (!url) throw new SoftscopeTypeError(`createSoftscope: options.wasm must be bytes, a URL or a WebAssembly.Module (got ${describe(source)})`);
+  if (!url) throw new SoftscopeTypeError(`createSoftscope: options.wasm must be bytes, a URL or a WebAssembly.Module (got ${describe(source)})`, { argument: 'options.wasm' });
   let p = moduleCache.get(url.href);
   if (!p) {
     p = readUrl(url).then((bytes) => WebAssembly.compile(bytes));
@@ -94,12 +94,24 @@ function makeImports(module, getMemory) {
   return imports;
 }
 
+function ready(instance, setMemory) {
+  const ex = instance.exports;
+  setMemory(ex.memory);
+  if (typeof ex._initialize === 'function') ex._initialize();
+  return ex;
+}
+
 /** Instantiate a compiled module: its exports, with the reactor initialized. */
 export async function instantiate(module) {
   let memory = null;
   const instance = await WebAssembly.instantiate(module, makeImports(module, () => memory));
-  const ex = instance.exports;
-  memory = ex.memory;
-  if (typeof ex._initialize === 'function') ex._initialize();
-  return ex;
+  return ready(instance, (m) => { memory = m; });
+}
+
+/** The same, synchronously (a fresh instance of an already compiled module:
+ *  how a Softscope re-creates its instance, see Softscope.reset). */
+export function instantiateSync(module) {
+  let memory = null;
+  const instance = new WebAssembly.Instance(module, makeImports(module, () => memory));
+  return ready(instance, (m) => { memory = m; });
 }

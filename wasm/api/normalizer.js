@@ -87,11 +87,13 @@ export const normalizerCalls = {
     this._checkN(xa, where);
     if (typeof k !== 'number' || !Number.isInteger(k))
       throw new SoftscopeTypeError(`${where}: k must be an integer (got ${describe(k)})`, { argument: 'k' });
-    if (xa.n > 0 && (k < 1 || k > xa.n))
-      throw new SoftscopeError(`${where}: k = ${k} must be in [1, ${xa.n}] (the length of x)`, STATUS.SS_ERR_LENGTH, { argument: 'k' });
+    if (k < 1 || (xa.n > 0 && k > xa.n))
+      throw new SoftscopeError(`${where}: k = ${k} must be in [1, ${Math.max(1, xa.n)}] (the length of x)`, STATUS.SS_ERR_LENGTH, { argument: 'k' });
     const [px] = this._stage([xa]);
-    const pp = this._scratch.get('out0', Math.max(k, 1) * 4);
-    const pi = this._scratch.get('out1', Math.max(k, 1) * 4);
+    // n = 0 is C's SS_ERR_EMPTY; the outputs then need no room for k.
+    const kk = Math.max(1, Math.min(k, xa.n));
+    const pp = this._scratch.get('out0', kk * 4);
+    const pi = this._scratch.get('out1', kk * 4);
     const s = fn(this._implId, px, xa.n, k, pp, pi);
     if (s !== 0) throw this._fail(where, s, [xa], { name: 'softmax', params: [] });
     const h = this._heap;
@@ -146,6 +148,10 @@ class SoftmaxState {
 
   /** Fold a chunk of logits into the state. Returns this. */
   update(x) {
+    return this._ss._call(this._update, [x], this);
+  }
+
+  _update(x) {
     const ss = this._ss, where = 'softscope.softmaxState().update';
     const fn = ss._need('ss_softmax_state_update', where);
     const xa = ss._input(x, 'x', where);
@@ -175,6 +181,10 @@ class SoftmaxState {
 
   /** exp(x - max) / sum for a chunk, with the finished state. */
   apply(x) {
+    return this._ss._call(this._apply, [x], this);
+  }
+
+  _apply(x) {
     const ss = this._ss, where = 'softscope.softmaxState().apply';
     const fn = ss._need('ss_softmax_state_apply', where);
     const xa = ss._input(x, 'x', where);

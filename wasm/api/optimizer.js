@@ -3,7 +3,7 @@
 // engine (a whole run, or a runner advanced frame by frame). Installed on
 // the Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, number, integer } from './args.js';
+import { options as opts, number, integer, overflowsFloat32 } from './args.js';
 import { trajectoryMetrics } from '../analysis/trajectories.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
@@ -37,6 +37,8 @@ export const optimizerCalls = {
     const wa = this._input(w, 'w', where), ga = this._input(g, 'g', where);
     this._checkN(wa, where);
     this._sameLength(wa, ga, where);
+    // C's order: an empty w is SS_ERR_EMPTY before anything about the state.
+    if (wa.n === 0) throw this._fail(where, STATUS.SS_ERR_EMPTY, [wa, ga], k);
     if (!state || typeof state !== 'object' || !(state.slots instanceof Float32Array) || !(state.scalars instanceof Float64Array))
       throw new SoftscopeTypeError(`${where}: state must come from softscope.optimizerState("${k.name}", n) (got ${describe(state)})`, { argument: 'state' });
     if (state.kernel !== k.name || state.n !== wa.n)
@@ -74,13 +76,13 @@ export const optimizerCalls = {
     return this._heap.f32.slice(po >>> 2, (po >>> 2) + wa.n);
   },
 
-  _testFunction(name, where) {
+  _testFunction(name, where, arg = 'fn') {
     if (typeof name !== 'string')
-      throw new SoftscopeTypeError(`${where}: fn must be a function name string (got ${describe(name)})`, { argument: 'fn' });
+      throw new SoftscopeTypeError(`${where}: ${arg} must be a function name string (got ${describe(name)})`, { argument: arg });
     const i = this.functions.findIndex((f) => f.name === name);
     if (i < 0)
-      throw new SoftscopeError(`${where}: unknown function "${name}"; known: ${this.functions.map((f) => f.name).join(', ')}`,
-        STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'fn' });
+      throw new SoftscopeError(`${where}: ${arg === 'fn' ? '' : `${arg}: `}unknown function "${name}"; known: ${this.functions.map((f) => f.name).join(', ')}`,
+        STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: arg });
     return { index: i, info: this.functions[i] };
   },
 
@@ -147,14 +149,19 @@ class TrajectoryRunner {
     if (o.optimizer === undefined)
       throw new SoftscopeError(`${where}: options.optimizer is required (one of ${ss.kernels('optimizer').map((k) => k.name).join(', ')})`,
         STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'options.optimizer' });
-    this.kernel = ss._lookup(o.optimizer, 'optimizer', where);
-    const { index, info } = ss._testFunction(o.fn ?? 'rosenbrock', where);
+    this.kernel = ss._lookup(o.optimizer, 'optimizer', where, 'options.optimizer');
+    const { index, info } = ss._testFunction(o.fn ?? 'rosenbrock', where, 'options.fn');
     this._fnIndex = index;
     this.fn = info;
     const start = o.start ?? info.start;
     if (!(Array.isArray(start) || ArrayBuffer.isView(start)) || start.length !== 2 || !Array.from(start).every(Number.isFinite))
       throw new SoftscopeError(`${where}: options.start must be [x, y], two finite numbers (got ${describe(start)})`,
         STATUS.SS_ERR_NONFINITE, { argument: 'options.start' });
+    // The point is float32: a finite value beyond its range would become +-Inf.
+    const big = Array.from(start).findIndex(overflowsFloat32);
+    if (big >= 0)
+      throw new SoftscopeError(`${where}: options.start[${big}] = ${start[big]} overflows float32 (|x| > 3.4e38)`,
+        STATUS.SS_ERR_NONFINITE, { argument: 'options.start', index: big });
     this.steps = number(o, 'steps', 100, (v) => Number.isInteger(v) && v >= 0 && v <= MAX_STEPS, `must be an integer in [0, ${MAX_STEPS}]`, where);
     const sched = o.schedule ?? 'constant';
     const si = ss.schedules.indexOf(sched);
@@ -169,7 +176,7 @@ class TrajectoryRunner {
       decay: nonneg('decay', 0.2, 1), minFactor: nonneg('minFactor', 0, 1),
     };
     this.params = o.params ?? {};
-    ss._packParams(this.kernel, this.params, where); // fail early on bad params
+    ss._packParams(this.kernel, this.params, where, undefined, 'options.params'); // fail early on bad params
     this._w = Float32Array.from(start);
     this.start = this._point(this._w);
     this._slots = new Float32Array(Math.max(1, this.kernel.state_slots * 2));
@@ -187,6 +194,10 @@ class TrajectoryRunner {
 
   /** Take up to k steps; fewer when the run diverges (then `diverged`). */
   advance(k) {
+    return this._ss._call(this._advance, [k], this);
+  }
+
+  _advance(k) {
     const ss = this._ss, where = this._where;
     if (!Number.isInteger(k) || k < 0 || k > MAX_STEPS)
       throw new SoftscopeError(`${where}: advance(k): k = ${describe(k)} must be an integer in [0, ${MAX_STEPS}]`, STATUS.SS_ERR_LENGTH, { argument: 'k' });

@@ -6,7 +6,7 @@
 // give the codebook itself. Installed on the Softscope prototype by
 // softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, integer } from './args.js';
+import { options as opts, integer, flag } from './args.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
@@ -98,6 +98,7 @@ const vqCalls = {
     const bad = codes.findIndex((c) => c < 0 || c >= k);
     if (bad >= 0)
       throw new SoftscopeError(`${where}: codes[${bad}] = ${codes[bad]} must be in [0, ${k})`, STATUS.SS_ERR_DOMAIN, { argument: 'codes', index: bad });
+    this._requireFinite([xa, ca, ga], where);
     const [px, pcb, pg] = this._stage([xa, ca, ga]);
     const pc = this._scratch.get('codes', nvec * 4);
     const pdx = this._scratch.get('out0', xa.n * 4), pdc = this._scratch.get('out1', ca.n * 4);
@@ -124,7 +125,8 @@ const registryQuantizerCalls = {
     if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
       throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
         STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
-    if (k.name === 'vq') {
+    // (an empty x is C's SS_ERR_EMPTY, reported by the call below)
+    if (k.name === 'vq' && xa.n > 0) {
       const dim = params?.dim ?? 1, K = params?.codebook ?? k.params[0].default;
       if (xa.n % dim !== 0)
         throw new SoftscopeError(`${where}: params.dim = ${dim} must divide n = ${xa.n} (x is read as vectors of dim values)`,
@@ -145,13 +147,14 @@ const registryQuantizerCalls = {
   /** Codes (Int32Array, e.g. quantize().codes) packed `bits` (8, 4 or 2)
    *  each, lowest bits first: a Uint8Array of ceil(n bits / 8) bytes.
    *  options.signed: two's complement codes (symmetric quantizers). */
-  pack(codes, bits, options = {}) {
+  pack(codes, bits, options) {
     const where = 'softscope.pack';
+    const signed = flag(opts(options, where), 'signed', false, where);
     if (!(codes instanceof Int32Array))
       throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
-    const n = codes.length, signed = !!options.signed;
+    const n = codes.length;
     const lo = signed ? -(2 ** (bits - 1)) : 0, hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
     const bad = codes.findIndex((c) => c < lo || c > hi);
     if (bad >= 0)
@@ -170,20 +173,25 @@ const registryQuantizerCalls = {
   },
 
   /** The inverse of pack(): n codes of `bits` each from the bytes. */
-  unpack(bytes, n, bits, options = {}) {
+  unpack(bytes, n, bits, options) {
     const where = 'softscope.unpack';
+    const signed = flag(opts(options, where), 'signed', false, where);
     if (!(bytes instanceof Uint8Array))
       throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
-    if (!Number.isInteger(n) || n < 1 || Math.ceil((n * bits) / 8) > bytes.length)
-      throw new SoftscopeError(`${where}: n = ${describe(n)} codes of ${bits} bits need ${Math.ceil((n * bits) / 8)} bytes; got ${bytes.length}`,
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN)
+      throw new SoftscopeError(`${where}: n = ${describe(n)} must be an integer in [1, ${this.maxN}]`, STATUS.SS_ERR_LENGTH, { argument: 'n' });
+    const need = Math.ceil((n * bits) / 8);
+    if (need > bytes.length)
+      throw new SoftscopeError(`${where}: n = ${n} codes of ${bits} bits need ${need} bytes; got ${bytes.length}`,
         STATUS.SS_ERR_LENGTH, { argument: 'n' });
-    const pb = this._scratch.get('in0', bytes.length), pc = this._scratch.get('out0', n * 4);
+    // Only the bytes the n codes occupy are copied in.
+    const pb = this._scratch.get('in0', need), pc = this._scratch.get('out0', n * 4);
     const h = this._heap;
     h.refresh();
-    h.u8.set(bytes, pb);
-    const st = this._need('ss_unpack', where)(pb, n, bits, options.signed ? 1 : 0, pc);
+    h.u8.set(bytes.subarray(0, need), pb);
+    const st = this._need('ss_unpack', where)(pb, n, bits, signed ? 1 : 0, pc);
     if (st !== 0) throw new SoftscopeError(`${where}: ${this._statusStr(st)}`, st);
     h.refresh();
     return h.i32.slice(pc >>> 2, (pc >>> 2) + n);

@@ -36,6 +36,7 @@ const streamCalls = {
     const wa = this._input(w, 'w', where);
     this._checkN(wa, where);
     const seed = u64(o, 'seed', where), st = u64(o, 'stream', where), first = u64(o, 'first', where);
+    this._fits(draws, 4, 'options.draws', where);
     const [pw] = this._stage([wa]);
     const pd = this._scratch.get('draws', Math.max(1, draws) * 4);
     const s = fn(pw, wa.n, seed, st, first, draws, pd);

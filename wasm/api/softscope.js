@@ -8,8 +8,8 @@
 // every generic entry point runs); JavaScript only checks their JS types and
 // names, and turns C's verdict into an Error that names the parameter.
 import REGISTRY from '../dist/registry.js';
-import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
-import { Heap, Scratch, HeapBuffer, isHeapBufferOf } from './heap.js';
+import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
+import { Heap, Scratch, HeapBuffer, isHeapBufferOf, MAX_BLOCK_BYTES } from './heap.js';
 import { normalizerCalls } from './normalizer.js';
 import { measureCalls } from './measure.js';
 import { samplerCalls } from './sampler.js';
@@ -28,11 +28,11 @@ function deepFreeze(o) {
 }
 
 export class Softscope {
-  constructor(ex, requested, simdSupported) {
-    this.exports = ex;
+  constructor(ex, requested, simdSupported, renew = null) {
     this.simdSupported = simdSupported;
-    this._heap = new Heap(ex);
-    this._scratch = new Scratch(this._heap);
+    this._renew = renew; // () => fresh exports of the same compiled module
+    this._depth = 0; // nesting of public calls (scratch is trimmed at depth 0)
+    this._attach(ex);
     const reg = this._readRegistry();
     this.version = reg.version;
     this.maxN = reg.max_n;
@@ -50,32 +50,91 @@ export class Softscope {
 
     this._list = [];
     this._byName = new Map(); // name -> [entry, ...] (one per family)
-    this._ptr = new Map(); // entry -> ss_kernel_info*
-    const count = ex.ss_kernel_count() >>> 0;
-    reg.kernels.forEach((k, i) => {
+    for (const k of reg.kernels) {
       deepFreeze(k);
       this._list.push(k);
       if (!this._byName.has(k.name)) this._byName.set(k.name, []);
       this._byName.get(k.name).push(k);
-      if (i < count) this._ptr.set(k, ex.ss_kernel_at(i) >>> 0);
-    });
+    }
+    Object.freeze(this._list);
+    this._bind();
+  }
+
+  // Heap, scratch and exports of a (fresh) wasm instance.
+  _attach(raw) {
+    this.exports = raw;
+    this._heap = new Heap(this.exports, this._heap?.totalAllocations ?? 0);
+    this._scratch = new Scratch(this._heap);
+  }
+
+  // The registry descriptors (ss_kernel_info*) of the instance, checked
+  // against the registry JSON, and the fixed scratch blocks.
+  _bind() {
+    const ex = this.exports;
+    this._ptr = new Map(); // entry -> ss_kernel_info*
+    const count = ex.ss_kernel_count() >>> 0;
     // The JSON and the descriptors must describe the same list in the same
     // order: the name is the descriptor's first field (a const char *).
-    if (count !== reg.kernels.length)
-      throw new Error(`softscope: registry JSON lists ${reg.kernels.length} kernels, ss_kernel_count() says ${count}`);
+    if (count !== this._list.length)
+      throw new Error(`softscope: registry JSON lists ${this._list.length} kernels, ss_kernel_count() says ${count}`);
+    this._list.forEach((k, i) => this._ptr.set(k, ex.ss_kernel_at(i) >>> 0));
     this._heap.refresh();
     for (const [k, ptr] of this._ptr) {
       const name = this._cString(this._heap.u32[ptr >>> 2]);
       if (name !== k.name) throw new Error(`softscope: descriptor ${ptr} is "${name}", the registry JSON says "${k.name}"`);
     }
-    Object.freeze(this._list);
-
     // Fixed scratch: parameters (doubles in registry order), one double out,
     // two online-softmax states. Allocated once, reused by every call.
     const maxParams = Math.max(1, ...this._list.map((k) => k.params.length));
     this._paramsPtr = this._scratch.get('params', maxParams * 8);
     this._outPtr = this._scratch.get('out', 8);
     this._statePtr = this._scratch.get('state', 32);
+  }
+
+  /** A fresh wasm instance of the same compiled module: the wasm memory
+   *  (which can only grow) starts again at its initial size and the old one
+   *  is left to the garbage collector. Every buffer from alloc() is freed
+   *  with it. Returns this. */
+  reset() {
+    const raw = this._renew?.();
+    if (!raw) throw new SoftscopeError('softscope.reset: not made by createSoftscope', STATUS.SS_ERR_UNSUPPORTED);
+    this._heap.close();
+    this._attach(raw);
+    this._bind();
+    return this;
+  }
+
+  // Run a public call; at the end of the outermost one, scratch blocks past
+  // SCRATCH_KEEP_BYTES are given back (Scratch.trim). A trap inside wasm (a
+  // WebAssembly.RuntimeError) leaves the C heap suspect (a kernel that wrote
+  // out of bounds may have overwritten malloc's bookkeeping or another
+  // buffer), so the instance is re-created before a SoftscopeTrapError is
+  // thrown (should that fail, the error says to create a new instance).
+  _call(fn, args, self = this) {
+    this._depth++;
+    try {
+      return fn.apply(self, args);
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      let after = 'the instance was re-created (alloc() buffers freed)';
+      try {
+        this.reset();
+      } catch (r) {
+        after = `re-creating it failed (${r.message}): create a new instance`;
+      }
+      throw new SoftscopeTrapError(`softscope: wasm trapped in ${fn.name} (${e.message}); ${after}`, e);
+    } finally {
+      if (--this._depth === 0) this._scratch.trim();
+    }
+  }
+
+  // count * size bytes of wasm memory for an argument: an Error naming it
+  // when they cannot exist (past MAX_BLOCK_BYTES), before anything is allocated.
+  _fits(count, size, argument, where) {
+    const bytes = count * size;
+    if (!(bytes <= MAX_BLOCK_BYTES))
+      throw new SoftscopeError(`${where}: ${argument} = ${count} needs ${bytes} bytes; the wasm memory holds 2 GiB`, STATUS.SS_ERR_TOO_LARGE, { argument });
+    return bytes;
   }
 
   _readRegistry() {
@@ -112,21 +171,23 @@ export class Softscope {
     return this._lookup(name, family, 'softscope.kernel');
   }
 
-  _lookup(name, family, where) {
+  _lookup(name, family, where, arg = 'kernel') {
     if (name && typeof name === 'object' && typeof name.name === 'string') name = name.name;
     if (typeof name !== 'string')
-      throw new SoftscopeTypeError(`${where}: kernel must be a kernel name string (got ${describe(name)})`, { argument: 'kernel' });
+      throw new SoftscopeTypeError(`${where}: ${arg} must be a kernel name string (got ${describe(name)})`, { argument: arg });
     if (family !== undefined && !FAMILIES.includes(family))
       throw new SoftscopeError(`${where}: unknown family ${describe(family)}; known: ${FAMILIES.join(', ')}`, STATUS.SS_ERR_FAMILY, { argument: 'family' });
     const hits = this._byName.get(name) ?? [];
     const hit = family === undefined ? hits[0] : hits.find((k) => k.family === family);
     if (hit) return hit;
     const known = (family === undefined ? this._list : this.kernels(family)).map((k) => k.name);
+    // an option that names a kernel says which (options.normalizer: ...)
+    const who = arg === 'kernel' ? '' : `${arg}: `;
     if (hits.length)
-      throw new SoftscopeError(`${where}: "${name}" is a ${hits[0].family}, not a ${family}; ${family}s: ${known.join(', ') || '(none)'}`,
-        STATUS.SS_ERR_FAMILY, { argument: 'kernel' });
-    throw new SoftscopeError(`${where}: unknown kernel "${name}"; known: ${known.join(', ') || '(none)'}`,
-      STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'kernel' });
+      throw new SoftscopeError(`${where}: ${who}"${name}" is a ${hits[0].family}, not a ${family}; ${family}s: ${known.join(', ') || '(none)'}`,
+        STATUS.SS_ERR_FAMILY, { argument: arg });
+    throw new SoftscopeError(`${where}: ${who}unknown kernel "${name}"; known: ${known.join(', ') || '(none)'}`,
+      STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: arg });
   }
 
   // The impl a kernel runs with: the loaded one, unless the kernel has no
@@ -139,17 +200,17 @@ export class Softscope {
   // scratch block, and have the C library check them (ranges, integrality,
   // and with n the counts bounded by the length of x). JS checks only what C
   // cannot see: JS types and parameter names.
-  _packParams(k, params, where, n) {
+  _packParams(k, params, where, n, arg = 'params') {
     if (params === undefined || params === null) params = {};
-    if (typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params))
-      throw new SoftscopeTypeError(`${where}: params must be an object like { name: value } (got ${describe(params)})`, { argument: 'params' });
+    if (typeof params !== 'object' || Object.prototype.toString.call(params) !== '[object Object]')
+      throw new SoftscopeTypeError(`${where}: ${arg} must be an object like { name: value } (got ${describe(params)})`, { argument: arg });
     const spec = k.params;
     for (const key in params) {
       if (!Object.prototype.hasOwnProperty.call(params, key)) continue;
       if (!spec.some((p) => p.name === key))
         throw new SoftscopeError(
-          `${where}: unknown parameter params.${key}; ${spec.length ? `valid: ${spec.map((p) => p.name).join(', ')}` : `"${k.name}" takes no parameters`}`,
-          STATUS.SS_ERR_PARAM_COUNT, { argument: `params.${key}` });
+          `${where}: unknown parameter ${arg}.${key}; ${spec.length ? `valid: ${spec.map((p) => p.name).join(', ')}` : `"${k.name}" takes no parameters`}`,
+          STATUS.SS_ERR_PARAM_COUNT, { argument: `${arg}.${key}` });
     }
     const h = this._heap;
     h.refresh();
@@ -164,38 +225,38 @@ export class Softscope {
       if (typeof v === 'string' && p.choices) {
         const at = p.choices.indexOf(v);
         if (at < 0)
-          throw new SoftscopeError(`${where}: params.${p.name} = "${v}" is not one of ${p.choices.map((c) => `"${c}"`).join(', ')}`,
-            STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
+          throw new SoftscopeError(`${where}: ${arg}.${p.name} = "${v}" is not one of ${p.choices.map((c) => `"${c}"`).join(', ')}`,
+            STATUS.SS_ERR_PARAM_RANGE, { argument: `${arg}.${p.name}` });
         v = p.min + at;
       }
       if (typeof v !== 'number')
-        throw new SoftscopeError(`${where}: params.${p.name} = ${describe(v)} is not a number; valid range ${rangeText(p)}`,
-          STATUS.SS_ERR_PARAM_RANGE, { argument: `params.${p.name}` });
+        throw new SoftscopeError(`${where}: ${arg}.${p.name} = ${describe(v)} is not a number; valid range ${rangeText(p)}`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: `${arg}.${p.name}` });
       h.f64[base + i] = v;
     }
     const ptr = this._ptr.get(k);
     if (ptr !== undefined) {
       const nn = n === undefined ? 0 : n;
       const s = this.exports.ss_params_check_n(ptr, this._paramsPtr, spec.length, nn);
-      if (s !== 0) throw this._paramError(k, where, s, nn);
+      if (s !== 0) throw this._paramError(k, where, s, nn, arg);
     }
     return spec.length;
   }
 
   // C's verdict on the packed params as an Error naming the parameter.
-  _paramError(k, where, status, n = 0) {
+  _paramError(k, where, status, n = 0, arg = 'params') {
     const h = this._heap;
     h.refresh();
     const i = this.exports.ss_params_bad_index_n(this._ptr.get(k), this._paramsPtr, k.params.length, n);
-    if (i < 0) return new SoftscopeError(`${where}: ${this._statusStr(status)} (${statusCode(status)})`, status, { argument: 'params' });
+    if (i < 0) return new SoftscopeError(`${where}: ${this._statusStr(status)} (${statusCode(status)})`, status, { argument: arg });
     const p = k.params[i], v = h.f64[(this._paramsPtr >>> 3) + i];
-    const arg = { argument: `params.${p.name}` };
+    const named = { argument: `${arg}.${p.name}` };
     if (status === STATUS.SS_ERR_LENGTH)
-      return new SoftscopeError(`${where}: params.${p.name} = ${fmt(v)} must be ${p.n_bound === 'le' ? '<=' : '<'} ${n} (the length of x)`, status, arg);
+      return new SoftscopeError(`${where}: ${arg}.${p.name} = ${fmt(v)} must be ${p.n_bound === 'le' ? '<=' : '<'} ${n} (the length of x)`, status, named);
     const rule = !Number.isFinite(v) ? 'is not finite'
       : p.type === 'int' && v !== Math.floor(v) ? 'must be an integer in'
         : p.type === 'bool' ? 'must be true/false (or 0/1):' : 'is out of range';
-    return new SoftscopeError(`${where}: params.${p.name} = ${fmt(v)} ${rule} ${rangeText(p)}`, status, arg);
+    return new SoftscopeError(`${where}: ${arg}.${p.name} = ${fmt(v)} ${rule} ${rangeText(p)}`, status, named);
   }
 
   // A float32 input, or a heap buffer of this instance. Returns
@@ -212,13 +273,24 @@ export class Softscope {
       const a = Float32Array.from(v);
       for (let i = 0; i < a.length; i++)
         if (!Number.isFinite(a[i]) && Number.isFinite(v[i]))
-          throw new SoftscopeError(`${where}: ${name}[${i}] = ${v[i]} overflows float32 (|x| > 3.4e38); write -Infinity for a masked entry`,
+          throw new SoftscopeError(`${where}: ${name}[${i}] = ${v[i]} overflows float32 (|x| > 3.4e38; it would be read as ${v[i] < 0 ? '-' : '+'}Inf)`,
             STATUS.SS_ERR_NONFINITE, { argument: name, index: i });
       return { name, array: a, source: v, n: v.length };
     }
     throw new SoftscopeTypeError(
       `${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
       { argument: name });
+  }
+
+  // Inputs that must hold finite values only (no mask, no NaN), for direct
+  // calls whose C function does not check them: an Error naming the
+  // argument and the first bad index, with C's status for that rule.
+  _requireFinite(inputs, where) {
+    for (const a of inputs) {
+      const array = a.heap ? a.heap.array : a.array;
+      if (!array.every(Number.isFinite))
+        throw statusError(where, array.some(Number.isNaN) ? STATUS.SS_ERR_NAN : STATUS.SS_ERR_NONFINITE, [{ ...a, array }]);
+    }
   }
 
   _checkN(a, where) {
@@ -307,10 +379,15 @@ export class Softscope {
     return new HeapBuffer(this._heap, n, this);
   }
 
-  /** { liveAllocations, liveBytes, heapBytes, totalAllocations }. */
+  /** { liveAllocations, liveBytes, scratchBytes, heapBytes, totalAllocations }. */
   heapStats() {
-    return this._heap.stats();
+    return { ...this._heap.stats(), scratchBytes: this._scratch.bytes() };
   }
 }
 
-Object.assign(Softscope.prototype, normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls);
+// The family calls; the public ones run through _call (scratch trimming).
+for (const calls of [normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls]) {
+  for (const [name, fn] of Object.entries(calls)) {
+    Softscope.prototype[name] = name.startsWith('_') ? fn : function call(...args) { return this._call(fn, args); };
+  }
+}

@@ -4,8 +4,9 @@
 // The measures: per head, the row means (entropy, zeros, max, sink share)
 // and the head measures of the softpick paper (kurtosis and max/median of the
 // head's output, whether the head is a sink).
-import { UsageError, readText, parseParams, toJson, num, table } from './shared.js';
+import { UsageError, cliMessage, readText, parseParams, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
 import { attentionExample, ATTENTION_EXAMPLES, HEAD_EXAMPLES } from '../analysis/attention-examples.js';
+import { overflowsFloat32 } from '../api/args.js';
 
 const EXAMPLES = [...ATTENTION_EXAMPLES, ...HEAD_EXAMPLES];
 // A head is a sink when its mean weight on key 0 is above this (Gu et al. 2025).
@@ -14,6 +15,11 @@ const SINK_EPS = 0.3;
 function matrix(rows, name) {
   if (!Array.isArray(rows) || !rows.length || !rows.every((r) => Array.isArray(r) && r.length === rows[0].length && r.every(Number.isFinite)))
     throw new UsageError(`--input: "${name}" must be a non-empty array of equal-length rows of finite numbers`);
+  const flat = rows.flat(), big = flat.findIndex(overflowsFloat32);
+  if (big >= 0) {
+    const d = rows[0].length;
+    throw new UsageError(`--input: "${name}"[${Math.floor(big / d)}][${big % d}] = ${flat[big]} overflows float32 (|x| > 3.4e38)`);
+  }
   return { data: Float32Array.from(rows.flat()), rows: rows.length };
 }
 
@@ -47,7 +53,13 @@ async function attend(ctx, name, opt) {
   const k = ss.kernel(name, 'attention');
   const x = await readInputs(opt);
   let nk = null;
-  if (k.name === 'sdpa') nk = ss.kernel(opt.normalizer ?? 'softmax', 'normalizer');
+  if (k.name === 'sdpa') {
+    try {
+      nk = ss.kernel(opt.normalizer ?? 'softmax', 'normalizer');
+    } catch (e) {
+      throw new UsageError(`--normalizer: ${cliMessage(e)}`);
+    }
+  }
   else if (opt.normalizer !== undefined) throw new UsageError(`attend: --normalizer is only for sdpa (${k.name} has its own form)`);
   // --param: the attention kernel's names first, the rest to the normalizer
   const mine = [], theirs = [];
@@ -57,6 +69,8 @@ async function attend(ctx, name, opt) {
   // an example with heads of its own (dormant) runs with them unless --param heads says otherwise
   if (x.heads && params.heads === undefined) params.heads = x.heads;
   const r = ss.attend(k.name, x, params, { normalizer: nk?.name, normalizerParams, keyMask: x.mask, attention: true });
+  requireFinite('output', r.output);
+  requireFinite('attention', r.attention);
   const m = ss.attentionMeasures(r.attention, r.heads, r.n, r.m);
   const hm = ss.attentionHeadMeasures(r.output, r.attention, { ...r, sinkEps: SINK_EPS });
   const perHead = (c) => Array.from({ length: r.heads }, (_, hh) => {
@@ -68,6 +82,7 @@ async function attend(ctx, name, opt) {
     // 0 is the C library's "undefined" (constant output; median 0): null here
     kurtosis: Array.from(hm.kurtosis, (v) => v || null), max_median_ratio: Array.from(hm.maxMedianRatio, (v) => v || null), sink_head: hm.sink,
     head_distance: Array.from({ length: r.heads }, (_, a) => Array.from(m.headDistance.subarray(a * r.heads, (a + 1) * r.heads))) };
+  requireNoNaN('metrics', metrics);
   const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
   if (opt.json) {
     const heads = Array.from({ length: r.heads }, (_, hh) => rowsOf(r.attention.subarray(hh * r.n * r.m, (hh + 1) * r.n * r.m), r.m));

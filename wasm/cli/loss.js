@@ -1,6 +1,6 @@
 // softscope loss <kernel> --input <logits> --param target=<index>: a loss of
 // the logits against a target class and its gradient.
-import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
+import { UsageError, readVector, parseParams, requireFinite, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 
 export const command = {
   name: 'loss',
@@ -17,6 +17,8 @@ export const command = {
     const params = parseParams(opt.param, k);
     if (params.target === undefined) throw new UsageError(`loss ${k.name}: --param target=<index> is required`);
     const { loss, grad } = ss.loss(k.name, x, params);
+    requireFinite('output', [loss]);
+    requireFinite('grad', grad);
     if (opt.json) { ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: loss, grad: Array.from(grad, f32) })); return; }
     ctx.out(`${k.name} (${ss.impl}), n = ${x.length}, ${paramList(params)}: loss ${num(loss, 9)}`);
     ctx.out(table(rowsOf(x, grad), ['i', 'x', 'dL/dx']));

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../api/index.js';
-import { UsageError, parseArgs, cliMessage } from './shared.js';
+import { UsageError, DefectError, parseArgs, cliMessage } from './shared.js';
 import { command as list } from './list.js';
 import { command as describe } from './describe.js';
 import { command as normalize } from './normalize.js';
@@ -43,6 +43,11 @@ async function helpOf(c, load) {
   return `usage: ${c.usage}\n\n${c.summary}\n\n${text}`;
 }
 
+/**
+ * One command line: returns the exit status. io.out / io.err take one line
+ * each (default: the process's stdout / stderr); io.softscope(impl), when
+ * given, supplies the instance (or a promise of it) instead of loading one.
+ */
 export async function main(argv, io = {}) {
   const out = io.out ?? ((s) => process.stdout.write(s + '\n'));
   const err = io.err ?? ((s) => process.stderr.write(s + '\n'));
@@ -50,7 +55,8 @@ export async function main(argv, io = {}) {
   const load = (impl = 'auto') => {
     if (!IMPLS.includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
     // SOFTSCOPE_WASM: run another build of the module (a path or URL).
-    ssPromise ??= createSoftscope(process.env.SOFTSCOPE_WASM ? { impl, wasm: process.env.SOFTSCOPE_WASM } : { impl });
+    ssPromise ??= io.softscope ? Promise.resolve(io.softscope(impl))
+      : createSoftscope(process.env.SOFTSCOPE_WASM ? { impl, wasm: process.env.SOFTSCOPE_WASM } : { impl });
     return ssPromise;
   };
   const ctx = {
@@ -85,6 +91,7 @@ export async function main(argv, io = {}) {
     return typeof code === 'number' ? code : 0;
   } catch (e) {
     if (e instanceof UsageError) { err(`softscope: ${e.message}`); return 2; }
+    if (e instanceof DefectError) { err(`softscope: ${name}: ${e.message}`); return 1; }
     // Errors from the API carry the C status they stand for; NULL and BUFFER
     // would be bugs here, everything else is about the input.
     if (typeof e?.code === 'string' && e.code.startsWith('SS_ERR') && e.code !== 'SS_ERR_NULL' && e.code !== 'SS_ERR_BUFFER') {
@@ -94,6 +101,16 @@ export async function main(argv, io = {}) {
     err(`softscope: internal error: ${e?.message ?? e}${process.env.SOFTSCOPE_DEBUG ? `\n${e?.stack}` : ' (SOFTSCOPE_DEBUG=1 for the stack)'}`);
     return 1;
   }
+}
+
+/** The CLI in-process (tests, scripts): { code, stdout, stderr } of one
+ *  command line, as the process would print them, without touching the
+ *  process's streams or exit code. options.softscope as for main. */
+export async function runInProcess(argv, { softscope } = {}) {
+  const out = [], err = [];
+  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s), softscope });
+  const text = (lines) => lines.map((l) => `${l}\n`).join('');
+  return { code, stdout: text(out), stderr: text(err) };
 }
 
 // Run when executed (also through the npm bin symlink), not when imported.

@@ -1,6 +1,6 @@
 // softscope measure <kernel> --input <p> [--input2 <q>]: a scalar of one
 // vector (entropy, support, ...) or of two (KL divergence, Hellinger).
-import { UsageError, readVector, parseParams, toJson, num } from './shared.js';
+import { UsageError, readVector, parseParams, requireFinite, toJson, num } from './shared.js';
 
 export const command = {
   name: 'measure',
@@ -26,6 +26,7 @@ the others read a probability vector.
     const p = await readVector(opt.input, '--input');
     const q = pair ? await readVector(opt.input2, '--input2') : null;
     const v = ss.measure(k.name, p, q, parseParams(opt.param, k));
+    requireFinite('output', [v], { posInf: true }); // e.g. KL(p || q) with q_i = 0 < p_i
     if (opt.json) ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: v, metrics: { n: p.length } }));
     else ctx.out(`${k.name} (${ss.impl}), n = ${p.length}: ${num(v, 9)}`);
   },

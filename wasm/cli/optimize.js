@@ -1,7 +1,7 @@
 // softscope optimize <optimizer>: a trajectory on a 2-D test function from
 // the command line — a table of the path, JSON, and/or the Optimizers view's
 // figure (heat map, minima, paths, loss) as SVG.
-import { UsageError, parseNumberToken, parseParams, toJson, num, table } from './shared.js';
+import { UsageError, parseNumberToken, parseParams, requireNoNaN, toJson, num, table } from './shared.js';
 import { raceFigure } from './race-figure.js';
 
 async function optimize(ctx, name, opt) {
@@ -24,6 +24,7 @@ async function optimize(ctx, name, opt) {
   const r = ss.trajectory(options);
   const compare = (opt.compare ? opt.compare.split(',').filter(Boolean) : [])
     .map((c) => ss.trajectory({ ...options, optimizer: c, params: {} }));
+  for (const run of [r, ...compare]) requireNoNaN(run.kernel, { output: run.output, metrics: run.metrics });
   if (opt.svg) await ctx.write(opt.svg, raceFigure(ss, options, compare.map((c) => c.kernel)), '--svg');
   if (opt.json) {
     const res = { ...r };

@@ -3,7 +3,7 @@
 // as the Quantization view). For adaround, whose rounding is learned on a
 // layer's output, also the layer's reconstruction error |W X - W~ X|^2 on
 // its calibration inputs next to that of nearest rounding, and the flips.
-import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
+import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { quantMetrics, layerErrors } from '../analysis/quant-metrics.js';
 import { adaroundInputs, ADAROUND } from '../analysis/adaround.js';
 
@@ -42,8 +42,10 @@ calibration inputs X (cols x batch, drawn under seed, AR(1) with corr); it also 
     const x = await readVector(opt.input, '--input');
     const params = parseParams(opt.param, k);
     const r = ss.quantize(k.name, x, params);
+    requireFinite('output', r.output);
     const metrics = quantMetrics(x, r.output);
     if (k.name === ADAROUND) metrics.layer = layerMetrics(ss, k, x, params, r);
+    requireNoNaN('metrics', metrics);
     if (opt.json) {
       ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
       return;

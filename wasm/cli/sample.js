@@ -2,7 +2,7 @@
 // distribution they come from, and checks of the draws against it (a
 // chi-square goodness of fit for index draws; for vector draws, how far the
 // mean of the draws is from the expected vector).
-import { UsageError, readVector, parseParams, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
+import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { chiSquare, drawCounts } from '../analysis/stats.js';
 
 export const command = {
@@ -29,7 +29,10 @@ The same seed gives the same draws in every build (native, wasm scalar, wasm SIM
     const x = await readVector(opt.input, '--input');
     const params = parseParams(opt.param, k);
     const r = ss.sample(k.name, x, params);
+    requireFinite('probs', r.probs);
+    if (r.samples) requireFinite('samples', r.samples);
     const metrics = sampleMetrics(ss, k, x, params, r);
+    requireNoNaN('metrics', metrics);
     const rows = (flat) => Array.from({ length: r.draws }, (_, d) => Array.from(flat.subarray(d * r.n, (d + 1) * r.n), f32));
     if (opt.json) {
       const res = { kernel: k.name, impl: ss.impl, output: r.indices ? Array.from(r.indices) : rows(r.samples), probs: Array.from(r.probs, f32) };

@@ -5,9 +5,34 @@
 // them). A command is a module exporting { name, summary, usage, help,
 // options, run(ctx, args) }; main.js dispatches.
 import { readFile } from 'node:fs/promises';
+import { overflowsFloat32 } from '../api/args.js';
 
 /** A usage or input error: exit status 2 with one line. */
 export class UsageError extends Error {}
+
+/** A result the kernel returned with SS_OK that is not finite where it must
+ *  be: a softscope defect, reported with exit status 1 instead of printed. */
+export class DefectError extends Error {}
+
+/** Throws a DefectError naming the first NaN of `values`, or an infinity
+ *  the kernel's output kind does not allow (masked entries of
+ *  log-probabilities are -Infinity; a divergence may be +Infinity). */
+export function requireFinite(name, values, { negInf = false, posInf = false } = {}) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isFinite(v) || (v === -Infinity && negInf) || (v === Infinity && posInf)) continue;
+    throw new DefectError(`${name}[${i}] = ${v}: the kernel returned a non-finite value with SS_OK (a softscope defect; nothing printed)`);
+  }
+}
+
+/** Throws a DefectError at the first NaN anywhere in a result object. */
+export function requireNoNaN(name, v) {
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) throw new DefectError(`${name} is NaN: a non-finite result (a softscope defect; nothing printed)`);
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) requireNoNaN(Array.isArray(v) || ArrayBuffer.isView(v) ? `${name}[${k}]` : `${name}.${k}`, x);
+  }
+}
 
 /**
  * Parses argv against a command's options ({ name: 'flag' | 'value' | 'list' }):
@@ -57,7 +82,6 @@ export function parseNumberToken(t, what, i = 0) {
   return v;
 }
 
-const F32_MAX = 3.4028234663852886e38;
 
 // A vector from text: a JSON array, a softscope --json result (its "output"),
 // or numbers separated by spaces or commas (which also covers -Infinity,
@@ -89,7 +113,7 @@ export function parseVector(text, what) {
     xs = Float64Array.from(parts, (t, i) => parseNumberToken(t, what, i));
   }
   for (let i = 0; i < xs.length; i++)
-    if (Number.isFinite(xs[i]) && Math.abs(xs[i]) > F32_MAX && !Number.isFinite(Math.fround(xs[i])))
+    if (overflowsFloat32(xs[i]))
       throw new UsageError(`${what}: item ${i} (${xs[i]}) overflows float32 (|x| > 3.4e38); -Infinity, written as such, is a masked entry`);
   return xs;
 }
@@ -191,14 +215,18 @@ export function paramList(params, none = '') {
 
 /**
  * The API's message about an argument ("x", "p", "params.alpha",
- * "options.tau"), said with the command-line flag instead (--input,
- * --input2, --param alpha).
+ * "options.tau", "options.params.lr"), said with the command-line flag
+ * instead (--input, --input2, --param alpha, --tau).
  */
 export function cliMessage(e, flags = {}) {
-  let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?: /, '');
+  let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?( normalizer "[^"]*")?: /, '');
   const arg = e.argument;
+  const param = /^(?:options\.)?(?:params|normalizerParams)\.(.+)$/.exec(arg ?? '');
+  const option = /^options\.(\w+)$/.exec(arg ?? '');
   const flag = flags[arg] ?? (arg === 'x' || arg === 'p' ? '--input' : arg === 'q' ? '--input2'
-    : arg?.startsWith('params.') ? `--param ${arg.slice(7)}` : null);
+    : param ? `--param ${param[1]}` : option ? `--${option[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : null);
   if (flag && m.startsWith(arg)) m = `${flag}${m.slice(arg.length)}`;
+  // a dotted name inside the sentence ("unknown parameter params.x; ...")
+  else if (flag && arg.includes('.')) m = m.replace(new RegExp(`${arg.replace(/\./g, '\\.')}(?![\\w.])`), flag);
   return m;
 }

@@ -17,6 +17,8 @@
 #ifndef SS_ATTENTION_LINEAR_INTERNAL_H
 #define SS_ATTENTION_LINEAR_INTERNAL_H
 
+#include <float.h>
+
 #include "attention/attention_internal.h"
 
 /* Features of the rows of x (rows x stride; the head's dh columns start at
@@ -27,12 +29,24 @@ typedef void (*ss_attn_features_fn)(const ss_attn_ops *ops, const void *ctx, con
                                     size_t rows, size_t stride, size_t dh, size_t pos, bool query,
                                     float *phi);
 
-/* RATIO_SIGNED: the ratio form for feature maps whose products can be
+/* RATIO: the ratio form with a normalizer the features keep >= 0 (cosformer's
+   ReLU'd cosines; eps > 0 keeps it positive, at eps = 0 a row matching no
+   key comes out 0).
+   RATIO_POSITIVE: the ratio form for features that are positive in exact
+   arithmetic (performer's exp features): a normalizer that is 0 or
+   subnormal in float has underflowed (a large score scale), and that row,
+   or an output that overflows, is SS_ERR_DOMAIN (the rows before it are
+   written), never a silent 0 or Inf.
+   RATIO_SIGNED: the same rule for feature maps whose products can be
    negative (trigonometric random features), whose estimated normalizer can
-   then be <= 0: such a row, or an output that overflows, is SS_ERR_DOMAIN
-   (the rows before it are written). Its normalizer, which can cancel, is
-   summed in the scalar order in both impls. */
-typedef enum { SS_LINEAR_RATIO = 0, SS_LINEAR_MEAN = 1, SS_LINEAR_RATIO_SIGNED = 2 } ss_linear_norm;
+   be <= 0. Its normalizer, which can cancel, is summed in the scalar order
+   in both impls. */
+typedef enum {
+  SS_LINEAR_RATIO = 0,
+  SS_LINEAR_MEAN = 1,
+  SS_LINEAR_RATIO_SIGNED = 2,
+  SS_LINEAR_RATIO_POSITIVE = 3
+} ss_linear_norm;
 
 /* Scratch: m F (key features) + F dvh (sum phi v^T) + F (sum phi) + F (query feature). */
 static inline size_t ss_linear_scratch(size_t m, size_t F, size_t dvh) { return m * F + F * dvh + 2 * F; }
@@ -64,8 +78,8 @@ SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_f
                                                        : ops->dot(phiq, z, F) + eps;
     const float inv = den != 0.0f ? 1.0f / den : 0.0f;
     for (size_t c = 0; c < D.dvh; c++) o[c] *= inv;
-    if (norm == SS_LINEAR_RATIO_SIGNED) {
-      bool ok = den > 0.0f && isfinite(inv);
+    if (norm == SS_LINEAR_RATIO_SIGNED || norm == SS_LINEAR_RATIO_POSITIVE) {
+      bool ok = den >= FLT_MIN && isfinite(inv);
       for (size_t c = 0; c < D.dvh; c++) ok = ok && isfinite(o[c]);
       if (!ok) return SS_ERR_DOMAIN;
     }

@@ -119,13 +119,13 @@ static void ss_rf_engine_features(const ss_attn_ops *ops, const void *ctx, const
 }
 
 /* The linear attention of head h with the map: the engine's ratio form,
-   signed (a non-positive normalizer is SS_ERR_DOMAIN) when the map has
-   trigonometric features. Inlined, so each entry point keeps its impl's
+   signed when the map has trigonometric features, positive otherwise (a
+   normalizer that cancelled or underflowed is SS_ERR_DOMAIN either way). Inlined, so each entry point keeps its impl's
    engine. Scratch: ss_linear_scratch(m, F, dvh). */
 SS_ALWAYS_INLINE ss_status ss_rf_attend_head(const ss_attn_ops *ops, const ss_rf_map *m,
                                              const ss_attention_io *io, bool causal, size_t h) {
   return ss_linear_attention(ops, ss_rf_engine_features, m, io, causal, ss_rf_dim(m),
-                             m->t ? SS_LINEAR_RATIO_SIGNED : SS_LINEAR_RATIO, 0.0f, h);
+                             m->t ? SS_LINEAR_RATIO_SIGNED : SS_LINEAR_RATIO_POSITIVE, 0.0f, h);
 }
 
 /* A kernel's map for head h, with its projections drawn into w. */

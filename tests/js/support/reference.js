@@ -149,3 +149,12 @@ export function refLayerError(w, wq, x, rows, cols, batch) {
     }
   return e;
 }
+
+/** The next double after v towards +Infinity (dir = 1) or -Infinity (dir = -1). */
+const F64 = new Float64Array(1), F64_BITS = new BigInt64Array(F64.buffer);
+export function nextDouble(v, dir) {
+  if (v === 0) return dir * Number.MIN_VALUE;
+  F64[0] = v;
+  F64_BITS[0] += (v > 0) === (dir > 0) ? 1n : -1n;
+  return F64[0];
+}
