@@ -1,6 +1,6 @@
 // Option objects of the wrong type, generated (fast-check, fixed seed): for
-// every call that takes options, an option of the wrong type or options
-// that are not an object at all always give an Error
+// every call that takes options, an option of the wrong type, an unknown
+// option, or options that are not an object at all always give an Error
 // naming the argument (options.<key> / options), a SoftscopeError or
 // SoftscopeTypeError with a status code, never a TypeError from inside and
 // never a result. The same for the params of every registry kernel.
@@ -60,6 +60,8 @@ function calls() {
     { name: 'trajectory', call: (o) => ss.trajectory(o), base: { optimizer: ss.kernels('optimizer')[0].name, steps: 3 }, keys: run },
     { name: 'trajectoryRunner', call: (o) => ss.trajectoryRunner(o), base: { optimizer: ss.kernels('optimizer')[0].name }, keys: run },
     { name: 'threshold', call: (o) => ss.threshold(thresholdKernel.name, x, o), keys: { method: 'name' } },
+    { name: 'adaround', call: (o) => ss.adaround(x, o), base: { cols: 4, batch: 2, iters: 2 },
+      keys: { rows: 'number', cols: 'number', batch: 'number', seed: 'number', corr: 'number', bits: 'number', symmetric: 'flag', iters: 'number', lambda: 'number', lr: 'number' } },
     { name: 'entmaxSolve', call: (o) => ss.entmaxSolve(x, o), keys: { solver: 'name', alpha: 'number', tol: 'number', maxIter: 'number' } },
   ];
 }
@@ -93,6 +95,15 @@ describe('options of the wrong type (generated)', () => {
     }), { ...FC, numRuns: 600 });
   });
 
+  it('an unknown option: an Error naming it', () => {
+    const cs = calls();
+    const gen = fc.record({ c: fc.constantFrom(...cs), key: fc.string({ minLength: 1, maxLength: 12 }), v: fc.anything() })
+      .filter(({ c, key }) => !(key in c.keys) && key !== '__proto__');
+    fc.assert(fc.property(gen, ({ c, key, v }) => {
+      expectNamed(() => c.call({ ...c.base, [key]: v }), `options.${key}`, `${c.name} options.${key}`);
+    }), FC);
+  });
+
   it('options that are not an object: an Error naming options (null and undefined mean none)', () => {
     const cs = calls().filter((c) => !c.base);
     fc.assert(fc.property(fc.constantFrom(...cs), notObject, (c, v) => {
@@ -110,7 +121,7 @@ describe('options of the wrong type (generated)', () => {
   });
 
   it('createSoftscope: wrong options name themselves', async () => {
-    for (const [o, arg] of [[5, 'options'], ['simd', 'options'], [{ impl: 3 }, 'options.impl'], [{ wasm: 7 }, 'options.wasm']]) {
+    for (const [o, arg] of [[5, 'options'], ['simd', 'options'], [{ impl: 3 }, 'options.impl'], [{ imp: 'simd' }, 'options.imp'], [{ wasm: 7 }, 'options.wasm']]) {
       const e = await createSoftscope(o).then(() => null, (err) => err);
       expect(e?.argument, JSON.stringify(o)).toBe(arg);
       expect(e.message).toContain(arg);

@@ -31,7 +31,7 @@ export const adaroundCalls = {
     const fn = this._need('ss_adaround', where);
     const k = this.kernel(ADAROUND, 'quantizer');
     const def = Object.fromEntries(k.params.map((p) => [p.name, p.default]));
-    const o = opts(options, where);
+    const o = opts(options, where, ['rows', 'cols', 'x', 'batch', 'seed', 'corr', 'bits', 'symmetric', 'iters', 'lambda', 'lr']);
     const wa = this._input(w, 'w', where);
     this._checkN(wa, where);
     const cols = integer(o, 'cols', def.cols, 1, this.maxN, where);

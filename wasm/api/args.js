@@ -13,11 +13,16 @@ export function overflowsFloat32(v) {
 }
 
 /** An options object ({} for undefined / null); anything else (a string,
- *  an array, a typed array, a Map, ...) is a TypeError naming options. */
-export function options(o, where) {
+ *  an array, a typed array, a Map, ...) is a TypeError naming options. With
+ *  `known`, a key not in it is an Error naming it (a typo such as
+ *  { draw: 100 } is never silently ignored). */
+export function options(o, where, known) {
   if (o === undefined || o === null) return {};
   if (typeof o !== 'object' || Object.prototype.toString.call(o) !== '[object Object]')
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
+  const bad = known && Object.keys(o).find((key) => !known.includes(key));
+  if (bad !== undefined)
+    throw new SoftscopeError(`${where}: unknown option options.${bad}; known: ${known.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT, { argument: `options.${bad}` });
   return o;
 }
 

@@ -15,7 +15,7 @@ export const directCalls = {
     const fnName = { sparsemax: 'ss_sparsemax_ex', entmax15: 'ss_entmax15_ex' }[kernel];
     if (!fnName)
       throw new SoftscopeError(`${where}: kernel must be "sparsemax" or "entmax15"`, STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'kernel' });
-    const o = options(opts, where);
+    const o = options(opts, where, ['method']);
     const method = choice(o, 'method', this.enums.threshold_method, 'select', where);
     const fn = this._need(fnName, where);
     const xa = this._input(x, 'x', where);
@@ -34,7 +34,7 @@ export const directCalls = {
    *  options: alpha (1, 10], solver 'bisect' | 'halley', tol >= 0, maxIter >= 1. */
   entmaxSolve(x, opts) {
     const where = 'softscope.entmaxSolve';
-    const o = options(opts, where);
+    const o = options(opts, where, ['solver', 'alpha', 'tol', 'maxIter']);
     const solver = choice(o, 'solver', this.enums.entmax_solver, 'halley', where);
     const alpha = number(o, 'alpha', 1.5, (v) => v > 1 && v <= 10, 'must be in (1, 10]', where);
     const tol = number(o, 'tol', 1e-6, (v) => Number.isFinite(v) && v >= 0, 'must be a finite number >= 0', where);

@@ -30,7 +30,7 @@ const IMPLS = ['auto', 'simd', 'scalar'];
  * one of those per build. Instances of the same URL share one compiled module.
  */
 export async function createSoftscope(options) {
-  options = checkOptions(options, 'createSoftscope');
+  options = checkOptions(options, 'createSoftscope', ['impl', 'wasm']);
   const impl = options.impl ?? 'auto';
   if (!IMPLS.includes(impl))
     throw new SoftscopeError(`createSoftscope: options.impl must be 'auto', 'simd' or 'scalar' (got ${describe(impl)})`,

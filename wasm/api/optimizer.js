@@ -106,7 +106,7 @@ export const optimizerCalls = {
   functionGrid(fn, options) {
     const where = 'softscope.functionGrid';
     const { index, info } = this._testFunction(fn, where);
-    const o = opts(options, where);
+    const o = opts(options, where, ['nx', 'ny', 'view']);
     const int = (key, def) => number(o, key, def, (v) => Number.isInteger(v) && v >= 2 && v <= 4096, 'must be an integer in [2, 4096]', where);
     const nx = int('nx', 128), ny = int('ny', 128);
     const view = o.view ?? info.view;
@@ -145,7 +145,7 @@ class TrajectoryRunner {
   constructor(ss, options, where = 'softscope.trajectoryRunner') {
     this._ss = ss;
     this._where = where;
-    const o = opts(options, where);
+    const o = opts(options, where, ['optimizer', 'fn', 'start', 'steps', 'params', ...SCHEDULE_KEYS]);
     if (o.optimizer === undefined)
       throw new SoftscopeError(`${where}: options.optimizer is required (one of ${ss.kernels('optimizer').map((k) => k.name).join(', ')})`,
         STATUS.SS_ERR_UNKNOWN_KERNEL, { argument: 'options.optimizer' });

@@ -34,7 +34,7 @@ const vqCalls = {
   vqTrain(x, options) {
     const where = 'softscope.vqTrain';
     const fn = this._need('ss_vq_train', where);
-    const o = opts(options, where);
+    const o = opts(options, where, ['k', 'dim', 'iters', 'seed']);
     const xa = this._input(x, 'x', where);
     const dim = int(o, 'dim', 1, 1, MAX_DIM, where);
     const nvec = vectors(this, xa, dim, where);
@@ -61,7 +61,7 @@ const vqCalls = {
   vqAssign(x, codebook, options) {
     const where = 'softscope.vqAssign';
     const fn = this._need('ss_vq_assign', where);
-    const dim = int(opts(options, where), 'dim', 1, 1, MAX_DIM, where);
+    const dim = int(opts(options, where, ['dim']), 'dim', 1, 1, MAX_DIM, where);
     const xa = this._input(x, 'x', where);
     const nvec = vectors(this, xa, dim, where);
     const { ca, k } = codebookOf(this, codebook, dim, where);
@@ -80,7 +80,7 @@ const vqCalls = {
   vqBackward(x, codebook, codes, g, options) {
     const where = 'softscope.vqBackward';
     const fn = this._need('ss_vq_backward', where);
-    const o = opts(options, where);
+    const o = opts(options, where, ['dim', 'beta']);
     const dim = int(o, 'dim', 1, 1, MAX_DIM, where);
     const beta = o.beta ?? 0.25;
     if (typeof beta !== 'number' || !Number.isFinite(beta) || beta < 0)
@@ -149,7 +149,7 @@ const registryQuantizerCalls = {
    *  options.signed: two's complement codes (symmetric quantizers). */
   pack(codes, bits, options) {
     const where = 'softscope.pack';
-    const signed = flag(opts(options, where), 'signed', false, where);
+    const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
     if (!(codes instanceof Int32Array))
       throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
     if (![2, 4, 8].includes(bits))
@@ -175,7 +175,7 @@ const registryQuantizerCalls = {
   /** The inverse of pack(): n codes of `bits` each from the bytes. */
   unpack(bytes, n, bits, options) {
     const where = 'softscope.unpack';
-    const signed = flag(opts(options, where), 'signed', false, where);
+    const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
     if (!(bytes instanceof Uint8Array))
       throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
     if (![2, 4, 8].includes(bits))

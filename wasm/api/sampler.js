@@ -7,7 +7,7 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './err
 import { options as opts, u64, count } from './args.js';
 
 function stream(self, fnName, where, n, o) {
-  o = opts(o, where);
+  o = opts(o, where, ['seed', 'stream', 'first']);
   count(n, 'n', self.maxN, where);
   const fn = self._need(fnName, where);
   const seed = u64(o, 'seed', where), st = u64(o, 'stream', where), first = u64(o, 'first', where);
@@ -30,7 +30,7 @@ const streamCalls = {
    *  options.draws indices; draw d is uniform number first + d of (seed, stream). */
   categorical(w, options) {
     const where = 'softscope.categorical';
-    const o = opts(options, where);
+    const o = opts(options, where, ['draws', 'seed', 'stream', 'first']);
     const draws = count(o.draws ?? 1, 'options.draws', 2 ** 31, where, 0);
     const fn = this._need('ss_categorical', where);
     const wa = this._input(w, 'w', where);
@@ -64,7 +64,7 @@ const streamCalls = {
     if (id < 0)
       throw new SoftscopeError(`${where}: estimator ${describe(estimator)} must be one of ${ESTIMATORS.join(', ')}`,
         STATUS.SS_ERR_PARAM_RANGE, { argument: 'estimator' });
-    const o = opts(options, where);
+    const o = opts(options, where, ['tau', 'samples', 'seed']);
     const tau = o.tau ?? 1;
     if (typeof tau !== 'number' || !Number.isFinite(tau) || !(tau > 0))
       throw new SoftscopeError(`${where}: options.tau = ${describe(tau)} must be a finite number > 0`,
