@@ -22,7 +22,7 @@ INC := -Icore/include -Icore/src -Itests/c
 # scalar reference stays scalar and "simd" means our intrinsics.
 NATIVE_CC := gcc
 NATIVE_TEST_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
-  -fsanitize=address,undefined -fno-sanitize-recover=all -fno-tree-vectorize
+  -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-tree-vectorize
 NATIVE_FAST_FLAGS := $(CSTD) $(WARN) $(INC) -O3 -march=native -fno-tree-vectorize
 NATIVE_PLAIN_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-tree-vectorize
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/flush.h"
 #include "common/simd.h"
 #include "common/vec_simd.h"
 
@@ -25,6 +26,20 @@ static inline size_t ss_count_unmasked(const float *x, size_t n) {
 static inline void ss_uniform_unmasked(const float *x, size_t n, size_t nu, float *y) {
   const float v = (float)(1.0 / (double)nu);
   for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? 0.0f : v;
+}
+
+/* y = softmax(beta x) for a scale beta below FLT_MIN, where the float scale
+   of the exp passes would be 0 or subnormal (s = 1e-50 in ssmax): in double,
+   one code for both impls. |beta (x_i - max)| <= FLT_MIN 2 FLT_MAX < 8 here,
+   so every e_i >= e^-8 is a normal float and the sum cannot underflow. */
+static inline void ss_softmax_tiny_beta(const float *x, size_t n, float max, double beta,
+                                        float *y) {
+  double sum = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    y[i] = x[i] == -INFINITY ? 0.0f : (float)exp(beta * ((double)x[i] - (double)max));
+    sum += y[i];
+  }
+  ss_scale_flush_scalar(y, n, 1.0 / sum);
 }
 
 /* sum_i a_i (x_i - m) over the unmasked entries (a masked a_i is 0, and

@@ -38,6 +38,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/exp_simd.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
@@ -138,7 +139,7 @@ void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y) {
     sum += y[i];
   }
   const double inv = 1.0 / sum; /* sum >= 2^-26: p_max >= 1/n_eff */
-  for (size_t i = 0; i < pr->n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, pr->n, inv);
 }
 
 /* ---- SIMD128 ------------------------------------------------------------ */
@@ -408,7 +409,7 @@ void ss_em_finish_simd(const ss_em_problem *pr, double v, float *y) {
   if (pr->kind == SS_EM_LINEAR) sum = finish_body(pr, &L, SS_EM_LINEAR, y);
   else if (pr->kind == SS_EM_SQUARE) sum = finish_body(pr, &L, SS_EM_SQUARE, y);
   else sum = finish_body(pr, &L, SS_EM_GENERAL, y);
-  ss_scale_simd(y, pr->n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, pr->n, (float)(1.0 / sum), y);
 }
 
 #endif /* SS_HAVE_SIMD */

@@ -40,6 +40,7 @@
 #include <stdbool.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
@@ -99,7 +100,7 @@ static ss_status sa_norm_scalar(const float *x, size_t n, float *y) {
       continue;
     }
     const double w = ((double)x[i] - r.lo) / range;
-    y[i] = (float)(w * ((double)y[i] * inv));
+    y[i] = ss_flush((float)(w * ((double)y[i] * inv)));
   }
   return SS_OK;
 }
@@ -204,7 +205,7 @@ static ss_status sa_norm_simd(const float *x, size_t n, float *y) {
     const v128_t vx = load_n(x + i, rem);
     const v128_t p = wasm_f32x4_mul(load_n(y + i, rem), vinv);
     const v128_t v = wasm_f32x4_mul(weight4(vx, vlo, vr), p);
-    store_n(y + i, rem, wasm_v128_andnot(v, wasm_f32x4_eq(vx, ninf)));
+    store_n(y + i, rem, ss_flush_f32x4(wasm_v128_andnot(v, wasm_f32x4_eq(vx, ninf))));
   }
   return SS_OK;
 }

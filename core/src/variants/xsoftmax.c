@@ -30,6 +30,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -61,7 +62,7 @@ ss_status ss_xsoftmax_scalar(const float *x, size_t n, double beta, float *y) {
   if (s != SS_OK) return s;
   const double inv = 1.0 / ss_xs_exp_store_scalar(x, n, max, beta, y);
   for (size_t i = 0; i < n; i++)
-    y[i] = x[i] == -INFINITY ? 0.0f : (float)((double)x[i] * ((double)y[i] * inv));
+    y[i] = x[i] == -INFINITY ? 0.0f : ss_flush((float)((double)x[i] * ((double)y[i] * inv)));
   return SS_OK;
 }
 
@@ -135,13 +136,13 @@ ss_status ss_xsoftmax_simd(const float *x, size_t n, double beta, float *y) {
   for (; i + 4 <= n; i += 4) {
     const v128_t vx = wasm_v128_load(x + i);
     const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
-    wasm_v128_store(y + i, wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf)));
+    wasm_v128_store(y + i, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   if (i < n) {
     const size_t rem = n - i;
     const v128_t vx = ss_load_partial(x + i, rem, 0.0f);
     const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(ss_load_partial(y + i, rem, 0.0f), vinv));
-    ss_store_partial(y + i, rem, wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf)));
+    ss_store_partial(y + i, rem, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   return SS_OK;
 }
