@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 const char *const cf_kind_name[CF_KINDS] = {"normal", "wide", "masked", "ties",
-                                            "equal",  "huge", "tiny"};
+                                            "equal",  "deep", "huge", "tiny"};
 
 long cf_param_index(const ss_kernel_info *k, const char *name) {
   for (size_t i = 0; i < k->nparams; i++)
@@ -170,6 +170,7 @@ void cf_fill(float *x, size_t n, ss_input_kind input, int kind, bool positive, u
         break;
       case CF_TIES: v = (double)(ss_rng_u64(&r) % 4); break;
       case CF_EQUAL: v = 0.25; break;
+      case CF_DEEP: v = i == 0 ? 0.0 : -110.0 * ss_rng_unif(&r); break;
       case CF_HUGE: {
         static const double mags[] = {FLT_MAX, 3e38, 1e38, 1e30, 1e20, 1e10, 1e5, 1.0};
         v = mags[ss_rng_u64(&r) % 8] * (0.5 + 0.5 * ss_rng_unif(&r));
@@ -211,6 +212,27 @@ bool cf_no_subnormal(const float *y, size_t n, size_t *at) {
       if (at) *at = i;
       return false;
     }
+  return true;
+}
+
+static const char *const pending[] = {"softmax", "online_softmax", "two_pass_softmax",
+                                      "softmax_temperature", "log_softmax"};
+#define NPENDING (sizeof pending / sizeof pending[0])
+
+static long pending_index(const ss_kernel_info *k) {
+  for (size_t i = 0; k && i < NPENDING; i++)
+    if (!strcmp(k->name, pending[i])) return (long)i;
+  return -1;
+}
+
+bool cf_exact_zero_pending(const ss_kernel_info *k) { return pending_index(k) >= 0; }
+
+bool cf_exact_zero_excused(const ss_kernel_info *k) {
+  static bool noted[NPENDING];
+  const long i = pending_index(k);
+  if (i < 0) return false;
+  if (!noted[i]) printf("    note: %s: subnormal outputs, exact-zero rule pending (core/src/softmax)\n", k->name);
+  noted[i] = true;
   return true;
 }
 

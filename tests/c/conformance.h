@@ -61,6 +61,7 @@ enum {
   CF_MASKED,  /* U(-3, 3), a quarter -Inf (logits) or 0 (probabilities) */
   CF_TIES,    /* integers 0 .. 3 */
   CF_EQUAL,   /* all 0.25 */
+  CF_DEEP,    /* U(-110, 0) and a 0: exp(x - max) crosses the subnormal range */
   CF_MODERATE_KINDS,
   CF_HUGE = CF_MODERATE_KINDS, /* magnitudes up to FLT_MAX */
   CF_TINY,                     /* magnitudes below 1e-30, subnormals */
@@ -82,6 +83,14 @@ bool cf_status_allowed(ss_status s, bool extreme);
 
 /* The exact-zero rule: no entry of y is subnormal (or -0 where y is 0). */
 bool cf_no_subnormal(const float *y, size_t n, size_t *at);
+/* Kernels of core/src/softmax, where the rule is being applied by the
+   softmax work of issue 17 (that folder is theirs in this phase): their
+   subnormal outputs are reported as a note, not a failure. Remove a name
+   when its kernel follows the rule. */
+bool cf_exact_zero_pending(const ss_kernel_info *k);
+/* cf_exact_zero_pending, printing the note once per kernel (a tester found
+   a subnormal output of k). */
+bool cf_exact_zero_excused(const ss_kernel_info *k);
 
 /* The parameter of k named `name`, or -1. */
 long cf_param_index(const ss_kernel_info *k, const char *name);

@@ -161,7 +161,7 @@ static double bracket_step(double v_pos, double f_pos, double v_neg, double f_ne
 
 double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
                      double tol, unsigned max_iter, ss_em_eval_fn eval,
-                     unsigned *iterations) {
+                     unsigned *iterations, double *residual) {
   double v_lo, v_hi;
   ss_em_bracket(pr, &v_lo, &v_hi);
   /* f >= 0 at theta = -1, f <= 0 at the other end. */
@@ -172,6 +172,7 @@ double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
   unsigned it = 0;
   if (!(v_lo < v_hi)) { /* n_eff == 1: theta = -1, p = 1 exactly */
     *iterations = 0;
+    *residual = 0.0;
     return v_pos;
   }
   const bool use_halley = solver == SS_ENTMAX_HALLEY;
@@ -230,5 +231,6 @@ double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
     v = next;
   }
   *iterations = it;
+  *residual = best_f;
   return best_v;
 }

@@ -1,0 +1,312 @@
+/*
+ * Named regression tests: one per defect the conformance testers
+ * (tests/c/conformance_*.c) and the fuzzers (tests/fuzz/) found, on the
+ * input that found it (the fuzzers' inputs are also kept in
+ * tests/fuzz/corpus/<target>/ as regress-*). Each test states the defect it
+ * guards against and checks the fixed behaviour in every impl.
+ */
+#include <float.h>
+#include <string.h>
+
+#include "conformance.h"
+#include "harness.h"
+
+static const ss_kernel_info *N_(const char *name) { return ss_kernel_find(name, SS_FAMILY_NORMALIZER); }
+static const ss_kernel_info *S_(const char *name) { return ss_kernel_find(name, SS_FAMILY_SAMPLER); }
+
+/* Registry defaults with one parameter set by name. */
+static void params_with(const ss_kernel_info *k, double *p, const char *name, double v) {
+  for (size_t i = 0; i < k->nparams; i++)
+    p[i] = !strcmp(k->params[i].name, name) ? v : k->params[i].def;
+}
+
+static bool finite_row(const float *y, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(y[i])) return false;
+  return true;
+}
+
+/* ---- normalizers ---------------------------------------------------------- */
+
+/* ssmax with s = 1e-50 returned NaN with SS_OK: the float scale s log n was
+   0 and 0 * (-Inf) poisoned the masked entries. Now the exact softmax of a
+   scale below FLT_MIN: uniform over the unmasked entries here. */
+TEST(regress_ssmax_s_1e_50_is_not_nan) {
+  const float x[5] = {1.0f, 2.0f, -INFINITY, 3.0f, -1e30f};
+  const double s = 1e-50;
+  FOR_EACH_IMPL(impl) {
+    float y[5];
+    CHECK_STATUS(ss_normalize(N_("ssmax"), impl, x, 5, &s, 1, y), SS_OK);
+    CHECK(y[2] == 0.0f && !signbit(y[2]), "%s: masked %g", ss_impl_name(impl), y[2]);
+    for (int i = 0; i < 5; i++)
+      if (i != 2) CHECK(y[i] == 0.25f, "%s: y[%d] = %.9g, want 1/4", ss_impl_name(impl), i, y[i]);
+  }
+}
+
+/* entmax's alpha gradient near alpha = 1 came from a difference of two O(1/a)
+   terms: +-1e23 (scalar and SIMD disagreeing in sign) at alpha = 1 + 2^-52.
+   Its limit is -1/2 sum_i (g_i - <g, y>) y_i log^2 y_i, y = softmax(x). */
+TEST(regress_entmax_dalpha_near_alpha_1) {
+  const float x[6] = {0.3f, -1.2f, 2.0f, 0.7f, -0.1f, 1.1f};
+  const float g[6] = {1.0f, 0.0f, -0.5f, 0.25f, 2.0f, 0.0f};
+  double y64[6], s = 0.0, gy = 0.0, want = 0.0;
+  for (int i = 0; i < 6; i++) s += (y64[i] = exp((double)x[i] - 2.0));
+  for (int i = 0; i < 6; i++) y64[i] /= s, gy += g[i] * y64[i];
+  for (int i = 0; i < 6; i++) want += -0.5 * (g[i] - gy) * y64[i] * log(y64[i]) * log(y64[i]);
+  static const char *const names[] = {"entmax_bisect", "entmax_halley"};
+  const double alphas[] = {1.0 + 0x1p-52, 1.0 + 1e-9, 1.0 + 1e-6};
+  for (int k = 0; k < 2; k++)
+    for (int a = 0; a < 3; a++)
+      FOR_EACH_IMPL(impl) {
+        float y[6];
+        double d;
+        CHECK_STATUS(ss_normalize(N_(names[k]), impl, x, 6, &alphas[a], 1, y), SS_OK);
+        CHECK_STATUS(ss_normalize_param_vjp(N_(names[k]), impl, x, y, g, 6, &alphas[a], 1, &d), SS_OK);
+        CHECK(fabs(d - want) <= 1e-4 * fabs(want) + 2e-6 * (alphas[a] - 1.0) * 1e6,
+              "%s %s alpha-1 = %g: dalpha %.9g, limit %.9g", names[k], ss_impl_name(impl),
+              alphas[a] - 1.0, d, want);
+      }
+}
+
+/* entmax's SIMD VJP at alpha = 5.34 was 1.5 % off the scalar one: g - gbar
+   cancelled in float where one entry dominates gbar and its s = y^(2-alpha)
+   is large. The conformance tester's case (n = 8, normal logits). */
+TEST(regress_entmax_simd_vjp_large_alpha) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  ss_rng r = {22}; /* a row on which the old SIMD VJP was 0.17 % of max |dx| off */
+  float x[8], g[8], y[8], d0[8], d1[8];
+  for (int i = 0; i < 8; i++) x[i] = (float)ss_rng_normal(&r), g[i] = (float)ss_rng_normal(&r);
+  const double alpha = 5.3385462737660339;
+  CHECK_STATUS(ss_normalize(N_("entmax_bisect"), SS_IMPL_SCALAR, x, 8, &alpha, 1, y), SS_OK);
+  CHECK_STATUS(ss_normalize_vjp(N_("entmax_bisect"), SS_IMPL_SCALAR, x, y, g, 8, &alpha, 1, d0), SS_OK);
+  CHECK_STATUS(ss_normalize_vjp(N_("entmax_bisect"), SS_IMPL_SIMD, x, y, g, 8, &alpha, 1, d1), SS_OK);
+  double m = 0.0;
+  for (int i = 0; i < 8; i++) m = fmax(m, fabs(d0[i]));
+  for (int i = 0; i < 8; i++)
+    CHECK(fabs((double)d1[i] - d0[i]) <= 1e-5 * m, "dx[%d]: SIMD %.9g scalar %.9g", i, d1[i], d0[i]);
+}
+
+/* multimax's gradient in t0 with r0 = 1e4 lost its digits: relu(r0 - x)
+   ~ 1e4 times sum(v) = O(1e-7) in float. At t = 0 the output is
+   y = softmax(x), and d<g, y>/dt0 = sum g_i y_i (a_i - <y, a>) with
+   a = r0 - x, in which r0 cancels exactly: sum g_i y_i (<y, x> - x_i),
+   computed here in double. */
+TEST(regress_multimax_far_threshold_gradient) {
+  const float x[7] = {0.5f, -1.0f, 2.0f, 0.25f, -3.0f, 1.5f, 0.0f};
+  const float g[7] = {1, -1, 0.5f, 2, 0, -0.5f, 1};
+  double y64[7], s = 0.0, xbar = 0.0, want = 0.0;
+  for (int i = 0; i < 7; i++) s += (y64[i] = exp((double)x[i] - 2.0));
+  for (int i = 0; i < 7; i++) y64[i] /= s, xbar += y64[i] * x[i];
+  for (int i = 0; i < 7; i++) want += g[i] * y64[i] * (xbar - x[i]);
+  double p[8] = {0, 0, 0, 0, 1e4, 0, 0, 0}, dp[8];
+  FOR_EACH_IMPL(impl) {
+    float y[7];
+    CHECK_STATUS(ss_normalize(N_("multimax"), impl, x, 7, p, 8, y), SS_OK);
+    CHECK_STATUS(ss_normalize_param_vjp(N_("multimax"), impl, x, y, g, 7, p, 8, dp), SS_OK);
+    CHECK(fabs(dp[0] - want) <= 2e-6 * fabs(want), "%s: d/dt0 %.9g, want %.9g",
+          ss_impl_name(impl), dp[0], want);
+  }
+}
+
+/* asentmax at alpha = 10 on a row where one entry sits at the threshold
+   (its p^9 ~ 5e-19 is below one ulp of theta): scalar gave [1, 0, ...],
+   SIMD [0.982, 0.018, ...], each dividing the unresolvable deficit by the
+   sum. Now both keep the resolved entry and give the unresolved one the
+   deficit: y0 + y2 = 1 with y0^9 - y2^9 = 9 c (x0 - x2), c = 1 + log 7. */
+TEST(regress_entmax_unresolved_entry_alpha_10) {
+  const float x[7] = {0.0f, -0x1.9ee57ep+3f, -0x1.1bbf38p-5f, -0x1.a5a2bcp+6f,
+                      -0x1.1339a4p+5f, -0x1.2b4a6ep+6f, -0x1.86dbf8p+6f};
+  const double p[4] = {10.0, 1.0, 1.0, 1.0};
+  const double d = 9.0 * (1.0 + log(7.0)) * (0.0 - (double)x[2]);
+  /* y0 solves y0^9 - (1 - y0)^9 = d: bisection in double */
+  double lo = 0.5, hi = 1.0;
+  for (int i = 0; i < 200; i++) {
+    const double mid = 0.5 * (lo + hi);
+    if (pow(mid, 9) - pow(1.0 - mid, 9) > d) hi = mid;
+    else lo = mid;
+  }
+  float y0[7], y1[7];
+  FOR_EACH_IMPL(impl) {
+    float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+    CHECK_STATUS(ss_normalize(N_("asentmax"), impl, x, 7, p, 4, y), SS_OK);
+    CHECK(fabs(y[0] - lo) < 1e-6 && fabs(y[2] - (1.0 - lo)) < 1e-6, "%s: y0 %.9g y2 %.9g, want %.9g %.9g",
+          ss_impl_name(impl), y[0], y[2], lo, 1.0 - lo);
+  }
+  if (ss_impl_available(SS_IMPL_SIMD))
+    for (int i = 0; i < 7; i++) CHECK(fabsf(y0[i] - y1[i]) < 1e-6f, "y[%d]: %g vs %g", i, y0[i], y1[i]);
+}
+
+/* masked_softmax answered SS_ERR_PARAM_RANGE for mask_from = 1 > mask_to =
+   0, both inside their documented ranges. Now the empty range. */
+TEST(regress_masked_softmax_from_above_to) {
+  const float x[3] = {0.5f, -1.0f, 2.0f};
+  const double p[2] = {1, 0}, none[2] = {0, 0};
+  FOR_EACH_IMPL(impl) {
+    float a[3], b[3];
+    CHECK_STATUS(ss_normalize(N_("masked_softmax"), impl, x, 3, p, 2, a), SS_OK);
+    CHECK_STATUS(ss_normalize(N_("masked_softmax"), impl, x, 3, none, 2, b), SS_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0, "%s: not the unmasked softmax", ss_impl_name(impl));
+  }
+}
+
+/* The exact-zero rule: outputs below FLT_MIN were subnormal in one impl
+   and 0 in the other (ssmax, softplus_l1, noisy_softmax, multimax ...),
+   and sa_softmax / boltzmann wrote -0. */
+TEST(regress_exact_zero_rule_no_subnormal_outputs) {
+  float x[6] = {0.0f, -95.0f, -20.0f, -100.0f, 3.0f, -1e-45f};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (k->family != SS_FAMILY_NORMALIZER || k->output == SS_OUTPUT_LOG_PROBS) continue;
+    if (cf_exact_zero_pending(k)) continue; /* core/src/softmax: the softmax work's */
+    double p[16];
+    for (size_t i = 0; i < k->nparams; i++) {
+      p[i] = k->params[i].def;
+      if (k->params[i].n_bound && p[i] > 6) p[i] = 6;
+    }
+    FOR_EACH_IMPL(impl) {
+      float y[6];
+      if (ss_normalize(k, impl, x, 6, p, k->nparams, y) != SS_OK) continue;
+      for (int i = 0; i < 6; i++)
+        CHECK(!(y[i] != 0.0f && fabsf(y[i]) < FLT_MIN) && !(y[i] == 0.0f && signbit(y[i])),
+              "%s %s: y[%d] = %a", k->name, ss_impl_name(impl), i, y[i]);
+    }
+  }
+}
+
+/* ---- samplers ------------------------------------------------------------- */
+
+/* The logit samplers with temperature = 1e-300: SIMD returned NaN
+   probabilities and drew index 0, scalar rejected the input with
+   SS_ERR_DOMAIN ("x / t overflowed"). Now both give the T -> 0 limit: the
+   argmax, with probability 1, bit-identical. */
+TEST(regress_samplers_temperature_1e_300) {
+  const float x[5] = {0.5f, 2.0f, -INFINITY, 1.0f, 0.0f};
+  int tested = 0;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    bool has_t = false;
+    for (size_t i = 0; i < k->nparams; i++) has_t |= !strcmp(k->params[i].name, "temperature");
+    if (k->family != SS_FAMILY_SAMPLER || !has_t) continue;
+    tested++;
+    double p[8];
+    params_with(k, p, "temperature", 1e-300);
+    for (size_t i = 0; i < k->nparams; i++) {
+      if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
+      if (!strcmp(k->params[i].name, "k")) p[i] = 2;
+    }
+    float probs0[5], probs1[5];
+    uint32_t d0[3], d1[3];
+    CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
+    CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
+          "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
+      CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
+            k->name);
+    }
+  }
+  CHECK(tested >= 5, "only %d samplers have a temperature", tested);
+}
+
+/* Gumbel-Softmax (and ReinMax's backward) with tau = 5e-324: SS_ERR_DOMAIN
+   for an in-range tau (the float tau was 0); gumbel_sigmoid's VJP gave NaN.
+   Now one-hot relaxed samples (the tau -> 0 limit), finite gradients. */
+TEST(regress_gumbel_tiny_tau) {
+  const float x[4] = {0.1f, 1.5f, -0.3f, -INFINITY};
+  static const char *const names[] = {"gumbel_softmax", "gumbel_softmax_hard", "reinmax",
+                                      "gumbel_sigmoid"};
+  for (int k = 0; k < 4; k++) {
+    const ss_kernel_info *K = S_(names[k]);
+    double p[8];
+    params_with(K, p, "tau", 0x1p-1074);
+    for (size_t i = 0; i < K->nparams; i++)
+      if (!strcmp(K->params[i].name, "draws")) p[i] = 2;
+    float probs[4], s0[8], s1[8], g[8] = {1, -1, 0.5f, 2, 0.25f, 0, 1, -2}, dx[4];
+    uint32_t idx[2];
+    CHECK_STATUS(ss_sample(K, SS_IMPL_SCALAR, x, 4, p, K->nparams, probs, idx, s0), SS_OK);
+    CHECK(finite_row(s0, 8), "%s: samples not finite", names[k]);
+    for (int t = 0; t < 8; t++) CHECK(s0[t] == 0.0f || s0[t] == 1.0f, "%s: sample %g", names[k], s0[t]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      CHECK_STATUS(ss_sample(K, SS_IMPL_SIMD, x, 4, p, K->nparams, probs, idx, s1), SS_OK);
+      CHECK(!memcmp(s0, s1, sizeof s0), "%s: SIMD differs", names[k]);
+    }
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_sample_vjp(K, impl, x, 4, p, K->nparams, g, dx), SS_OK);
+      CHECK(finite_row(dx, 4), "%s %s: dx not finite", names[k], ss_impl_name(impl));
+    }
+  }
+}
+
+/* categorical with subnormal weights gave +Inf probabilities (1 / sum
+   overflowed), and with weights near FLT_MAX at n = 65539 probabilities
+   summing to 1.002 (a subnormal 1 / sum); +-Inf weights were SS_ERR_DOMAIN
+   unlike every other probability input (now SS_ERR_NONFINITE). */
+TEST(regress_categorical_extreme_weight_totals) {
+  const ss_kernel_info *k = S_("categorical");
+  const double p[2] = {0, 4};
+  const float tiny[3] = {0x1p-149f, 0x1p-148f, 0.0f};
+  enum { N = 65539 };
+  float *big = ss_test_alloc(N * 4), *probs = ss_test_alloc(N * 4);
+  for (size_t i = 0; i < N; i++) big[i] = i % 3 ? FLT_MAX : 0.5f * FLT_MAX;
+  uint32_t d[4];
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_sample(k, impl, tiny, 3, p, 2, probs, d, NULL), SS_OK);
+    CHECK(fabsf(probs[0] - 1.0f / 3) < 1e-7f && fabsf(probs[1] - 2.0f / 3) < 1e-7f && probs[2] == 0.0f,
+          "%s: [%g %g %g]", ss_impl_name(impl), probs[0], probs[1], probs[2]);
+    CHECK_STATUS(ss_sample(k, impl, big, N, p, 2, probs, d, NULL), SS_OK);
+    double s = 0.0;
+    for (size_t i = 0; i < N; i++) s += probs[i];
+    CHECK(fabs(s - 1.0) < 1e-5, "%s: sum %.9g", ss_impl_name(impl), s);
+    const float inf[2] = {1.0f, INFINITY};
+    CHECK_STATUS(ss_sample(k, impl, inf, 2, p, 2, probs, d, NULL), SS_ERR_NONFINITE);
+  }
+}
+
+/* dirichlet with subnormal concentrations wrote NaN samples (log-gammas
+   below -FLT_MAX rounded to -Inf in the float row, then -Inf - -Inf). */
+TEST(regress_dirichlet_subnormal_concentrations) {
+  const float a[4] = {0x1p-149f, 1e-44f, 0x1p-140f, 1e-40f};
+  const double p[2] = {3, 5};
+  float probs[4], s[20];
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_sample(S_("dirichlet"), impl, a, 4, p, 2, probs, NULL, s), SS_OK);
+    for (int d = 0; d < 5; d++) {
+      double sum = 0.0;
+      for (int i = 0; i < 4; i++) {
+        CHECK(isfinite(s[4 * d + i]) && s[4 * d + i] >= 0.0f, "%s: sample %g", ss_impl_name(impl), s[4 * d + i]);
+        sum += s[4 * d + i];
+      }
+      CHECK(fabs(sum - 1.0) < 1e-6, "%s: draw %d sums to %.9g", ss_impl_name(impl), d, sum);
+    }
+  }
+}
+
+/* dare's survivors x / (1 - p) overflowed to +Inf with SS_OK for x near
+   FLT_MAX; now SS_ERR_DOMAIN (samples not written), probs-only calls fine. */
+TEST(regress_dare_rescale_overflow) {
+  const float x[3] = {3.0e38f, -1.0f, 2.0f};
+  const double p[4] = {0.5, 1, 0, 2};
+  float probs[3], s[6];
+  FOR_EACH_IMPL(impl) {
+    memset(s, 0x7f, sizeof s);
+    CHECK_STATUS(ss_sample(S_("dare"), impl, x, 3, p, 4, probs, NULL, s), SS_ERR_DOMAIN);
+    CHECK(s[0] != 0.0f && isnan(s[0]) == 0, "samples written");
+    CHECK_STATUS(ss_sample(S_("dare"), impl, x, 3, p, 4, probs, NULL, NULL), SS_OK);
+  }
+}
+
+/* Samplers wrote their probs scratch before answering SS_ERR_ALL_MASKED. */
+TEST(regress_sampler_all_masked_writes_nothing) {
+  const float x[5] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (k->family != SS_FAMILY_SAMPLER || k->input != SS_INPUT_LOGITS) continue;
+    double p[8];
+    params_with(k, p, "k", 2);
+    FOR_EACH_IMPL(impl) {
+      float probs[5] = {7, 7, 7, 7, 7};
+      CHECK_STATUS(ss_sample(k, impl, x, 5, p, k->nparams, probs, NULL, NULL), SS_ERR_ALL_MASKED);
+      for (int i = 0; i < 5; i++) CHECK(probs[i] == 7.0f, "%s %s: probs written", k->name, ss_impl_name(impl));
+    }
+  }
+}
