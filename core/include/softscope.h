@@ -361,7 +361,12 @@ size_t ss_opt_state_size(const ss_kernel_info *k, size_t n);
 /* One step: w <- update(w, g, state). slots (ss_opt_state_size floats) and
    scalars (SS_OPT_SCALARS doubles) start zeroed and are carried between
    steps; scalars[0] is the steps taken so far. w and g must be finite
-   (SS_ERR_NAN / SS_ERR_NONFINITE, nothing written). */
+   (SS_ERR_NAN / SS_ERR_NONFINITE, nothing written). A step whose result
+   overflows float -- a weight or a state value that would be +-Inf or NaN,
+   e.g. lr and weight decay at the top of their ranges on large weights, or
+   |g| beyond ~1e19 in a squared-gradient moment -- is SS_ERR_DOMAIN: w and
+   the state then hold that step's values (keep a copy to restart from) and
+   scalars[0] is not advanced. ss_opt_state_size is 0 for n > SS_MAX_N. */
 ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
                       size_t n, const double *params, size_t nparams, float *slots,
                       double *scalars);
@@ -430,7 +435,15 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
    galerkin, performer) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
    SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
-   is SS_ERR_ALL_MASKED. */
+   is SS_ERR_ALL_MASKED. An intermediate that overflows float (a score
+   |scale q.k| or a feature sum beyond FLT_MAX, e.g. |q|, |k| ~ 1e19) is
+   SS_ERR_DOMAIN; out and attn are then unspecified. Performer's features
+   exp(w.q' - |q'|^2/2) underflow for large |q'| |k'| (scaled scores
+   beyond ~80, from large inputs or a large scale): a row whose estimate
+   becomes 0 / 0 is SS_ERR_DOMAIN too.
+   ss_attention_scratch_size is 0 for anything ss_attend would reject
+   (invalid parameters, heads not fitting d, shapes past SS_MAX_N or
+   SS_ATTN_MAX_DIM) and for a size whose bytes overflow size_t. */
 #define SS_ATTN_MAX_DIM 4096
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params);

@@ -274,6 +274,12 @@ bool cf_untouched(const float *y, size_t n) {
 
 bool cf_has_simd(void) { return ss_impl_available(SS_IMPL_SIMD); }
 
+void cf_print_params(const ss_kernel_info *k, const double *p) {
+  printf("      params:");
+  for (size_t i = 0; i < k->nparams; i++) printf(" %s=%.17g", k->params[i].name, p[i]);
+  printf("\n");
+}
+
 void cf_report(const char *family, const cf_count *c) {
   printf("    %s: %zu kernels, %zu parameter cases, %zu calls (%zu SS_OK), finite differences "
          "%zu checked / %zu skipped\n",

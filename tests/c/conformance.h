@@ -106,6 +106,9 @@ double cf_max_abs(const float *y, size_t n);
 void cf_poison(float *y, size_t n);
 bool cf_untouched(const float *y, size_t n);
 
+/* One line "params: name=value ..." (failure messages). */
+void cf_print_params(const ss_kernel_info *k, const double *p);
+
 /* Whether the kernel lists an impl entry for both impls. */
 bool cf_has_simd(void);
 

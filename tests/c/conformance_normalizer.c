@@ -96,6 +96,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (!cf_status_allowed(s0, extreme)) {
     ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
                  ss_status_name(s0));
+    cf_print_params(k, p);
     return false;
   }
   if (s0 == SS_OK) {
@@ -108,6 +109,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (s1 != s0) {
     ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
                  ss_status_name(s0), ss_status_name(s1));
+    cf_print_params(k, p);
     return false;
   }
   if (s0 != SS_OK) return true;

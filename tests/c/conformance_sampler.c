@@ -124,6 +124,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (!cf_status_allowed(st0, extreme)) {
     ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
                  ss_status_name(st0));
+    cf_print_params(k, p);
     return false;
   }
   if (st0 == SS_OK) {
@@ -145,6 +146,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (st1 != st0) {
     ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
                  ss_status_name(st0), ss_status_name(st1));
+    cf_print_params(k, p);
     return false;
   }
   if (st0 != SS_OK) return true;

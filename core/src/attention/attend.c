@@ -1,22 +1,37 @@
 /* The attention entry points: shape and argument checks shared by every
    attention kernel, scratch sizes, and the row / head measures. */
+#include <stdint.h>
 #include <string.h>
 
 #include "attention/linear_internal.h"
 #include "common/check.h"
 
+/* Linear scratch (ss_linear_scratch) in 64-bit: m F overflows a 32-bit size_t. */
+static uint64_t linear_scratch64(uint64_t m, uint64_t F, uint64_t dvh) {
+  return m * F + F * dvh + 2 * F;
+}
+
+/* 0 for what no call accepts: a wrong kernel, parameters out of their
+   ranges (a NaN or huge `features` was cast to size_t: undefined
+   behaviour), heads not fitting d, shapes past SS_MAX_N / SS_ATTN_MAX_DIM,
+   or a size whose bytes overflow size_t. */
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params) {
-  if (!k || !io || !params || !io->heads || io->heads > io->d || io->heads > io->dv) return 0;
-  const size_t dh = io->d / io->heads, dvh = io->dv / io->heads;
-  if (!strcmp(k->name, "sdpa")) return 2 * io->m;
-  if (!strcmp(k->name, "cosformer")) return ss_linear_scratch(io->m, 2 * dh, dvh);
-  if (!strcmp(k->name, "galerkin")) return ss_linear_scratch(io->m, dh, dvh);
-  if (!strcmp(k->name, "performer")) {
-    const size_t r = (size_t)params[3];
-    return ss_linear_scratch(io->m, r, dvh) + r * dh;
+  if (!k || k->family != SS_FAMILY_ATTENTION || !io || !params) return 0;
+  if (ss_params_check(k, params, k->nparams) != SS_OK) return 0;
+  if (!io->heads || io->heads > io->d || io->heads > io->dv || io->m > SS_MAX_N ||
+      io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM)
+    return 0;
+  const uint64_t dh = io->d / io->heads, dvh = io->dv / io->heads, m = io->m;
+  uint64_t floats = 0;
+  if (!strcmp(k->name, "sdpa")) floats = 2 * m;
+  else if (!strcmp(k->name, "cosformer")) floats = linear_scratch64(m, 2 * dh, dvh);
+  else if (!strcmp(k->name, "galerkin")) floats = linear_scratch64(m, dh, dvh);
+  else if (!strcmp(k->name, "performer")) {
+    const uint64_t r = (uint64_t)ss_param_value(k, params, "features", 0); /* in range: <= 4096 */
+    floats = linear_scratch64(m, r, dvh) + r * dh;
   }
-  return 0;
+  return floats <= SIZE_MAX / sizeof(float) ? (size_t)floats : 0;
 }
 
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
@@ -31,6 +46,12 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
   if (io->heads != heads) return SS_ERR_LENGTH;
   if (!io->n || !io->m || !io->d || !io->dv) return SS_ERR_EMPTY;
   if (io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m)
+    return SS_ERR_TOO_LARGE;
+  /* every buffer's float count fits size_t bytes (a 32-bit size_t holds
+     n d = 2^38 only as a wrapped value) */
+  const uint64_t cap = SIZE_MAX / sizeof(float), n = io->n, m = io->m;
+  if (n * io->d > cap || m * io->d > cap || m * io->dv > cap || n * io->dv > cap ||
+      (io->attn && (uint64_t)io->heads * n * m > cap))
     return SS_ERR_TOO_LARGE;
   if (io->d % heads || io->dv % heads) return SS_ERR_LENGTH;
   if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
@@ -54,7 +75,14 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
     if (j == lim) return SS_ERR_ALL_MASKED;
     if (!causal) break; /* the same keys for every query */
   }
-  return k->attend[impl](io, params);
+  s = k->attend[impl](io, params);
+  if (s != SS_OK) return s;
+  /* an intermediate that overflowed float (|Q K^T| or feature sums beyond
+     FLT_MAX): out or the weights not finite */
+  if (ss_check_finite_fast(io->out, io->n * io->dv) != SS_OK ||
+      (io->attn && ss_check_finite_fast(io->attn, io->heads * io->n * io->m) != SS_OK))
+    return SS_ERR_DOMAIN;
+  return SS_OK;
 }
 
 ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,

@@ -18,6 +18,7 @@
 #define SS_ATTENTION_LINEAR_INTERNAL_H
 
 #include "attention/attention_internal.h"
+#include "common/flush.h"
 
 /* Features of the rows of x (rows x stride; the head's dh columns start at
    x), at positions pos, pos + 1, ..., into phi (rows x F). Keys come all at
@@ -58,7 +59,8 @@ SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_f
     if (io->attn) {
       float *a = io->attn + (head * io->n + i) * io->m;
       for (size_t j = 0; j < io->m; j++)
-        a[j] = j < lim && ss_attn_key_ok(io, j) ? ops->dot(phiq, phik + j * F, F) * inv : 0.0f;
+        a[j] = j < lim && ss_attn_key_ok(io, j) ? ss_flush(ops->dot(phiq, phik + j * F, F) * inv)
+                                                 : 0.0f; /* the exact-zero rule */
     }
   }
   return SS_OK;

@@ -150,7 +150,9 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
 }
 
 size_t ss_opt_state_size(const ss_kernel_info *k, size_t n) {
-  return k && k->family == SS_FAMILY_OPTIMIZER ? (size_t)k->opt_slots * n : 0;
+  /* 0 for a length no call accepts: the product cannot overflow size_t */
+  if (!k || k->family != SS_FAMILY_OPTIMIZER || n > SS_MAX_N) return 0;
+  return (size_t)k->opt_slots * n;
 }
 
 ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
@@ -167,6 +169,12 @@ ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const flo
     return s;
   const uint64_t t = (uint64_t)scalars[0] + 1;
   s = k->step[impl](w, g, n, params, t, slots, scalars + 1);
-  if (s == SS_OK) scalars[0] = (double)t;
-  return s;
+  if (s != SS_OK) return s;
+  /* a step that overflowed float (see ss_optimize in softscope.h) */
+  bool finite = ss_check_finite_fast(w, n) == SS_OK &&
+                (!k->opt_slots || ss_check_finite_fast(slots, ss_opt_state_size(k, n)) == SS_OK);
+  for (int i = 1; i < SS_OPT_SCALARS; i++) finite = finite && isfinite(scalars[i]);
+  if (!finite) return SS_ERR_DOMAIN;
+  scalars[0] = (double)t;
+  return SS_OK;
 }
