@@ -322,7 +322,7 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                       const double *params, size_t nparams, int32_t *codes, float *y);
 /* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
-   ss_packed_bytes(n, bits) bytes (0 for other bits). Signed codes are two's
+   ss_packed_bytes(n, bits) bytes (0 for other bits or n > SS_MAX_N). Signed codes are two's
    complement in their bits; out-of-range codes are SS_ERR_DOMAIN. */
 size_t ss_packed_bytes(size_t n, int bits);
 ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
@@ -346,8 +346,10 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
                        const float *codebook, size_t k, int32_t *codes, float *y);
 /* The straight-through backward of VQ-VAE with commitment weight beta:
    given g = dL/dz_q, dx = g + 2 beta (x - e_c(x)) and (dcodebook may be
-   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). Codes outside
-   [0, k) are SS_ERR_DOMAIN. */
+   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). x, g and the
+   codebook must be finite (SS_ERR_NAN / SS_ERR_NONFINITE), beta >= 0
+   finite; codes outside [0, k) are SS_ERR_DOMAIN, and so is a gradient
+   beyond FLT_MAX (dx and dcodebook are then unspecified). */
 ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
                          size_t k, const int32_t *codes, const float *g, double beta, float *dx,
                          float *dcodebook);
@@ -465,6 +467,9 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
    when k has no such parameter. */
 double ss_param_value(const ss_kernel_info *k, const double *params,
                       const char *name, double def);
+/* A measure's value (never NaN; +Inf only for a divergence whose exact
+   value is infinite, q_i = 0 < p_i); a value beyond double's range is
+   SS_ERR_DOMAIN. */
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);

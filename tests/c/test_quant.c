@@ -333,8 +333,11 @@ TEST(log_quantizers_bitwise_identical_across_impls_and_reject_negatives) {
     float neg[3] = {0.5f, -0.1f, 0.2f};
     CHECK_STATUS(ss_quantize(k, SS_IMPL_SCALAR, neg, 3, params, k->nparams, c0, y0), SS_ERR_DOMAIN);
   }
-  double bad[2] = {4, 0.5};
-  CHECK_STATUS(ss_quantize(Q("log_quant"), SS_IMPL_SCALAR, x, N, bad, 2, c0, y0), SS_ERR_PARAM_RANGE);
+  /* a base in (0, 1] searches, as 0 does (every value of the range is valid) */
+  double half[2] = {4, 0.5}, zero[2] = {4, 0};
+  CHECK_STATUS(ss_quantize(Q("log_quant"), SS_IMPL_SCALAR, x, N, half, 2, c0, y0), SS_OK);
+  CHECK_STATUS(ss_quantize(Q("log_quant"), SS_IMPL_SCALAR, x, N, zero, 2, c1, y1), SS_OK);
+  CHECK(memcmp(c0, c1, sizeof c0) == 0 && memcmp(y0, y1, sizeof y0) == 0, "base 0.5 is not the search");
 }
 
 TEST(sign_mean_uses_the_least_squares_scale) {

@@ -310,3 +310,240 @@ TEST(regress_sampler_all_masked_writes_nothing) {
     }
   }
 }
+
+/* ---- quantizers ----------------------------------------------------------- */
+
+static const ss_kernel_info *Q_(const char *name) { return ss_kernel_find(name, SS_FAMILY_QUANTIZER); }
+
+/* fp8 with scale = 1e-50: the float scale was 0, x / 0 gave +-Inf and NaN,
+   values NaN and codes above 255. Now every value saturates (448 / 57344),
+   codes are bytes, y = q scale (tiny or 0), and 0 stays 0. */
+TEST(regress_fp8_scale_1e_50) {
+  const float x[5] = {1.0f, -2.5f, 0.0f, 3e38f, -1e-30f};
+  const double s = 1e-50;
+  static const char *const names[] = {"fp8_e4m3", "fp8_e5m2"};
+  for (int f = 0; f < 2; f++) {
+    int32_t c0[5], c1[5];
+    float y0[5], y1[5];
+    FOR_EACH_IMPL(impl) {
+      int32_t *c = impl == SS_IMPL_SCALAR ? c0 : c1;
+      float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+      CHECK_STATUS(ss_quantize(Q_(names[f]), impl, x, 5, &s, 1, c, y), SS_OK);
+      for (int i = 0; i < 5; i++)
+        CHECK(c[i] >= 0 && c[i] <= 255 && isfinite(y[i]) && fabsf(y[i]) < 1e-40f, "%s %s: code %d y %g",
+              names[f], ss_impl_name(impl), (int)c[i], y[i]);
+      CHECK(c[2] == 0 && y[2] == 0.0f && (c[1] & 0x80) && !(c[0] & 0x80), "%s: signs / zero", names[f]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD))
+      CHECK(!memcmp(c0, c1, sizeof c0) && !memcmp(y0, y1, sizeof y0), "%s: impls differ", names[f]);
+  }
+}
+
+/* uniform, asymmetric, on values at +-FLT_MAX: hi - lo overflowed float and
+   every value came out NaN with SS_OK. */
+TEST(regress_uniform_asymmetric_full_float_range) {
+  const float x[4] = {3.0e38f, -3.0e38f, 0.0f, 1.0e38f};
+  const double p[5] = {8, 0, 0, 0, 0};
+  FOR_EACH_IMPL(impl) {
+    int32_t c[4];
+    float y[4];
+    CHECK_STATUS(ss_quantize(Q_("uniform"), impl, x, 4, p, 5, c, y), SS_OK);
+    for (int i = 0; i < 4; i++)
+      CHECK(isfinite(y[i]) && fabs((double)y[i] - x[i]) <= 6.1e38 / 255.0, "%s: y[%d] = %g",
+            ss_impl_name(impl), i, y[i]);
+    CHECK(c[0] == 255 && c[1] == 0, "%s: codes %d %d", ss_impl_name(impl), (int)c[0], (int)c[1]);
+  }
+}
+
+/* ss_vq_backward read x, g and the codebook unchecked (NaN in, NaN out with
+   SS_OK) and converted 2 beta to float (undefined past FLT_MAX). */
+TEST(regress_vq_backward_checks_its_inputs) {
+  float x[4] = {1, 2, 3, 4}, cb[4] = {0, 0, 1, 1}, g[4] = {1, 1, 1, 1}, dx[4], dcb[4];
+  const int32_t codes[2] = {0, 1};
+  x[1] = NAN;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NAN);
+  x[1] = 2;
+  g[3] = INFINITY;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NONFINITE);
+  g[3] = 1;
+  cb[0] = -INFINITY;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NONFINITE);
+  cb[0] = 0;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 1e300, dx, dcb), SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_OK);
+  CHECK(dx[0] == 1.5f && dx[3] == 2.5f && dcb[0] == -2.0f, "dx %g %g dcb %g", dx[0], dx[3], dcb[0]);
+}
+
+/* Size helpers wrapped around for lengths past SS_MAX_N. */
+TEST(regress_size_helpers_do_not_wrap) {
+  CHECK(ss_packed_bytes((size_t)-1, 8) == 0 && ss_packed_bytes(SS_MAX_N + 1, 2) == 0, "packed bytes");
+  CHECK(ss_packed_bytes(SS_MAX_N, 8) == SS_MAX_N, "packed bytes at SS_MAX_N");
+  const ss_kernel_info *k = ss_kernel_find("amsgrad", SS_FAMILY_OPTIMIZER);
+  CHECK(ss_opt_state_size(k, (size_t)-1 / 2) == 0 && ss_opt_state_size(k, 10) == 30, "state size");
+}
+
+/* ---- optimizers ----------------------------------------------------------- */
+
+static const ss_kernel_info *O_(const char *name) { return ss_kernel_find(name, SS_FAMILY_OPTIMIZER); }
+
+/* LARS / LAMB / perpGrad took their norms in float in SIMD: gradients of
+   3e19 overflowed (NaN where scalar was finite); LAMB's |w| of weights
+   1e-44 underflowed to 0 (a step 1e7 times the scalar one). */
+TEST(regress_optimizer_norms_in_double) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  static const char *const names[] = {"lars", "lamb", "perpgrad", "adagrad_norm", "sam"};
+  const float big[8] = {3e19f, -2e19f, 1e19f, 5e18f, -3e19f, 1e19f, 2e19f, -1e19f};
+  const float tiny[8] = {1e-44f, -3e-44f, 2e-44f, 1e-44f, -1e-44f, 4e-44f, 1e-44f, 2e-44f};
+  for (int k = 0; k < 5; k++) {
+    const ss_kernel_info *K = O_(names[k]);
+    double p[8];
+    for (size_t i = 0; i < K->nparams; i++) p[i] = K->params[i].def;
+    for (int c = 0; c < 2; c++) {
+      const float *w0 = c ? tiny : big, *g0 = c ? tiny : big;
+      float w[2][8], sl[2][24] = {{0}};
+      double sc[2][SS_OPT_SCALARS] = {{0}};
+      ss_status s[2];
+      for (int impl = 0; impl < 2; impl++) {
+        memcpy(w[impl], w0, sizeof w[impl]);
+        s[impl] = ss_optimize(K, (ss_impl)impl, w[impl], g0, 8, p, K->nparams, sl[impl], sc[impl]);
+      }
+      CHECK(s[0] == s[1], "%s case %d: scalar %d SIMD %d", names[k], c, (int)s[0], (int)s[1]);
+      if (s[0] != SS_OK) continue;
+      for (int i = 0; i < 8; i++)
+        CHECK(isfinite(w[1][i]) && fabs((double)w[1][i] - w[0][i]) <= 1e-5 * (fabs(w[0][i]) + fabs(w0[i])),
+              "%s case %d w[%d]: SIMD %g scalar %g", names[k], c, i, w[1][i], w[0][i]);
+    }
+  }
+}
+
+/* eps = 5e-324 (inside (0, 1]) rounded to a float 0: a coordinate whose
+   gradient history is 0 stepped 0 / 0 = NaN with SS_OK. */
+TEST(regress_optimizer_eps_below_float) {
+  static const char *const names[] = {"adam", "adamw", "amsgrad", "adabelief", "rmsprop",
+                                      "adagrad", "lamb", "adabound", "amsbound"};
+  const float w0[5] = {1, -2, 0, 0.5f, 3}, g[5] = {0.5f, 0, 0, -1, 2};
+  for (int k = 0; k < 9; k++) {
+    const ss_kernel_info *K = O_(names[k]);
+    double p[8];
+    params_with(K, p, "eps", 0x1p-1074);
+    FOR_EACH_IMPL(impl) {
+      float w[5], sl[15] = {0};
+      double sc[SS_OPT_SCALARS] = {0};
+      memcpy(w, w0, sizeof w);
+      CHECK_STATUS(ss_optimize(K, impl, w, g, 5, p, K->nparams, sl, sc), SS_OK);
+      CHECK(finite_row(w, 5) && w[2] == 0.0f, "%s %s: w[2] = %g", names[k], ss_impl_name(impl), w[2]);
+    }
+  }
+}
+
+/* A step that overflows float returned SS_OK with +-Inf weights (SGD, lr
+   1e6, weights near FLT_MAX): now SS_ERR_DOMAIN, the counter not advanced.
+   AdaBound with gamma = 1e-300 (in range) converted its upper bound 1e305
+   to float: undefined behaviour (float-cast-overflow), now FLT_MAX. */
+TEST(regress_optimizer_overflow_and_huge_bounds) {
+  float w[3] = {3e38f, -1.0f, 2.0f};
+  const float g[3] = {1.0f, 1.0f, 1.0f};
+  const double p[2] = {1e6, 1e3};
+  FOR_EACH_IMPL(impl) {
+    double sc[SS_OPT_SCALARS] = {0};
+    w[0] = 3e38f, w[1] = -1, w[2] = 2;
+    CHECK_STATUS(ss_optimize(O_("sgd"), impl, w, g, 3, p, 2, NULL, sc), SS_ERR_DOMAIN);
+    CHECK(sc[0] == 0.0, "the counter advanced");
+    const ss_kernel_info *ab = O_("adabound");
+    double q[7];
+    params_with(ab, q, "gamma", 1e-300);
+    float w2[3] = {1, -1, 0.5f}, sl[6] = {0};
+    CHECK_STATUS(ss_optimize(ab, impl, w2, g, 3, q, 7, sl, sc), SS_OK);
+    CHECK(finite_row(w2, 3), "adabound: not finite");
+  }
+}
+
+/* ---- losses and measures -------------------------------------------------- */
+
+static const ss_kernel_info *L_(const char *name) { return ss_kernel_find(name, SS_FAMILY_LOSS); }
+
+/* entmax_bisect_loss with alpha just above 1 gave 0 or 1.6e6 (1 - sum p^a
+   over a = 2^-52): now it tends to the cross-entropy, as the loss does. */
+TEST(regress_entmax_bisect_loss_tends_to_cross_entropy) {
+  const float x[5] = {0.5f, -1.0f, 2.0f, 0.25f, 1.5f};
+  const double pc[1] = {3};
+  double ce;
+  float g[5];
+  CHECK_STATUS(ss_loss(L_("cross_entropy"), SS_IMPL_SCALAR, x, 5, pc, 1, &ce, g), SS_OK);
+  const double alphas[] = {1.0 + 0x1p-52, 1.0 + 1e-9, 1.0 + 1e-6};
+  for (int a = 0; a < 3; a++)
+    FOR_EACH_IMPL(impl) {
+      const double p[2] = {3, alphas[a]};
+      double l;
+      CHECK_STATUS(ss_loss(L_("entmax_bisect_loss"), impl, x, 5, p, 2, &l, g), SS_OK);
+      CHECK(fabs(l - ce) <= 1e-5 * ce + 2.0 * (alphas[a] - 1.0), "%s alpha-1 = %g: loss %.9g, CE %.9g",
+            ss_impl_name(impl), alphas[a] - 1.0, l, ce);
+    }
+}
+
+/* Fenchel-Young losses on logits near +-FLT_MAX: the SIMD sum of
+   p (x - x_t) took x - x_t in float (+Inf where scalar was 3.9e38); and a
+   masked target wrote grad before SS_ERR_DOMAIN. */
+TEST(regress_fy_loss_huge_logits_and_masked_target) {
+  const float x[4] = {3e38f, -3e38f, 2e38f, 0.0f};
+  static const char *const names[] = {"sparsemax_loss", "entmax15_loss"};
+  for (int k = 0; k < 2; k++) {
+    const double p[1] = {1};
+    double l0 = 0, l1 = 0;
+    float g[4];
+    CHECK_STATUS(ss_loss(L_(names[k]), SS_IMPL_SCALAR, x, 4, p, 1, &l0, g), SS_OK);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_loss(L_(names[k]), impl, x, 4, p, 1, &l1, g), SS_OK);
+      CHECK(isfinite(l1) && fabs(l1 - l0) <= 1e-6 * l0, "%s %s: loss %g vs %g", names[k],
+            ss_impl_name(impl), l1, l0);
+      const float xm[3] = {-INFINITY, 1.0f, 2.0f};
+      float gm[3] = {7, 7, 7};
+      double lm = 7;
+      CHECK_STATUS(ss_loss(L_(names[k]), impl, xm, 3, (double[]){0}, 1, &lm, gm), SS_ERR_DOMAIN);
+      CHECK(gm[0] == 7 && gm[1] == 7 && lm == 7, "%s: written on a masked target", names[k]);
+    }
+  }
+}
+
+/* Tsallis entropy of weights near FLT_MAX at alpha = 1000: -Inf with
+   SS_OK (sum p^a beyond double); now SS_ERR_DOMAIN, out untouched. */
+TEST(regress_measure_beyond_double_is_domain) {
+  const float p[2] = {3e38f, 1.0f};
+  const double a = 1000.0;
+  FOR_EACH_IMPL(impl) {
+    double out = 7;
+    CHECK_STATUS(ss_measure(ss_kernel_find("tsallis_entropy", SS_FAMILY_MEASURE), impl, p, NULL, 2,
+                            &a, 1, &out),
+                 SS_ERR_DOMAIN);
+    CHECK(out == 7, "out written");
+  }
+}
+
+/* ---- attention ------------------------------------------------------------ */
+
+/* ss_attention_scratch_size cast an out-of-range `features` (NaN, 1e300) to
+   size_t: undefined behaviour, reported by UBSan's float-cast-overflow. */
+TEST(regress_attention_scratch_size_invalid_features) {
+  const ss_kernel_info *k = ss_kernel_find("performer", SS_FAMILY_ATTENTION);
+  float buf[64];
+  const ss_attention_io io = {buf, buf, buf, 2, 2, 4, 4, 1, NULL, NULL, NULL, 0, buf, NULL, buf};
+  double p[5] = {1, 0, 0, NAN, 0};
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "NaN features");
+  p[3] = 1e300;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "1e300 features");
+  p[3] = -1e300;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "-1e300 features");
+  p[3] = 16;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 2 * 16 + 16 * 4 + 2 * 16 + 16 * 4, "16 features");
+}
+
+/* sdpa with |q| = |k| = 1e20: scores beyond FLT_MAX became -Inf (a silent
+   mask) or +Inf (SS_ERR_POS_INF, a misleading status); now SS_ERR_DOMAIN. */
+TEST(regress_attention_score_overflow) {
+  float q[4] = {1e20f, 1e20f, -1e20f, 1e20f}, k[4] = {1e20f, 1e20f, 1e20f, -1e20f}, v[4] = {1, 2, 3, 4};
+  float out[4], scratch[8];
+  const ss_attention_io io = {q, k, v, 2, 2, 2, 2, 1, NULL, N_("softmax"), NULL, 0, out, NULL, scratch};
+  const double p[3] = {1, 0, 0};
+  FOR_EACH_IMPL(impl)
+    CHECK_STATUS(ss_attend(ss_kernel_find("sdpa", SS_FAMILY_ATTENTION), impl, &io, p, 3), SS_ERR_DOMAIN);
+}

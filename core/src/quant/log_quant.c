@@ -12,7 +12,7 @@
  * (m = sqrt 2 is not a float, so there are no ties), and y = s 2^-q is
  * exact -- the codes are exact powers of two.
  * log_quant takes any base in (1, 4] (AdaLog, Wu et al. 2024, which
- * adapts the base to the distribution); base = 0 searches b = 2^(k/16),
+ * adapts the base to the distribution); base <= 1 (0 by default) searches b = 2^(k/16),
  * k = 2 .. 32, for the smallest squared error (the search of AdaLog /
  * PTQ4SAM, over a fixed grid). Its log and exp are the samplers'
  * deterministic float polynomials (sample/det_math.h and their SIMD
@@ -43,7 +43,9 @@ static const ss_param_info log_params[] = {
     {.name = "bits", .type = SS_PARAM_INT, .min = 2.0, .max = 8.0, .def = 4.0, .ui_min = 2.0,
      .ui_max = 8.0, .help = "bits per code"},
     {.name = "base", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 4.0, .def = 0.0, .ui_min = 0.0,
-     .ui_max = 4.0, .help = "logarithm base in (1, 4]; 0 searches 2^(k/16) for the least error"},
+     .ui_max = 4.0,
+     .help = "logarithm base in (1, 4]; any base <= 1 (0, the default) searches 2^(k/16) for "
+             "the least error: every value of the range is valid"},
 };
 
 /* An all-zero x: every value is the zero level. */
@@ -211,12 +213,11 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
   const ss_status st = check_nonneg(x, n, &s);
   if (st != SS_OK) return st;
   const int qmax = (1 << (int)params[0]) - 1;
-  const double base = params[1];
-  if (base != 0.0 && !(base > 1.0)) return SS_ERR_PARAM_RANGE;
+  const double base = params[1]; /* <= 1: search (a base in (0, 1] has no meaning of its own) */
   if (s == 0.0f) return all_zero(n, qmax, codes, y);
   const float inv_s = 1.0f / s;
   float lnb = (float)log(base); /* a parameter, not per element: libm's log is fine here */
-  if (base == 0.0) { /* search b = 2^(k/16) */
+  if (!(base > 1.0)) { /* search b = 2^(k/16) */
     double best = INFINITY;
     for (int k = 2; k <= 32; k++) {
       const float l = (float)(0.6931471805599453 * k / 16.0);
@@ -256,7 +257,7 @@ const ss_kernel_info ss_kernel_log_quant = {
     .family = SS_FAMILY_QUANTIZER,
     .summary = "logarithmic quantizer with a chosen or searched base",
     .formula = "q = clamp(round(-log_b(x / max x)), 0, 2^bits - 2), y = max(x) b^-q, last code 0; "
-               "base 0: b = argmin_{2^(k/16)} |y - x|^2",
+               "base <= 1: b = argmin_{2^(k/16)} |y - x|^2",
     .paper = "Wu et al. 2024, AdaLog: Post-Training Quantization for Vision Transformers with "
              "Adaptive Logarithm Quantizer",
     .nparams = 2,

@@ -133,8 +133,16 @@ ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
   ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
-  return k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n,
-                          params, out);
+  double v;
+  s = k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n, params, &v);
+  if (s != SS_OK) return s;
+  /* a value beyond double's range (sum p^a of unnormalized p near FLT_MAX
+     with a = 1000 in Tsallis entropy): not a value; a divergence may be
+     +Inf exactly (q_i = 0 < p_i) */
+  if (isnan(v) || (isinf(v) && !(k->input == SS_INPUT_PROBS_PAIR && v == INFINITY)))
+    return SS_ERR_DOMAIN;
+  *out = v;
+  return SS_OK;
 }
 
 ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
