@@ -10,6 +10,17 @@
  *     On error nothing is written to the outputs unless stated otherwise.
  *   - Logits may be -INFINITY (a masked entry, which gets probability 0);
  *     NaN and +INFINITY are rejected, and so is a row that is all -INFINITY.
+ *   - Exact zeros: a probability or weight output (normalizers, sampler
+ *     distributions and samples, attention weights) whose value is below
+ *     FLT_MIN in magnitude -- a subnormal, or -0 -- is written as +0, in
+ *     every build and impl, so the scalar and SIMD paths agree on which
+ *     outputs are exactly zero (the support). Masked entries are +0.
+ *   - Every parameter value inside its documented range is valid: it gives
+ *     SS_OK on ordinary input (or a stated size / mask status), never a
+ *     silent NaN or Inf. Input or parameters that drive an intermediate
+ *     beyond float's range get SS_ERR_DOMAIN, stated per entry point; the
+ *     registry's help text of a parameter says where its range was made
+ *     exact. Scalar and SIMD always return the same status.
  *   - n must satisfy 1 <= n <= SS_MAX_N.
  *   - A kernel is described by an ss_kernel_info in the registry
  *     (ss_kernel_count / ss_kernel_at / ss_kernel_find); the generic entry
@@ -160,7 +171,11 @@ typedef enum ss_role {
 /* Normalizer: y = f(x; params), y has length n. */
 typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
                                      const double *params, float *y);
-/* Vector-Jacobian product: dx = J(x)^T g, given x, y = f(x) and g. */
+/* Vector-Jacobian product: dx = J(x)^T g, given x, y = f(x) and g. Through
+   the generic entry points (ss_normalize_vjp, ss_normalize_param_vjp,
+   ss_sample_vjp, ss_measure_vjp) g must be finite (SS_ERR_NAN /
+   SS_ERR_NONFINITE), and a gradient whose value is beyond FLT_MAX is
+   SS_ERR_DOMAIN (the buffer is then unspecified), never Inf. */
 typedef ss_status (*ss_normalize_vjp_fn)(const float *x, const float *y,
                                          const float *g, size_t n,
                                          const double *params, float *dx);
@@ -436,7 +451,8 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
 /* One attention call with kernel k (family attention: sdpa, cosformer,
    galerkin, performer) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
-   SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
+   SS_ATTN_MAX_DIM; Q, K, V finite, |Q|, |K| <= SS_ATTN_QK_MAX (else
+   SS_ERR_DOMAIN). A query row whose keys are all masked
    is SS_ERR_ALL_MASKED. An intermediate that overflows float (a score
    |scale q.k| or a feature sum beyond FLT_MAX, e.g. |q|, |k| ~ 1e19) is
    SS_ERR_DOMAIN; out and attn are then unspecified. Performer's features
@@ -447,6 +463,10 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
    (invalid parameters, heads not fitting d, shapes past SS_MAX_N or
    SS_ATTN_MAX_DIM) and for a size whose bytes overflow size_t. */
 #define SS_ATTN_MAX_DIM 4096
+/* Largest accepted |q_i|, |k_i| (2^40 ~ 1.1e12; larger is SS_ERR_DOMAIN):
+   a score's dot product then stays below FLT_MAX in every summation order,
+   with any scale in range. V may hold any finite values. */
+#define SS_ATTN_QK_MAX 0x1p40f
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params);
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,

@@ -173,6 +173,135 @@ TEST(regress_exact_zero_rule_no_subnormal_outputs) {
   }
 }
 
+/* Runs the VJP (and the parameter VJP when there is one) in every impl on
+   y = the scalar forward: the impls must agree on the status; on SS_OK no
+   NaN / Inf and SIMD within 2^-12 of max |dx| of scalar. *st: the status. */
+static void vjp_agree(const char *name, const double *p, const float *x, const float *g, size_t n,
+                      ss_status *st) {
+  const ss_kernel_info *k = N_(name);
+  *st = SS_ERR_NULL;
+  float y[64], d0[64], d1[64]; /* n <= 64 */
+  CHECK_STATUS(ss_normalize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, y), SS_OK);
+  const ss_status s0 = *st = ss_normalize_vjp(k, SS_IMPL_SCALAR, x, y, g, n, p, k->nparams, d0);
+  double m = 0.0;
+  for (size_t i = 0; s0 == SS_OK && i < n; i++) {
+    CHECK(isfinite(d0[i]), "%s scalar: dx[%zu] = %g on SS_OK", name, i, d0[i]);
+    m = fmax(m, fabs(d0[i]));
+  }
+  if (ss_impl_available(SS_IMPL_SIMD)) {
+    const ss_status s1 = ss_normalize_vjp(k, SS_IMPL_SIMD, x, y, g, n, p, k->nparams, d1);
+    CHECK(s0 == s1, "%s: scalar %s, SIMD %s", name, ss_status_name(s0), ss_status_name(s1));
+    for (size_t i = 0; s0 == SS_OK && s1 == SS_OK && i < n; i++)
+      CHECK(fabs((double)d1[i] - d0[i]) <= 0x1p-12 * m, "%s: SIMD dx[%zu] = %g, scalar %g", name, i, d1[i],
+            d0[i]);
+  }
+  if (k->has_param_backward) {
+    double q0[16], q1[16];
+    const ss_status w0 = ss_normalize_param_vjp(k, SS_IMPL_SCALAR, x, y, g, n, p, k->nparams, q0);
+    for (size_t j = 0; w0 == SS_OK && j < k->nparams; j++)
+      CHECK(isfinite(q0[j]), "%s: parameter gradient %zu = %g", name, j, q0[j]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      const ss_status w1 = ss_normalize_param_vjp(k, SS_IMPL_SIMD, x, y, g, n, p, k->nparams, q1);
+      CHECK(w0 == w1, "%s param: scalar %s, SIMD %s", name, ss_status_name(w0), ss_status_name(w1));
+      for (size_t j = 0; w0 == SS_OK && w1 == SS_OK && j < k->nparams; j++)
+        CHECK(fabs(q1[j] - q0[j]) <= 0x1p-12 * fabs(q0[j]), "%s: SIMD parameter gradient %zu = %.9g, scalar %.9g",
+              name, j, q1[j], q0[j]);
+    }
+  }
+}
+
+/* Fuzzer (regress-sa-softmax-vjp-subnormal-range): sa_softmax on one
+   subnormal logit among zeros, range R = 1.6e-41: the SIMD VJP took 1 / R
+   in float (+Inf, NaN gradients) where the scalar one works in double. */
+TEST(regress_sa_softmax_vjp_subnormal_range) {
+  enum { N = 29 };
+  float x[N] = {0x1.201ep-134f}, g[N] = {0};
+  g[0] = 1e-30f, g[5] = -1e-30f, g[28] = 2e-31f;
+  const double p = 1.0; /* normalized */
+  ss_status s;
+  vjp_agree("sa_softmax", &p, x, g, N, &s);
+  CHECK_STATUS(s, SS_OK);
+  g[5] = 1.0f; /* dx_5 ~ g_5 / (29 R) = 2e39: beyond FLT_MAX, SS_ERR_DOMAIN in both */
+  vjp_agree("sa_softmax", &p, x, g, N, &s);
+  CHECK_STATUS(s, SS_ERR_DOMAIN);
+}
+
+/* Fuzzer (regress-boltzmann-vjp-huge-bx): boltzmann, b = -1000, a single
+   unmasked logit 4.8e36. The exact gradient is g (y = x whatever x); with
+   b x beyond 2^53 the scalar path lost the 1 in 1 + b x and gave 0, the SIMD
+   one overflowed in float and gave NaN. */
+TEST(regress_boltzmann_vjp_huge_bx) {
+  enum { N = 25 };
+  float x[N], g[N] = {0}, y[N], dx[N];
+  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+  x[0] = 0x1.ccp+120f, g[0] = 0.75f, g[24] = 3.0f;
+  const double b = -1000.0;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(N_("boltzmann"), impl, x, N, &b, 1, y), SS_OK);
+    CHECK_STATUS(ss_normalize_vjp(N_("boltzmann"), impl, x, y, g, N, &b, 1, dx), SS_OK);
+    CHECK(dx[0] == 0.75f && dx[24] == 0.0f, "%s: dx %g %g, want 0.75 0", ss_impl_name(impl), dx[0], dx[24]);
+  }
+  ss_status s;
+  vjp_agree("boltzmann", &b, x, g, N, &s);
+}
+
+/* Fuzzer (regress-boltzmann-param-vjp-huge-gy): boltzmann, b = 1000, x =
+   {2^102, 0, 0, 0, 0}, g_0 = -2^93.8: the SIMD parameter VJP formed g y in
+   float (overflow, SS_ERR_DOMAIN) where the scalar one (double) is finite. */
+TEST(regress_boltzmann_param_vjp_huge_gy) {
+  const float x[5] = {0x1p+102f, 0, 0, 0, 0}, g[5] = {-0x1.c4p+93f, 0, 0, 0, 1};
+  const double b = 1000.0;
+  ss_status s;
+  vjp_agree("boltzmann", &b, x, g, 5, &s);
+  CHECK_STATUS(s, SS_OK);
+}
+
+/* Fuzzer (regress-entmax-param-vjp-huge-g): entmax_bisect, alpha = 10 -
+   2 ulp, logits 0, 2^-33, 2^-32, 2^-33 (y ~ 1/4 each) and g_3 = 2^127: the
+   SIMD VJPs formed float products with g that overflowed where the scalar
+   ones (double) did not, so the impls disagreed on the status. Now both: the
+   input gradient ~ g y^(2 - alpha) / (alpha - 1) ~ 2^140 is SS_ERR_DOMAIN,
+   the alpha gradient (a double) is finite; at g_3 = 2^110 all is SS_OK. */
+TEST(regress_entmax_param_vjp_huge_g) {
+  const float x[4] = {0, 0x1p-33f, 0x1p-32f, 0x1p-33f};
+  float g[4] = {0, 0, 0, 0x1p127f};
+  const double a = 9.9999999999999982;
+  static const char *const names[] = {"entmax_bisect", "entmax_halley"};
+  for (int e = 0; e < 2; e++) {
+    ss_status s;
+    g[3] = 0x1p127f;
+    vjp_agree(names[e], &a, x, g, 4, &s);
+    CHECK_STATUS(s, SS_ERR_DOMAIN);
+    g[3] = 0x1p110f;
+    vjp_agree(names[e], &a, x, g, 4, &s);
+    CHECK_STATUS(s, SS_OK);
+  }
+}
+
+/* Fuzzer (regress-entmax-halley-near-ties-alpha-10): entmax_halley at alpha
+   = 10 - 2 ulp on 3690 logits, four of them 2^-51 .. 1.7 2^-49 above 3686
+   zeros: the float threshold cannot separate the entries and the SIMD path
+   accepted an iterate whose residual it had measured in float (sum 1 +- 6e-3,
+   impls apart). Now verified and redone in double: both sum to 1 and agree. */
+TEST(regress_entmax_halley_near_ties_alpha_10) {
+  enum { N = 3690 };
+  static float x[N], y0[N], y1[N];
+  x[0] = x[2] = 0x1p-51f, x[1] = x[3] = 0x1.b8p-49f;
+  const double a = 9.9999999999999982;
+  static const char *const names[] = {"entmax_halley", "entmax_bisect"};
+  for (int e = 0; e < 2; e++) {
+    CHECK_STATUS(ss_normalize(N_(names[e]), SS_IMPL_SCALAR, x, N, &a, 1, y0), SS_OK);
+    double s0 = 0.0;
+    for (size_t i = 0; i < N; i++) s0 += y0[i];
+    CHECK(fabs(s0 - 1.0) <= 1e-5, "%s scalar: sum %.9g", names[e], s0);
+    if (!ss_impl_available(SS_IMPL_SIMD)) continue;
+    CHECK_STATUS(ss_normalize(N_(names[e]), SS_IMPL_SIMD, x, N, &a, 1, y1), SS_OK);
+    double s1 = 0.0, m = 0.0;
+    for (size_t i = 0; i < N; i++) s1 += y1[i], m = fmax(m, fabs((double)y1[i] - y0[i]));
+    CHECK(fabs(s1 - 1.0) <= 1e-5 && m <= 0x1p-16, "%s SIMD: sum %.9g, max |SIMD - scalar| %g", names[e], s1, m);
+  }
+}
+
 /* ---- samplers ------------------------------------------------------------- */
 
 /* The logit samplers with temperature = 1e-300: SIMD returned NaN
@@ -382,6 +511,34 @@ TEST(regress_size_helpers_do_not_wrap) {
   CHECK(ss_opt_state_size(k, (size_t)-1 / 2) == 0 && ss_opt_state_size(k, 10) == 30, "state size");
 }
 
+/* Fuzzer (regress-pow2-subnormal-max): pow2 (2 bits) on a row whose max is
+   the subnormal 1.0ap-142 next to zeros: 1 / max overflowed float, 0 * Inf
+   was NaN and scalar and SIMD chose different levels for the zeros. Now the
+   row is scaled by 2^64 first; both impls agree bit for bit and the max is
+   its own level. Same for log_quant. */
+TEST(regress_pow2_log_quant_subnormal_max) {
+  const float x[9] = {0x1.0ap-142f, 0, 0, 0, 0, 0x1p-145f, 0, 0, 0};
+  static const char *const names[] = {"pow2", "log_quant"};
+  for (int q = 0; q < 2; q++) {
+    const ss_kernel_info *k = Q_(names[q]);
+    double p[4];
+    params_with(k, p, "bits", 2);
+    int32_t c0[9], c1[9];
+    float y0[9], y1[9];
+    FOR_EACH_IMPL(impl) {
+      int32_t *c = impl == SS_IMPL_SCALAR ? c0 : c1;
+      float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+      CHECK_STATUS(ss_quantize(k, impl, x, 9, p, k->nparams, c, y), SS_OK);
+      CHECK(y[0] == x[0], "%s %s: y[0] = %a", names[q], ss_impl_name(impl), y[0]);
+      for (int i = 0; i < 9; i++)
+        CHECK(isfinite(y[i]) && y[i] >= 0 && y[i] <= x[0], "%s %s: y[%d] = %a", names[q], ss_impl_name(impl), i,
+              y[i]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD))
+      CHECK(!memcmp(c0, c1, sizeof c0) && !memcmp(y0, y1, sizeof y0), "%s: impls differ", names[q]);
+  }
+}
+
 /* ---- optimizers ----------------------------------------------------------- */
 
 static const ss_kernel_info *O_(const char *name) { return ss_kernel_find(name, SS_FAMILY_OPTIMIZER); }
@@ -538,7 +695,8 @@ TEST(regress_attention_scratch_size_invalid_features) {
 }
 
 /* sdpa with |q| = |k| = 1e20: scores beyond FLT_MAX became -Inf (a silent
-   mask) or +Inf (SS_ERR_POS_INF, a misleading status); now SS_ERR_DOMAIN. */
+   mask) or +Inf (SS_ERR_POS_INF, a misleading status); now SS_ERR_DOMAIN
+   (beyond SS_ATTN_QK_MAX). */
 TEST(regress_attention_score_overflow) {
   float q[4] = {1e20f, 1e20f, -1e20f, 1e20f}, k[4] = {1e20f, 1e20f, 1e20f, -1e20f}, v[4] = {1, 2, 3, 4};
   float out[4], scratch[8];
@@ -546,4 +704,32 @@ TEST(regress_attention_score_overflow) {
   const double p[3] = {1, 0, 0};
   FOR_EACH_IMPL(impl)
     CHECK_STATUS(ss_attend(ss_kernel_find("sdpa", SS_FAMILY_ATTENTION), impl, &io, p, 3), SS_ERR_DOMAIN);
+}
+
+/* Fuzzer (regress-sdpa-score-sum-order): q, k near 2^39 .. 2^41 whose
+   products summed to beyond FLT_MAX in one order and not in the other:
+   scalar SS_ERR_DOMAIN, SIMD SS_OK. |q|, |k| <= SS_ATTN_QK_MAX = 2^40 now
+   bounds every partial sum (any order is finite), beyond it SS_ERR_DOMAIN. */
+TEST(regress_attention_qk_bound) {
+  enum { N = 3, D = 5 };
+  float q[N * D], k[N * D], v[N * D], out[N * D], o0[N * D], scratch[4 * N * N + 64];
+  for (size_t i = 0; i < N * D; i++)
+    q[i] = (i % 3 ? 1.0f : -1.0f) * SS_ATTN_QK_MAX, k[i] = (i % 2 ? -1.0f : 1.0f) * SS_ATTN_QK_MAX,
+    v[i] = (float)i;
+  const ss_attention_io io = {q, k, v, N, N, D, D, 1, NULL, N_("softmax"), NULL, 0, out, NULL, scratch};
+  const ss_kernel_info *sdpa = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION);
+  CHECK(ss_attention_scratch_size(sdpa, &io, (double[]){1, 0, 0}) <= sizeof scratch / sizeof *scratch,
+        "scratch");
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_OK);
+    CHECK(finite_row(out, N * D), "%s: non-finite output", ss_impl_name(impl));
+    if (impl == SS_IMPL_SCALAR) memcpy(o0, out, sizeof o0);
+    else
+      for (size_t i = 0; i < N * D; i++)
+        CHECK(fabsf(out[i] - o0[i]) <= 1e-4f * 14, "SIMD out[%zu] = %g, scalar %g", i, out[i], o0[i]);
+  }
+  q[7] = nextafterf(SS_ATTN_QK_MAX, INFINITY);
+  FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
+  q[7] = 1.0f, k[14] = -nextafterf(SS_ATTN_QK_MAX, INFINITY);
+  FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
 }

@@ -236,8 +236,26 @@ static inline v128_t dz_lane(v128_t vy, v128_t vg, v128_t vgr, v128_t vgbar, con
   return wasm_v128_and(wasm_f32x4_mul(s_full(vy, B), diff), keep);
 }
 
+/* Gradients beyond 2^100 in magnitude: g - g_r and its products leave
+   float's range inside the lanes while the result may be finite; the
+   double scalar routines take them (the same answer, and the same status
+   through ss_normalize_vjp's check of the result). */
+static bool huge_g(const float *g, size_t n) {
+  const v128_t lim = wasm_f32x4_splat(0x1p100f);
+  v128_t big = wasm_i32x4_splat(0);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) big = wasm_v128_or(big, wasm_f32x4_gt(wasm_f32x4_abs(wasm_v128_load(g + i)), lim));
+  bool any = wasm_v128_any_true(big);
+  for (; i < n; i++) any |= fabsf(g[i]) > 0x1p100f;
+  return any;
+}
+
 void ss_em_vjp_simd(const float *y, const float *g, size_t n, double alpha,
                     double c, float *dx) {
+  if (huge_g(g, n)) {
+    ss_em_vjp_scalar(y, g, n, alpha, c, dx);
+    return;
+  }
   const em_bw B = bw_consts(y, n, alpha);
   const float gr = g[ref_index(y, n, alpha)];
   const v128_t vgr = wasm_f32x4_splat(gr);
@@ -258,6 +276,10 @@ void ss_em_vjp_simd(const float *y, const float *g, size_t n, double alpha,
 
 void ss_em_param_simd(const float *x, const float *y, const float *g, size_t n,
                       double alpha, double *dalpha, double *dc) {
+  if (huge_g(g, n)) {
+    ss_em_param_scalar(x, y, g, n, alpha, dalpha, dc);
+    return;
+  }
   const double a = alpha - 1.0;
   const em_bw B = bw_consts(y, n, alpha);
   const float gr = g[ref_index(y, n, alpha)];

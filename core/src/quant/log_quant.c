@@ -26,6 +26,7 @@
  * Negative x is SS_ERR_DOMAIN; an all-zero x gives y = 0.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "common/exp_simd.h"
@@ -67,6 +68,24 @@ static ss_status check_nonneg(const float *x, size_t n, float *mx) {
   return SS_OK;
 }
 
+/* A row whose max s is below 2^-64: 1 / s overflows float and 0 * Inf is
+   NaN (scalar and SIMD then chose different levels for x = 0 next to a
+   subnormal max). The levels depend only on x / s, so the row is scaled by
+   2^64 into y first (exact: no value can overflow) and the results scaled
+   back by 2^-64 at the end (the same correctly rounded value as s b^-q of
+   the tiny s). Returns the row to read (x or y). */
+static const float *tiny_max_prescale(const float *x, size_t n, float *s, float *y, bool *scaled) {
+  *scaled = *s < 0x1p-64f;
+  if (!*scaled) return x;
+  for (size_t i = 0; i < n; i++) y[i] = x[i] * 0x1p64f;
+  *s *= 0x1p64f;
+  return y;
+}
+static void tiny_max_unscale(float *y, size_t n, bool scaled) {
+  if (scaled)
+    for (size_t i = 0; i < n; i++) y[i] *= 0x1p-64f;
+}
+
 /* ---- pow2 ---------------------------------------------------------------- */
 
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -99,6 +118,8 @@ static inline __attribute__((always_inline)) ss_status pow2_run(const float *x, 
   if (st != SS_OK) return st;
   const int qmax = (1 << (int)params[0]) - 1;
   if (s == 0.0f) return all_zero(n, qmax, codes, y);
+  bool scaled;
+  x = tiny_max_prescale(x, n, &s, y, &scaled);
   const float inv_s = 1.0f / s;
   size_t i = 0;
 #if SS_HAVE_SIMD
@@ -134,6 +155,7 @@ static inline __attribute__((always_inline)) ss_status pow2_run(const float *x, 
   (void)simd;
 #endif
   pow2_scalar_row(x + i, n - i, s, inv_s, qmax, codes ? codes + i : NULL, y + i);
+  tiny_max_unscale(y, n, scaled);
   return SS_OK;
 }
 
@@ -215,6 +237,8 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
   const int qmax = (1 << (int)params[0]) - 1;
   const double base = params[1]; /* <= 1: search (a base in (0, 1] has no meaning of its own) */
   if (s == 0.0f) return all_zero(n, qmax, codes, y);
+  bool scaled;
+  x = tiny_max_prescale(x, n, &s, y, &scaled);
   const float inv_s = 1.0f / s;
   float lnb = (float)log(base); /* a parameter, not per element: libm's log is fine here */
   if (!(base > 1.0)) { /* search b = 2^(k/16) */
@@ -225,7 +249,8 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
       if (se < best) best = se, lnb = l;
     }
   }
-  row(x, n, s, inv_s, lnb, qmax, codes, y);
+  row(x, n, s, inv_s, lnb, qmax, codes, y); /* x may be y (prescaled): read before written */
+  tiny_max_unscale(y, n, scaled);
   return SS_OK;
 }
 

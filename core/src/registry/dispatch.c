@@ -5,6 +5,13 @@
 #include "common/check.h"
 #include "softscope.h"
 
+/* A gradient that came out non-finite: its exact value is beyond FLT_MAX
+   (e.g. sa_softmax's 1 / range for a subnormal range), SS_ERR_DOMAIN; the
+   gradient buffer then holds unspecified values. */
+static ss_status ss_check_gradient(const float *d, size_t n) {
+  return ss_check_finite_fast(d, n) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
+}
+
 static ss_status check_common(const ss_kernel_info *k, ss_family family,
                               ss_impl impl, size_t n, const double *params,
                               size_t nparams) {
@@ -47,7 +54,8 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->normalize_vjp[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
-  return k->normalize_vjp[impl](x, y, g, n, params, dx);
+  s = k->normalize_vjp[impl](x, y, g, n, params, dx);
+  return s == SS_OK ? ss_check_gradient(dx, n) : s;
 }
 
 ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -62,7 +70,10 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->normalize_param_vjp[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
-  return k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
+  s = k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
+  for (size_t i = 0; s == SS_OK && i < nparams; i++)
+    if (!isfinite(dparams[i])) s = SS_ERR_DOMAIN;
+  return s;
 }
 
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
@@ -122,7 +133,8 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
   const size_t draws = (size_t)ss_param_value(k, params, "draws", 0.0);
   s = ss_check_finite(g, draws * n);
   if (s != SS_OK) return s;
-  return k->sample_vjp[impl](x, n, params, g, dx);
+  s = k->sample_vjp[impl](x, n, params, g, dx);
+  return s == SS_OK ? ss_check_gradient(dx, n) : s;
 }
 
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
@@ -154,7 +166,8 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
   if (!isfinite(g)) return SS_ERR_NONFINITE;
-  return k->measure_vjp[impl](p, n, params, g, dp);
+  s = k->measure_vjp[impl](p, n, params, g, dp);
+  return s == SS_OK ? ss_check_gradient(dp, n) : s;
 }
 
 size_t ss_opt_state_size(const ss_kernel_info *k, size_t n) {

@@ -36,6 +36,7 @@
  * |y64_i| >= 1e-30, measured 1.9e-7 (scalar) and 3.4e-7 (SIMD) over logits
  * up to +-3e37; SIMD vs scalar <= 16 ulp, measured 7.
  */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
@@ -226,6 +227,9 @@ static ss_status sa_norm_vjp_simd(const float *x, const float *y,
     for (size_t i = 0; i < n; i++) dx[i] = 0.0f;
     return SS_OK;
   }
+  /* a range below 1 / FLT_MAX (subnormal logits): 1 / R is not a float; the
+     scalar VJP's double arithmetic gives the gradient (or its overflow) */
+  if (!(1.0 / range <= FLT_MAX)) return sa_norm_vjp_scalar(x, y, g, n, dx);
   const double sum = ss_exp_store_simd(x, n, max, 1.0f, dx);
   ss_scale_simd(dx, n, (float)(1.0 / sum), dx); /* dx = p */
   const double a = ss_dot_simd(g, dx, n), b = ss_dot_simd(g, y, n);
