@@ -278,6 +278,26 @@ TEST(regress_entmax_param_vjp_huge_g) {
   }
 }
 
+/* Fuzzer (regress-ssmax-param-vjp-float-moments): ssmax at s = 2^-1074 (y
+   uniform), x = {0, 0, 0, 0, 0, 2^127}, g ~ 2^85: the SIMD parameter VJP
+   summed g y (x - max) in float lanes (overflow: SS_ERR_DOMAIN) where the
+   scalar one (double) gives -1.3e63. The moments are f64x2 lanes now (also
+   adaptive_temperature's VJP). */
+TEST(regress_ssmax_param_vjp_float_moments) {
+  const float x[6] = {0, 0, 0, 0, 0, 0x1p127f}, g[6] = {0x1.8p+85f, 0x1p+86f, 0x1p+85f, 0x1p+86f, 0, 0x1p+84f};
+  const double s = 4.9406564584124654e-324;
+  ss_status st;
+  vjp_agree("ssmax", &s, x, g, 6, &st);
+  CHECK_STATUS(st, SS_OK);
+  float y[6];
+  double dp;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(N_("ssmax"), SS_IMPL_SCALAR, x, 6, &s, 1, y), SS_OK);
+    CHECK_STATUS(ss_normalize_param_vjp(N_("ssmax"), impl, x, y, g, 6, &s, 1, &dp), SS_OK);
+    CHECK(dp < -1e63 && dp > -2e63, "%s: ds = %g", ss_impl_name(impl), dp);
+  }
+}
+
 /* Fuzzer (regress-entmax-halley-near-ties-alpha-10): entmax_halley at alpha
    = 10 - 2 ulp on 3690 logits, four of them 2^-51 .. 1.7 2^-49 above 3686
    zeros: the float threshold cannot separate the entries and the SIMD path
