@@ -285,3 +285,74 @@ void cf_report(const char *family, const cf_count *c) {
          "%zu checked / %zu skipped\n",
          family, c->kernels, c->cases, c->calls, c->ok, c->fd_checked, c->fd_skipped);
 }
+
+/* ---- every entry point checks the family ---------------------------------- */
+
+/* Each generic entry point, given a kernel of another family (any
+   registered kernel, valid arguments otherwise), returns SS_ERR_FAMILY and
+   writes nothing. */
+TEST(conformance_entry_points_check_the_family) {
+  enum { N = 8 };
+  float x[N], q[N], g[N], out[4 * N];
+  int32_t codes[N];
+  uint32_t idx[N];
+  double p[CF_MAX_PARAMS], d[CF_MAX_PARAMS], scalars[16];
+  for (size_t i = 0; i < N; i++) x[i] = q[i] = 0.125f * (float)(i + 1), g[i] = 0.5f;
+  size_t checked = 0;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    cf_defaults(k, N, p);
+    const size_t np = k->nparams;
+    const ss_family f = k->family;
+    cf_poison(out, 4 * N);
+    ss_status s[11];
+    size_t ns = 0;
+#define ENTRY(fam, call) \
+  if (f != (fam)) s[ns++] = (call), checked++
+    ENTRY(SS_FAMILY_NORMALIZER, ss_normalize(k, SS_IMPL_SCALAR, x, N, p, np, out));
+    ENTRY(SS_FAMILY_NORMALIZER, ss_normalize_vjp(k, SS_IMPL_SCALAR, x, q, g, N, p, np, out));
+    ENTRY(SS_FAMILY_NORMALIZER, ss_normalize_param_vjp(k, SS_IMPL_SCALAR, x, q, g, N, p, np, d));
+    ENTRY(SS_FAMILY_LOSS, ss_loss(k, SS_IMPL_SCALAR, x, N, p, np, d, out));
+    ENTRY(SS_FAMILY_SAMPLER, ss_sample(k, SS_IMPL_SCALAR, x, N, p, np, out, idx, out + N));
+    ENTRY(SS_FAMILY_SAMPLER, ss_sample_vjp(k, SS_IMPL_SCALAR, x, N, p, np, g, out));
+    ENTRY(SS_FAMILY_QUANTIZER, ss_quantize(k, SS_IMPL_SCALAR, x, N, p, np, codes, out));
+    ENTRY(SS_FAMILY_MEASURE, ss_measure(k, SS_IMPL_SCALAR, x, q, N, p, np, d));
+    ENTRY(SS_FAMILY_MEASURE, ss_measure_vjp(k, SS_IMPL_SCALAR, x, N, p, np, 1.0, out));
+    ENTRY(SS_FAMILY_OPTIMIZER, ss_optimize(k, SS_IMPL_SCALAR, out, g, N, p, np, out + N, scalars));
+    const ss_attention_io io = {x, q, g, 2, 2, 2, 2, 1, NULL, ss_kernel_find("softmax", SS_FAMILY_NORMALIZER),
+                                NULL, 0, out, NULL, out + N};
+    ENTRY(SS_FAMILY_ATTENTION, ss_attend(k, SS_IMPL_SCALAR, &io, p, np));
+#undef ENTRY
+    for (size_t i = 0; i < ns; i++)
+      CHECK(s[i] == SS_ERR_FAMILY, "%s: entry point %zu of another family gave %s", k->name, i,
+            ss_status_name(s[i]));
+    CHECK(cf_untouched(out, 4 * N), "%s: written through another family's entry point", k->name);
+  }
+  CHECK(checked >= 8 * ss_kernel_count(), "only %zu calls", checked);
+}
+
+/* ss_params_check rejects every invalid parameter case of every kernel with
+   its status and ss_params_bad_index names the parameter; the defaults and
+   every valid case pass. */
+TEST(conformance_params_check_names_the_parameter) {
+  enum { N = 64 };
+  size_t cap, checked = 0;
+  cf_case *cases = cf_cases_alloc(&cap);
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    const size_t np = k->nparams;
+    size_t nc = cf_invalid_cases(k, N, cases, cap);
+    for (size_t c = 0; c < nc; c++, checked++) {
+      if (cases[c].want != SS_ERR_PARAM_RANGE) continue;
+      const ss_status s = ss_params_check(k, cases[c].p, np);
+      const long bad = ss_params_bad_index(k, cases[c].p, np);
+      CHECK(s == SS_ERR_PARAM_RANGE && bad == cases[c].param, "%s %s: %s, bad index %ld (want %ld)",
+            k->name, cases[c].what, ss_status_name(s), bad, cases[c].param);
+    }
+    nc = cf_valid_cases(k, N, 5, 2, 1, cases, cap);
+    for (size_t c = 0; c < nc; c++, checked++)
+      CHECK(ss_params_check(k, cases[c].p, np) == SS_OK && ss_params_bad_index(k, cases[c].p, np) == -1,
+            "%s %s: rejected", k->name, cases[c].what);
+  }
+  CHECK(checked > 1000, "only %zu cases", checked);
+}

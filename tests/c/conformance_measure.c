@@ -12,7 +12,8 @@
  *   - every n from 0 to 67 and n = 65539 with the defaults;
  *   - bad inputs get their status (NaN, +-Inf in either input, negative
  *     probabilities (SS_ERR_DOMAIN; a measure that takes any sign says so by
- *     answering SS_OK with a finite value), all -Inf logits, NULL, n = 0,
+ *     answering SS_OK with a finite value), NaN before -Inf before a
+ *     negative entry, all -Inf logits, NULL, n = 0,
  *     n > SS_MAX_N, every invalid parameter, wrong count) and leave out
  *     untouched;
  *   - the VJP (where there is one) agrees with central differences of the
@@ -192,6 +193,12 @@ TEST(conformance_measure_bad_inputs) {
             fill(k, p, q, N, CF_NORMAL, 5);
             v[where[w]] = -INFINITY;
             ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf");
+            /* precedence: NaN before -Inf and negative, -Inf before negative */
+            v[(where[w] + 3) % N] = -1.0f;
+            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf and negative");
+            v[(where[w] + 7) % N] = NAN;
+            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN, -Inf and negative");
+            fill(k, p, q, N, CF_NORMAL, 5);
             v[where[w]] = -1e-3f;
             double out = -777.0;
             const ss_status s = ss_measure(k, impl, p, q, N, prm, np, &out);

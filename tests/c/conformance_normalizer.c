@@ -15,7 +15,8 @@
  *   - every n from 0 to 67 and n = 65539 with the defaults;
  *   - bad inputs get their status (NaN, +Inf, NaN with +Inf, all -Inf,
  *     NULL, n = 0, n > SS_MAX_N, every invalid parameter, wrong count, wrong
- *     family, unknown impl) and leave y untouched;
+ *     family, unknown impl) and leave y untouched; the VJPs reject invalid
+ *     parameters alike;
  *   - the VJP agrees with central differences of the forward along random
  *     directions (and the parameter VJP with differences in the parameter),
  *     within FD_TOL, wherever the differences at h and h/2 agree (a kink
@@ -329,8 +330,28 @@ TEST(conformance_normalizer_bad_inputs) {
         ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
       }
       const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
+      float y0[N], g0[N], db[N];
+      double dp[CF_MAX_PARAMS];
+      for (size_t i = 0; i < N; i++) g0[i] = 0.25f;
+      ss_normalize(k, impl, x, N, p, np, y0);
+      for (size_t c = 0; c < nc && ok; c++) {
         ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
+        /* the VJPs check the parameters alike */
+        if (k->has_backward) {
+          cf_poison(db, N);
+          dp[0] = 7.0;
+          const ss_status sv = ss_normalize_vjp(k, impl, x, y0, g0, N, cases[c].p, np, db);
+          const ss_status sp = k->has_param_backward
+                                   ? ss_normalize_param_vjp(k, impl, x, y0, g0, N, cases[c].p, np, dp)
+                                   : cases[c].want;
+          if (sv != cases[c].want || sp != cases[c].want || !cf_untouched(db, N) || dp[0] != 7.0) {
+            ss_test_fail(__FILE__, __LINE__, "%s %s %s: vjp %s, param vjp %s, want %s%s", k->name,
+                         ss_impl_name(impl), cases[c].what, ss_status_name(sv), ss_status_name(sp),
+                         ss_status_name(cases[c].want), cf_untouched(db, N) ? "" : " (dx written)");
+            ok = false;
+          }
+        }
+      }
       cnt.cases += nc;
       double out;
       if (ss_measure(k, impl, x, NULL, N, p, np, &out) != SS_ERR_FAMILY) {

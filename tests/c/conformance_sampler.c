@@ -17,7 +17,8 @@
  *   - bad inputs get their status (by input kind: NaN, +Inf, all -Inf,
  *     negative or zero weights, non-finite values; NULL, n = 0, n >
  *     SS_MAX_N, draws * n > SS_MAX_N, every invalid parameter, wrong count)
- *     and leave probs untouched;
+ *     and leave probs untouched; the VJP checks x, g (NaN, Inf), NULL and
+ *     n = 0 alike and leaves dx untouched;
  *   - the VJP of relaxed (soft) samples agrees with central differences of
  *     the forward with the same seed (hard, one-hot samples have a
  *     surrogate gradient: not differenced).
@@ -378,6 +379,35 @@ TEST(conformance_sampler_bad_inputs) {
           ss_sample_vjp(k, impl, x, N, p, np, x, d) != SS_ERR_NO_BACKWARD) {
         ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
         ok = false;
+      }
+      const size_t draws = (size_t)ss_param_value(k, p, "draws", 1.0);
+      if (k->has_backward && draws <= 16) {
+        /* the VJP checks x, g and its arguments like the forward; dx untouched */
+        static float gb[16 * N];
+        for (size_t i = 0; i < draws * N; i++) gb[i] = 0.5f;
+        cf_fill(x, N, k->input, CF_NORMAL, true, 9);
+        const ss_status ok_s = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+        cf_poison(d, N);
+        gb[draws * N - 1] = NAN;
+        const ss_status g_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+        gb[draws * N - 1] = INFINITY;
+        const ss_status g_inf = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+        gb[draws * N - 1] = 0.5f;
+        const float keep = x[3];
+        x[3] = NAN;
+        const ss_status x_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+        x[3] = keep;
+        const ss_status nul = ss_sample_vjp(k, impl, x, N, p, np, NULL, d);
+        const ss_status empty = ss_sample_vjp(k, impl, x, 0, p, np, gb, d);
+        if (ok_s != SS_OK || g_nan != SS_ERR_NAN || g_inf != SS_ERR_NONFINITE || x_nan != SS_ERR_NAN ||
+            nul != SS_ERR_NULL || empty != SS_ERR_EMPTY || !cf_untouched(d, N)) {
+          ss_test_fail(__FILE__, __LINE__,
+                       "%s %s vjp: ok %s, NaN g %s, Inf g %s, NaN x %s, NULL g %s, n = 0 %s%s", k->name,
+                       ss_impl_name(impl), ss_status_name(ok_s), ss_status_name(g_nan),
+                       ss_status_name(g_inf), ss_status_name(x_nan), ss_status_name(nul),
+                       ss_status_name(empty), cf_untouched(d, N) ? "" : " (dx written)");
+          ok = false;
+        }
       }
     }
     ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, true, SS_ERR_UNSUPPORTED, "impl out of range");

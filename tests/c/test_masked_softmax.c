@@ -274,8 +274,3 @@ TEST(masked_softmax_single_entry) {
     CHECK(y[0] == 1.0f, "%s direct: %g", ss_impl_name(impl), y[0]);
   }
 }
-
-TEST(masked_softmax_bad_inputs) {
-  const double params[3] = {0, 0, 0};
-  st_normalizer_bad_inputs(K(), params, 2);
-}

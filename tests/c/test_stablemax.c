@@ -241,8 +241,3 @@ TEST(stablemax_n1_and_direct_call) {
   CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
   CHECK_STATUS(ss_stablemax(NULL, 19, a), SS_ERR_NULL);
 }
-
-TEST(stablemax_bad_inputs) {
-  const double params[1] = {0.0};
-  st_normalizer_bad_inputs(K(), params, 0);
-}
