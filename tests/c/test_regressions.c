@@ -226,6 +226,18 @@ TEST(regress_sa_softmax_vjp_subnormal_range) {
   CHECK_STATUS(s, SS_ERR_DOMAIN);
 }
 
+/* Fuzzer (regress-sa-softmax-vjp-tiny-range-large-g): sa_softmax on logits
+   of range R = 2^-84.4 with g ~ 2^119: the SIMD VJP formed g (w + 1 / R) in
+   float (2^203: SS_ERR_DOMAIN) where the scalar one, in double, is finite
+   (the jmin / jmax terms cancel it). */
+TEST(regress_sa_softmax_vjp_tiny_range_large_g) {
+  const float x[4] = {-0x1p-91f, -0x1p-91f, 0x1.5p-85f, 0x1.74p-85f}, g[4] = {0x1.8p+119f, 0, 0, 0x1p+118f};
+  const double p = 1.0;
+  ss_status s;
+  vjp_agree("sa_softmax", &p, x, g, 4, &s);
+  CHECK_STATUS(s, SS_OK);
+}
+
 /* Fuzzer (regress-boltzmann-vjp-huge-bx): boltzmann, b = -1000, a single
    unmasked logit 4.8e36. The exact gradient is g (y = x whatever x); with
    b x beyond 2^53 the scalar path lost the 1 in 1 + b x and gave 0, the SIMD

@@ -227,9 +227,15 @@ static ss_status sa_norm_vjp_simd(const float *x, const float *y,
     for (size_t i = 0; i < n; i++) dx[i] = 0.0f;
     return SS_OK;
   }
-  /* a range below 1 / FLT_MAX (subnormal logits): 1 / R is not a float; the
-     scalar VJP's double arithmetic gives the gradient (or its overflow) */
-  if (!(1.0 / range <= FLT_MAX)) return sa_norm_vjp_scalar(x, y, g, n, dx);
+  /* The float lanes below form 1 / R, g (w + 1 / R) and b = <g, y> (|b| <=
+     max|g|): with 1 / R or max|g| (1 + 1 / R) beyond 2^64 (subnormal
+     logits, or a tiny range with large g) they overflow float where the
+     exact gradient may not: the scalar VJP's double arithmetic
+     gives the gradient (or its overflow). */
+  double gmax = 0.0;
+  for (size_t i = 0; i < n; i++) gmax = fmax(gmax, fabs((double)g[i]));
+  if (!(1.0 / range <= 0x1p64 && gmax * (1.0 + 1.0 / range) <= 0x1p64))
+    return sa_norm_vjp_scalar(x, y, g, n, dx);
   const double sum = ss_exp_store_simd(x, n, max, 1.0f, dx);
   ss_scale_simd(dx, n, (float)(1.0 / sum), dx); /* dx = p */
   const double a = ss_dot_simd(g, dx, n), b = ss_dot_simd(g, y, n);
