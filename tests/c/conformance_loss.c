@@ -269,7 +269,7 @@ TEST(conformance_loss_backward) {
               xp[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] + h * v[i]);
               xm[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] - h * v[i]);
             }
-            double a, b;
+            double a = 0.0, b = 0.0;
             fine = ss_loss(k, SS_IMPL_SCALAR, xp, n, cases[c].p, k->nparams, &a, gt) == SS_OK &&
                    ss_loss(k, SS_IMPL_SCALAR, xm, n, cases[c].p, k->nparams, &b, gt) == SS_OK;
             f[s] = (a - b) / (2.0 * h);

@@ -7,6 +7,9 @@
 # violated property (libFuzzer's exit status 0). Crashing inputs are left in
 # build/fuzz/crashes/<target>/.
 #   tests/fuzz/run.sh SECONDS [target...]
+# FUZZ_SEED=s fixes libFuzzer's seed and FUZZ_FRESH=1 starts from the
+# committed corpus alone (a temporary work directory): `make test` runs
+# both, so a run is reproducible; `make fuzz` keeps build/fuzz/work/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -25,12 +28,16 @@ for t in "${targets[@]}"; do
     continue
   fi
   work="$B/fuzz/work/$t" crashes="$B/fuzz/crashes/$t" corpus="tests/fuzz/corpus/$t"
+  [ "${FUZZ_FRESH:-0}" = 1 ] && work=$(mktemp -d)
   mkdir -p "$work" "$crashes" "$corpus"
+  seed=()
+  [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   log="$B/fuzz/$t.log"
   start=$(date +%s.%N)
-  "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
+  "$bin" "${seed[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "$corpus" >"$log" 2>&1
   rc=$?
+  [ "${FUZZ_FRESH:-0}" = 1 ] && rm -rf "$work"
   end=$(date +%s.%N)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
