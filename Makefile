@@ -23,7 +23,7 @@ INC := -Icore/include -Icore/src -Itests/c
 # scalar reference stays scalar and "simd" means our intrinsics.
 NATIVE_CC := gcc
 NATIVE_TEST_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
-  -fsanitize=address,undefined -fno-sanitize-recover=all -fno-tree-vectorize
+  -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-tree-vectorize
 NATIVE_FAST_FLAGS := $(CSTD) $(WARN) $(INC) -O3 -march=native -fno-tree-vectorize
 NATIVE_PLAIN_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-tree-vectorize
 
@@ -51,11 +51,20 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_attention_head_measures ss_attention_kernel_estimate
 WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
 
+# libFuzzer targets (tests/fuzz): clang 14 with the fuzzer, ASan and UBSan
+# runtimes; the core compiled with the same sanitizers (SIMD through SIMDe).
+FUZZ_CC := clang
+FUZZ_FLAGS := $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
+  -fsanitize=address,undefined -fno-sanitize-recover=all -fno-vectorize -fno-slp-vectorize
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 180
+
 NODE := node --no-warnings
 DIST ?= wasm/dist
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench web embed build docs-example screenshots clean
+        play bench web embed build docs-example screenshots clean fuzz fuzz-build
 
 all: native wasm
 
@@ -87,6 +96,9 @@ $(B)/obj/fast/%.o: %.c | $(B)/.apt-ok
 $(B)/obj/plain/%.o: %.c | $(B)/.apt-ok
 	@mkdir -p $(@D)
 	$(NATIVE_CC) $(NATIVE_PLAIN_FLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/fuzz/%.o: %.c | $(B)/.apt-ok
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 $(B)/obj/wasm-simd/%.o: %.c | $(B)/.apt-ok
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_CFLAGS) $(WASM_SIMD) -MMD -MP -c $< -o $@
@@ -111,6 +123,21 @@ $(B)/native/example: $(call objs,fast,$(CORE_SRC) examples/softmax.c)
 
 example: $(B)/native/example
 	$(B)/native/example
+
+# ---- fuzzing ---------------------------------------------------------------
+# One libFuzzer target per family. `make fuzz` runs each for FUZZ_SECONDS
+# (new inputs go to build/fuzz/work/, the committed corpus is read-only);
+# `make test` runs each for a few seconds over tests/fuzz/corpus/.
+fuzz-build: $(FUZZ_TARGETS)
+# the objects of the pattern rule below are kept (incremental rebuilds)
+.SECONDARY: $(call objs,fuzz,$(CORE_SRC) $(FUZZ_SRC))
+
+$(B)/fuzz/fuzz_%: $(call objs,fuzz,$(CORE_SRC) tests/fuzz/fuzz_%.c)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -lm -o $@
+
+fuzz: fuzz-build
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # ---- wasm ----------------------------------------------------------------
 wasm: $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm $(DIST)/registry.js \
@@ -153,7 +180,7 @@ $(B)/wasm/bench-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC) $(BENCH_SRC))
 # Each suite prints "suite NAME: P passed, F failed, S skipped"; the summary
 # script adds them up and prints the closing "N passed, N failed" line.
 test: deps
-	$(MAKE) -j$(NPROC) native wasm
+	$(MAKE) -j$(NPROC) native wasm fuzz-build
 	@mkdir -p $(B)/logs
 	$(MAKE) build docs-example
 	@bash tests/run-all.sh

@@ -10,6 +10,10 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v gcc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
 command -v node >/dev/null || need+=(nodejs npm)
+# libFuzzer (tests/fuzz): clang and its runtimes (the fuzzer, ASan, UBSan)
+command -v clang >/dev/null || need+=(clang)
+compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
+  need+=(libclang-rt-14-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every suite (built by `make test` beforehand), prints each suite's
 # counts, and ends with the closing line "N passed, N failed".
-# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD,
-# checks on the built wasm, Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
+# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD, the
+# libFuzzer targets for a few seconds each over their committed corpus
+# (FUZZ_TEST_SECONDS, default 5; seed fixed), checks on the built wasm, Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -33,6 +34,7 @@ run_suite() {
 run_suite c-native "$B/native/tests" native-asan
 run_suite c-wasm-scalar $NODE tests/support/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
 run_suite c-wasm-simd $NODE tests/support/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
+run_suite fuzz env FUZZ_SEED=1 FUZZ_FRESH=1 bash tests/fuzz/run.sh "${FUZZ_TEST_SECONDS:-5}"
 run_suite build-checks bash tests/build-checks.sh
 run_suite js $NODE tests/vitest-suite.js js tests/js/vitest.config.js
 run_suite examples bash tests/examples.sh

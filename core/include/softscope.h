@@ -10,6 +10,17 @@
  *     On error nothing is written to the outputs unless stated otherwise.
  *   - Logits may be -INFINITY (a masked entry, which gets probability 0);
  *     NaN and +INFINITY are rejected, and so is a row that is all -INFINITY.
+ *   - Exact zeros: a probability or weight output (normalizers, sampler
+ *     distributions and samples, attention weights) whose value is below
+ *     FLT_MIN in magnitude -- a subnormal, or -0 -- is written as +0, in
+ *     every build and impl, so the scalar and SIMD paths agree on which
+ *     outputs are exactly zero (the support). Masked entries are +0.
+ *   - Every parameter value inside its documented range is valid: it gives
+ *     SS_OK on ordinary input (or a stated size / mask status), never a
+ *     silent NaN or Inf. Input or parameters that drive an intermediate
+ *     beyond float's range get SS_ERR_DOMAIN, stated per entry point; the
+ *     registry's help text of a parameter says where its range was made
+ *     exact. Scalar and SIMD always return the same status.
  *   - n must satisfy 1 <= n <= SS_MAX_N.
  *   - A kernel is described by an ss_kernel_info in the registry
  *     (ss_kernel_count / ss_kernel_at / ss_kernel_find); the generic entry
@@ -160,7 +171,11 @@ typedef enum ss_role {
 /* Normalizer: y = f(x; params), y has length n. */
 typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
                                      const double *params, float *y);
-/* Vector-Jacobian product: dx = J(x)^T g, given x, y = f(x) and g. */
+/* Vector-Jacobian product: dx = J(x)^T g, given x, y = f(x) and g. Through
+   the generic entry points (ss_normalize_vjp, ss_normalize_param_vjp,
+   ss_sample_vjp, ss_measure_vjp) g must be finite (SS_ERR_NAN /
+   SS_ERR_NONFINITE), and a gradient whose value is beyond FLT_MAX is
+   SS_ERR_DOMAIN (the buffer is then unspecified), never Inf. */
 typedef ss_status (*ss_normalize_vjp_fn)(const float *x, const float *y,
                                          const float *g, size_t n,
                                          const double *params, float *dx);
@@ -236,7 +251,7 @@ typedef struct ss_attention_io {
 } ss_attention_io;
 typedef ss_status (*ss_attend_fn)(const ss_attention_io *io, const double *params);
 /* Floats of scratch one attention call needs (see ss_attention_scratch_size). */
-typedef size_t (*ss_attend_scratch_fn)(const ss_attention_io *io, const double *params);
+typedef uint64_t (*ss_attend_scratch_fn)(const ss_attention_io *io, const double *params);
 /* Random-feature attention (see ss_attention_kernel_estimate): est receives
    heads x n x m pointwise estimates of the softmax kernel. */
 typedef ss_status (*ss_kernel_estimate_fn)(const ss_attention_io *io, const double *params,
@@ -340,7 +355,7 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                       const double *params, size_t nparams, int32_t *codes, float *y);
 /* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
-   ss_packed_bytes(n, bits) bytes (0 for other bits). Signed codes are two's
+   ss_packed_bytes(n, bits) bytes (0 for other bits or n > SS_MAX_N). Signed codes are two's
    complement in their bits; out-of-range codes are SS_ERR_DOMAIN. */
 size_t ss_packed_bytes(size_t n, int bits);
 ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
@@ -364,8 +379,10 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
                        const float *codebook, size_t k, int32_t *codes, float *y);
 /* The straight-through backward of VQ-VAE with commitment weight beta:
    given g = dL/dz_q, dx = g + 2 beta (x - e_c(x)) and (dcodebook may be
-   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). Codes outside
-   [0, k) are SS_ERR_DOMAIN. */
+   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). x, g and the
+   codebook must be finite (SS_ERR_NAN / SS_ERR_NONFINITE), beta >= 0
+   finite; codes outside [0, k) are SS_ERR_DOMAIN, and so is a gradient
+   beyond FLT_MAX (dx and dcodebook are then unspecified). */
 ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
                          size_t k, const int32_t *codes, const float *g, double beta, float *dx,
                          float *dcodebook);
@@ -413,7 +430,12 @@ size_t ss_opt_state_size(const ss_kernel_info *k, size_t n);
 /* One step: w <- update(w, g, state). slots (ss_opt_state_size floats) and
    scalars (SS_OPT_SCALARS doubles) start zeroed and are carried between
    steps; scalars[0] is the steps taken so far. w and g must be finite
-   (SS_ERR_NAN / SS_ERR_NONFINITE, nothing written). */
+   (SS_ERR_NAN / SS_ERR_NONFINITE, nothing written). A step whose result
+   overflows float -- a weight or a state value that would be +-Inf or NaN,
+   e.g. lr and weight decay at the top of their ranges on large weights, or
+   |g| beyond ~1e19 in a squared-gradient moment -- is SS_ERR_DOMAIN: w and
+   the state then hold that step's values (keep a copy to restart from) and
+   scalars[0] is not advanced. ss_opt_state_size is 0 for n > SS_MAX_N. */
 ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
                       size_t n, const double *params, size_t nparams, float *slots,
                       double *scalars);
@@ -481,12 +503,25 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
 /* One attention call with kernel k (family attention: sdpa, cosformer,
    galerkin, performer, trig, hrf) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
-   SS_ATTN_MAX_DIM; Q, K, V finite. A query row whose keys are all masked
-   is SS_ERR_ALL_MASKED. trig and hrf estimate each row's normalizer with
-   features that can be negative: a row whose estimate is not positive (or
-   whose output overflows) is SS_ERR_DOMAIN, with the rows before it
-   written (more features make it rarer). */
+   SS_ATTN_MAX_DIM; Q, K, V finite, |Q|, |K| <= SS_ATTN_QK_MAX (else
+   SS_ERR_DOMAIN). A query row whose keys are all masked
+   is SS_ERR_ALL_MASKED. An intermediate that overflows float (a score
+   |scale q.k| or a feature sum beyond FLT_MAX, e.g. |q|, |k| ~ 1e19) is
+   SS_ERR_DOMAIN; out and attn are then unspecified. Performer's features
+   exp(w.q' - |q'|^2/2) underflow for large |q'| |k'| (scaled scores
+   beyond ~80, from large inputs or a large scale): a row whose estimate
+   becomes 0 / 0 is SS_ERR_DOMAIN too. trig and hrf estimate each row's
+   normalizer with features that can be negative: a row whose estimate is
+   not positive (or whose output overflows) is SS_ERR_DOMAIN, with the rows
+   before it written (more features make it rarer).
+   ss_attention_scratch_size is 0 for anything ss_attend would reject
+   (invalid parameters, heads not fitting d, shapes past SS_MAX_N or
+   SS_ATTN_MAX_DIM) and for a size whose bytes overflow size_t. */
 #define SS_ATTN_MAX_DIM 4096
+/* Largest accepted |q_i|, |k_i| (2^40 ~ 1.1e12; larger is SS_ERR_DOMAIN):
+   a score's dot product then stays below FLT_MAX in every summation order,
+   with any scale in range. V may hold any finite values. */
+#define SS_ATTN_QK_MAX 0x1p40f
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params);
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
@@ -534,6 +569,9 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
    when k has no such parameter. */
 double ss_param_value(const ss_kernel_info *k, const double *params,
                       const char *name, double def);
+/* A measure's value (never NaN; +Inf only for a divergence whose exact
+   value is infinite, q_i = 0 < p_i); a value beyond double's range is
+   SS_ERR_DOMAIN. */
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);

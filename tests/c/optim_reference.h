@@ -83,13 +83,23 @@ static int ref_step(const char *name, double *w, const double *g0, size_t n, con
       w[i] -= fmin(fmax(eta, lo), hi) * m[i];
     }
   } else if (IS("adabelief")) {
+    /* adabelief-pytorch 0.2's step (weight_decouple, degenerated_to_sgd),
+       rectify = p[5]: RAdam's rho_t in its direct form (b2 far from 1 here) */
     const double lr = p[0], b1 = p[1], b2 = p[2], eps = p[3], wd = p[4];
+    const double bc1 = 1 - pow(b1, t), bc2 = 1 - pow(b2, t);
+    const double rinf = 2 / (1 - b2) - 1, rho = rinf - 2 * t * pow(b2, t) / bc2;
     for (size_t i = 0; i < n; i++) {
       w[i] *= 1 - lr * wd;
       m[i] = b1 * m[i] + (1 - b1) * g0[i];
       v[i] = b2 * v[i] + (1 - b2) * (g0[i] - m[i]) * (g0[i] - m[i]) + eps;
-      const double mh = m[i] / (1 - pow(b1, t)), sh = v[i] / (1 - pow(b2, t));
-      w[i] -= lr * mh / (sqrt(sh) + eps);
+      if (p[5] == 0) {
+        w[i] -= lr * (m[i] / bc1) / (sqrt(v[i] / bc2) + eps);
+      } else if (rho >= 5) {
+        const double r = sqrt(bc2 * (rho - 4) / (rinf - 4) * (rho - 2) / rho * rinf / (rinf - 2)) / bc1;
+        w[i] -= lr * r * m[i] / (sqrt(v[i]) + eps);
+      } else {
+        w[i] -= lr / bc1 * m[i];
+      }
     }
   } else if (IS("lion")) {
     const double lr = p[0], b1 = p[1], b2 = p[2], wd = p[3];

@@ -308,20 +308,6 @@ TEST(adaptive_temperature_vjp_includes_dbeta) {
   }
 }
 
-TEST(adaptive_temperature_single_entry) {
-  const float x[1] = {3.0f};
-  float y[1];
-  FOR_EACH_IMPL(impl) {
-    CHECK_STATUS(ss_normalize(K(), impl, x, 1, NULL, 0, y), SS_OK);
-    CHECK(y[0] == 1.0f, "%s: %g", ss_impl_name(impl), y[0]);
-  }
-}
-
-TEST(adaptive_temperature_bad_inputs) {
-  const double params[1] = {0.0};
-  st_normalizer_bad_inputs(K(), params, 0);
-}
-
 TEST(adaptive_temperature_direct_call) {
   enum { N = 33 };
   float x[N], a[N], b[N];

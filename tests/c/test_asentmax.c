@@ -315,30 +315,6 @@ TEST(asentmax_param_gradients_match_finite_differences) {
   }
 }
 
-TEST(asentmax_param_range) {
-  enum { N = 11 };
-  float x[N], y[N];
-  st_fill(x, N, 2, -1, 1);
-  const double bad[][4] = {{1.0, 1, 1, 1},  {10.5, 1, 1, 1}, {1.5, -0.1, 1, 1}, {1.5, 101, 1, 1},
-                           {1.5, 1, -1, 1}, {1.5, 1, NAN, 1}, {1.5, 1, 1, 2.01}, {1.5, 1, 1, -2.5},
-                           {1.5, 1, 1, INFINITY}};
-  static const long where[] = {0, 0, 1, 1, 2, 2, 3, 3, 3};
-  FOR_EACH_IMPL(impl) {
-    for (size_t j = 0; j < sizeof bad / sizeof bad[0]; j++) {
-      st_poison(y, N);
-      CHECK_STATUS(ss_normalize(KA(), impl, x, N, bad[j], 4, y), SS_ERR_PARAM_RANGE);
-      CHECK(st_untouched(y, N), "set %zu: y written", j);
-      CHECK(ss_params_bad_index(KA(), bad[j], 4) == where[j], "set %zu: bad index %ld", j,
-            ss_params_bad_index(KA(), bad[j], 4));
-    }
-  }
-}
-
-TEST(asentmax_bad_inputs) {
-  const double params[5] = {1.5, 1.0, 1.0, 1.0, 1.0};
-  st_normalizer_bad_inputs(KA(), params, 4);
-}
-
 TEST(asentmax_direct_call) {
   enum { N = 33 };
   float x[N], a[N], b[N];

@@ -301,10 +301,3 @@ TEST(boltzmann_params_n1_direct_call) {
   CHECK_STATUS(ss_boltzmann(x, 0, 1.0, &v), SS_ERR_EMPTY);
   CHECK_STATUS(ss_boltzmann(x, SS_MAX_N + 1, 1.0, &v), SS_ERR_TOO_LARGE);
 }
-
-TEST(boltzmann_bad_inputs) {
-  const double p1[2] = {1.0, 0.0}, pn[2] = {-3.0, 0.0}, p0[2] = {0.0, 0.0};
-  st_normalizer_bad_inputs(K(), p1, 1);
-  st_normalizer_bad_inputs(K(), pn, 1);
-  st_normalizer_bad_inputs(K(), p0, 1);
-}

@@ -286,11 +286,6 @@ TEST(entmax15_vjp_large) {
   }
 }
 
-TEST(entmax15_bad_inputs) {
-  const double params[1] = {0.0};
-  st_normalizer_bad_inputs(K(), params, 0);
-}
-
 TEST(entmax15_direct_calls) {
   enum { N = 19 };
   float x[N], a[N], b[N], tau;

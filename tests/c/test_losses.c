@@ -202,26 +202,6 @@ TEST(loss_zero_exactly_at_one_hot) {
   }
 }
 
-TEST(loss_simd_matches_scalar) {
-  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
-  enum { N = 1031 };
-  float *x = ss_test_alloc(N * sizeof *x), *g0 = ss_test_alloc(N * sizeof *g0),
-        *g1 = ss_test_alloc(N * sizeof *g1);
-  double params[2];
-  for (size_t c = 0; c < NCASES; c++) {
-    const ss_kernel_info *k = KL(CASES[c].name);
-    CHECK(k != NULL, "%s not registered", CASES[c].name);
-    st_fill(x, N, 77, -3, 3);
-    case_params(&CASES[c], 500, params);
-    double l0, l1;
-    CHECK_STATUS(ss_loss(k, SS_IMPL_SCALAR, x, N, params, k->nparams, &l0, g0), SS_OK);
-    CHECK_STATUS(ss_loss(k, SS_IMPL_SIMD, x, N, params, k->nparams, &l1, g1), SS_OK);
-    CHECK(fabs(l0 - l1) <= 2e-6 * (1 + l0), "%s: loss %.9g vs %.9g", k->name, l0, l1);
-    for (size_t i = 0; i < N; i++)
-      CHECK(fabs(g0[i] - g1[i]) <= 2e-6, "%s: grad[%zu] %g vs %g", k->name, i, g0[i], g1[i]);
-  }
-}
-
 /* entmax_bisect_loss at alpha = 2 and 1.5 is the exact sparsemax / entmax15 loss. */
 TEST(loss_bisect_matches_exact_losses) {
   enum { N = 40 };
@@ -272,43 +252,4 @@ TEST(loss_masked_entries) {
       st_fill(x, N, 5, -2, 2);
     }
   }
-}
-
-TEST(loss_bad_inputs) {
-  enum { N = 8 };
-  float x[N], grad[N];
-  double l;
-  st_fill(x, N, 3, -1, 1);
-  for (size_t c = 0; c < NCASES; c++) {
-    const ss_kernel_info *k = KL(CASES[c].name);
-    CHECK(k != NULL, "%s not registered", CASES[c].name);
-    double params[2];
-    FOR_EACH_IMPL(impl) {
-      case_params(&CASES[c], N, params); /* target == n */
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_LENGTH);
-      case_params(&CASES[c], -1, params);
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_PARAM_RANGE);
-      case_params(&CASES[c], 1.5, params); /* not an index */
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_PARAM_RANGE);
-      case_params(&CASES[c], 1, params);
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, NULL), SS_ERR_NULL);
-      CHECK_STATUS(ss_loss(k, impl, x, 0, params, k->nparams, &l, grad), SS_ERR_EMPTY);
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams + 1, &l, grad), SS_ERR_PARAM_COUNT);
-      x[4] = NAN;
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_NAN);
-      x[4] = INFINITY;
-      CHECK_STATUS(ss_loss(k, impl, x, N, params, k->nparams, &l, grad), SS_ERR_POS_INF);
-      x[4] = 0.5f;
-      if (k->nparams == 2) {
-        params[1] = 1.0;
-        CHECK_STATUS(ss_loss(k, impl, x, N, params, 2, &l, grad), SS_ERR_PARAM_RANGE);
-        params[1] = NAN;
-        CHECK_STATUS(ss_loss(k, impl, x, N, params, 2, &l, grad), SS_ERR_PARAM_RANGE);
-      }
-    }
-  }
-  const double p0[1] = {0};
-  CHECK_STATUS(ss_loss(ss_kernel_find("softmax", SS_FAMILY_NORMALIZER), SS_IMPL_SCALAR, x, N,
-                       p0, 0, &l, grad),
-               SS_ERR_FAMILY);
 }

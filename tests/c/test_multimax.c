@@ -300,10 +300,3 @@ TEST(multimax_n1_and_direct_call) {
   CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
   CHECK_STATUS(ss_multimax(x, 19, NULL, psets[4] + 4, a), SS_ERR_NULL);
 }
-
-TEST(multimax_bad_inputs) {
-  double params[9];
-  memcpy(params, psets[0], sizeof psets[0]);
-  params[8] = 0.0;
-  st_normalizer_bad_inputs(K(), params, 8);
-}

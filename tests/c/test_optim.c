@@ -246,49 +246,74 @@ TEST(sage_damper_is_bounded_by_one) {
   }
 }
 
-TEST(optimizer_bad_input_gets_its_status) {
+TEST(optimizer_state_sizes_and_sam_perturb_range) {
+  /* (bad inputs and parameters of ss_optimize: the conformance tester) */
   enum { N = 8 };
-  float w[N], g[N], sl[3 * N] = {0}, w0[N];
+  float w[N], g[N], sl[3 * N] = {0};
   for (size_t i = 0; i < N; i++) w[i] = (float)i - 3.5f, g[i] = 0.25f * (float)i;
-  memcpy(w0, w, sizeof w);
   const ss_kernel_info *adam = OPT("adam");
   double sc[SS_OPT_SCALARS] = {0};
-  double p[5] = {-1e-3, 0.9, 0.999, 1e-8, 0};
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_PARAM_RANGE);
-  CHECK(ss_params_bad_index(adam, p, 5) == 0, "lr named as the bad parameter");
-  p[0] = 1e-3, p[1] = 1.0;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_PARAM_RANGE);
-  p[1] = 0.9, p[2] = -0.1;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_PARAM_RANGE);
-  p[2] = 0.999, p[3] = 0.0;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_PARAM_RANGE);
-  p[3] = 1e-8;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 4, sl, sc), SS_ERR_PARAM_COUNT);
-  g[3] = NAN;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_NAN);
-  g[3] = INFINITY;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_NONFINITE);
-  g[3] = 0.75f, w[2] = NAN;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_NAN);
-  w[2] = w0[2];
-  CHECK(memcmp(w, w0, sizeof w) == 0 && sc[0] == 0, "nothing written on error");
-  for (size_t i = 0; i < 3 * N; i++) CHECK(sl[i] == 0.0f, "state untouched");
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, 0, p, 5, sl, sc), SS_ERR_EMPTY);
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, NULL, sc), SS_ERR_NULL);
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, NULL), SS_ERR_NULL);
-  sc[0] = 0.5;
-  CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_ERR_DOMAIN);
-  sc[0] = 0;
-  CHECK_STATUS(ss_optimize(ss_kernel_find("softmax", SS_FAMILY_NORMALIZER), SS_IMPL_SCALAR, w, g,
-                           N, NULL, 0, sl, sc), SS_ERR_FAMILY);
-  CHECK_STATUS(ss_optimize(OPT("sage"), SS_IMPL_SCALAR, w, g, N, (double[]){1e-4, 0.9, 0.99, 1e-8, 0, 3}, 6, sl, sc),
-               SS_ERR_LENGTH);
-  CHECK_STATUS(ss_optimize(OPT("sage"), SS_IMPL_SCALAR, w, g, N, (double[]){1e-4, 0.9, 0.99, 1e-8, 0, 16}, 6, sl, sc),
-               SS_ERR_LENGTH);
+  const double p[5] = {1e-3, 0.9, 0.999, 1e-8, 0};
   CHECK_STATUS(ss_sam_perturb(SS_IMPL_SCALAR, w, g, N, -0.1, sl), SS_ERR_PARAM_RANGE);
   CHECK(ss_opt_state_size(adam, 10) == 20 && ss_opt_state_size(OPT("sgd"), 10) == 0 &&
             ss_opt_state_size(ss_kernel_find("softmax", SS_FAMILY_NORMALIZER), 10) == 0,
         "state sizes");
   CHECK_STATUS(ss_optimize(adam, SS_IMPL_SCALAR, w, g, N, p, 5, sl, sc), SS_OK);
   CHECK(sc[0] == 1, "a good call takes one step");
+}
+
+/* AdaBelief with and without RAdam's rectification against the float64
+   reference of adabelief-pytorch 0.2's step (optim_reference.h): 12 steps
+   cover the momentum-SGD phase (rho_t < 5) and the rectified one, for
+   b2 = 0.99 (rho_t >= 5 from t = 6) and 0.999 (t = 6 too: rho_t ~ t). And
+   rho_t stays exact for b2 = 1 - 2^-53 (its series): 0.5 steps of the
+   momentum phase, then rectified steps, finite. */
+TEST(adabelief_rectify_matches_reference) {
+  enum { N = 37, STEPS = 12 };
+  const ss_kernel_info *k = OPT("adabelief");
+  CHECK(k && k->nparams == 6 && !strcmp(k->params[5].name, "rectify") && k->params[5].def == 1.0,
+        "adabelief has rectify (default 1)");
+  float w[N], g[N], sl[2 * N];
+  double wr[N], gr[N], ra[N], rb[N], rc[N], tmp[N];
+  static const double b2s[] = {0.99, 0.999};
+  for (int rect = 0; rect < 2; rect++)
+    for (int b = 0; b < 2; b++)
+      FOR_EACH_IMPL(impl) {
+        const double p[6] = {0.01, 0.9, b2s[b], 1e-16, 0.05, rect};
+        ss_rng r = {77 + (uint64_t)b};
+        fill(w, N, &r);
+        for (size_t i = 0; i < N; i++) wr[i] = w[i];
+        memset(sl, 0, sizeof sl);
+        memset(ra, 0, sizeof ra), memset(rb, 0, sizeof rb), memset(rc, 0, sizeof rc);
+        ref_state st = {ra, rb, rc, 0, 0};
+        double sc[SS_OPT_SCALARS] = {0};
+        for (int s = 0; s < STEPS; s++) {
+          fill(g, N, &r);
+          for (size_t i = 0; i < N; i++) gr[i] = g[i];
+          CHECK_STATUS(ss_optimize(k, impl, w, g, N, p, 6, sl, sc), SS_OK);
+          CHECK(ref_step("adabelief", wr, gr, N, p, &st, tmp), "reference");
+          const double e = max_rel(w, wr, N);
+          CHECK(e < 2e-5, "rectify %d b2 %g %s step %d: rel error %.3g", rect, b2s[b],
+                ss_impl_name(impl), s + 1, e);
+        }
+      }
+  /* b2 = 1 - 2^-53: rho_t = t + 2^-53 (1 - t^2) / 6 (the direct form is
+     noise there): momentum SGD for t <= 4, t = 5 on the boundary (rho_5 is
+     half an ulp below 5), then the rectified step, finite, below lr g */
+  const double p[6] = {0.1, 0.9, 1.0 - 0x1p-53, 1e-16, 0.0, 1.0};
+  FOR_EACH_IMPL(impl) {
+    float w1[4] = {1, -2, 0.5f, 3}, g1[4] = {0.5f, -1, 0.25f, 2}, s1[8] = {0};
+    double sc[SS_OPT_SCALARS] = {0};
+    for (int s = 0; s < 6; s++) {
+      const float before = w1[3];
+      CHECK_STATUS(ss_optimize(k, impl, w1, g1, 4, p, 6, s1, sc), SS_OK);
+      const double step = before - w1[3];
+      if (s == 4) continue;
+      if (s < 4) /* lr m / bc1 = lr g (constant g) */
+        CHECK(fabs(step - 0.1 * 2.0) < 1e-6, "%s t=%d: momentum step %g", ss_impl_name(impl), s + 1, step);
+      else
+        CHECK(isfinite(step) && step >= 0 && step < 0.2, "%s t=%d: rectified step %g",
+              ss_impl_name(impl), s + 1, step);
+    }
+  }
 }

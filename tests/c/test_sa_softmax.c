@@ -258,8 +258,3 @@ TEST(sa_softmax_params_n1_direct_call) {
   CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, 19, PLAIN, 1, b), SS_OK);
   CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs (plain)");
 }
-
-TEST(sa_softmax_bad_inputs) {
-  st_normalizer_bad_inputs(K(), PLAIN, 1);
-  st_normalizer_bad_inputs(K(), NORM, 1);
-}

@@ -214,39 +214,3 @@ TEST(mass_select_is_expected_linear) {
       CHECK(work < 8u * N, "order %d p %g: %zu elements touched (n = %d)", order, ps[j], work, N);
     }
 }
-
-TEST(filter_errors) {
-  const float x[4] = {0.0f, 1.0f, 2.0f, 3.0f};
-  float probs[4];
-  uint32_t d[1];
-  const ss_kernel_info *tk = ss_kernel_find("top_k", SS_FAMILY_SAMPLER),
-                       *tp = ss_kernel_find("top_p", SS_FAMILY_SAMPLER),
-                       *mp = ss_kernel_find("min_p", SS_FAMILY_SAMPLER),
-                       *ty = ss_kernel_find("typical", SS_FAMILY_SAMPLER);
-  double a[4] = {0, 1, 0, 1};
-  CHECK_STATUS(ss_sample(tk, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  a[0] = 5;
-  CHECK_STATUS(ss_sample(tk, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_LENGTH);
-  a[0] = 0;
-  CHECK_STATUS(ss_sample(tp, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  a[0] = 1.01;
-  CHECK_STATUS(ss_sample(tp, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_sample(ty, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_sample(mp, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  a[0] = -0.1;
-  CHECK_STATUS(ss_sample(mp, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  a[0] = 0.5, a[1] = 0.0;
-  CHECK_STATUS(ss_sample(tp, SS_IMPL_SCALAR, x, 4, a, 4, probs, d, NULL), SS_ERR_PARAM_RANGE);
-  a[1] = 1.0;
-  const ss_kernel_info *all[] = {tk, tp, mp, ty};
-  for (int f = 0; f < 4; f++)
-    FOR_EACH_IMPL(impl) {
-      double q[4] = {f == 0 ? 2 : 0.5, 1, 0, 1};
-      float y[4] = {0.0f, NAN, 1.0f, 2.0f};
-      CHECK_STATUS(ss_sample(all[f], impl, y, 4, q, 4, probs, d, NULL), SS_ERR_NAN);
-      y[1] = INFINITY;
-      CHECK_STATUS(ss_sample(all[f], impl, y, 4, q, 4, probs, d, NULL), SS_ERR_POS_INF);
-      for (int i = 0; i < 4; i++) y[i] = -INFINITY;
-      CHECK_STATUS(ss_sample(all[f], impl, y, 4, q, 4, probs, d, NULL), SS_ERR_ALL_MASKED);
-    }
-}

@@ -245,8 +245,3 @@ TEST(softpick_n1_and_direct_call) {
   CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
   CHECK_STATUS(ss_softpick(x, 0, a), SS_ERR_EMPTY);
 }
-
-TEST(softpick_bad_inputs) {
-  const double params[1] = {0.0};
-  st_normalizer_bad_inputs(K(), params, 0);
-}

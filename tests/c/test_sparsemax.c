@@ -283,11 +283,6 @@ TEST(sparsemax_vjp_large) {
   }
 }
 
-TEST(sparsemax_bad_inputs) {
-  const double params[1] = {0.0};
-  st_normalizer_bad_inputs(K(), params, 0);
-}
-
 TEST(sparsemax_direct_calls) {
   enum { N = 19 };
   float x[N], a[N], b[N], tau;

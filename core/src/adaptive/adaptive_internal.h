@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/flush.h"
 #include "common/simd.h"
 #include "common/vec_simd.h"
 
@@ -25,6 +26,20 @@ static inline size_t ss_count_unmasked(const float *x, size_t n) {
 static inline void ss_uniform_unmasked(const float *x, size_t n, size_t nu, float *y) {
   const float v = (float)(1.0 / (double)nu);
   for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? 0.0f : v;
+}
+
+/* y = softmax(beta x) for a scale beta below FLT_MIN, where the float scale
+   of the exp passes would be 0 or subnormal (s = 1e-50 in ssmax): in double,
+   one code for both impls. |beta (x_i - max)| <= FLT_MIN 2 FLT_MAX < 8 here,
+   so every e_i >= e^-8 is a normal float and the sum cannot underflow. */
+static inline void ss_softmax_tiny_beta(const float *x, size_t n, float max, double beta,
+                                        float *y) {
+  double sum = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    y[i] = x[i] == -INFINITY ? 0.0f : (float)exp(beta * ((double)x[i] - (double)max));
+    sum += y[i];
+  }
+  ss_scale_flush_scalar(y, n, 1.0 / sum);
 }
 
 /* sum_i a_i (x_i - m) over the unmasked entries (a masked a_i is 0, and
@@ -69,34 +84,41 @@ static inline size_t ss_count_unmasked_simd(const float *x, size_t n) {
   return tail + (size_t)(-neg);
 }
 
-/* SIMD form of ss_shifted_moments: float lanes within blocks of
-   SS_SUM_BLOCK, double across blocks; masked lanes get d = 0. */
+/* SIMD form of ss_shifted_moments, in f64x2 lanes as the scalar form
+   computes it: float lanes overflowed on g y (x - m) for logits and
+   gradients near FLT_MAX, SS_ERR_DOMAIN from SIMD where scalar was finite
+   (ssmax, s = 2^-1074, x = {0, .., 2^127}). Masked lanes add 0. */
 static inline void ss_shifted_moments_simd(const float *x, const float *y, const float *g,
                                            size_t n, float m, double out[3]) {
-  const v128_t vm = wasm_f32x4_splat(m), ninf = wasm_f32x4_splat(-INFINITY);
-  double a = 0.0, b = 0.0, gy = 0.0;
+  const v128_t vm = wasm_f64x2_splat(m), ninf = wasm_f32x4_splat(-INFINITY);
+  v128_t va = wasm_f64x2_splat(0.0), vb = va, vg = va;
   size_t i = 0;
-  while (i < n) {
-    const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t va = wasm_f32x4_splat(0.0f), vb = va, vg = va;
-    for (; i + 4 <= end; i += 4) {
-      const v128_t xv = wasm_v128_load(x + i), yv = wasm_v128_load(y + i);
-      const v128_t gyv = wasm_f32x4_mul(wasm_v128_load(g + i), yv);
-      const v128_t d = wasm_v128_and(wasm_f32x4_sub(xv, vm), wasm_f32x4_ne(xv, ninf));
-      va = wasm_f32x4_add(va, wasm_f32x4_mul(gyv, d));
-      vb = wasm_f32x4_add(vb, wasm_f32x4_mul(yv, d));
-      vg = wasm_f32x4_add(vg, gyv);
+  for (; i + 4 <= n; i += 4) {
+    const v128_t xv = wasm_v128_load(x + i), yv = wasm_v128_load(y + i), gv = wasm_v128_load(g + i);
+    const v128_t keep = wasm_f32x4_ne(xv, ninf);
+    const v128_t xk = wasm_v128_and(xv, keep), yk = wasm_v128_and(yv, keep);
+    for (int h = 0; h < 2; h++) {
+      const v128_t xs = h ? wasm_i32x4_shuffle(xk, xk, 2, 3, 2, 3) : xk;
+      const v128_t ys = h ? wasm_i32x4_shuffle(yk, yk, 2, 3, 2, 3) : yk;
+      const v128_t gs = h ? wasm_i32x4_shuffle(gv, gv, 2, 3, 2, 3) : gv;
+      /* masked lanes: x and y taken as 0, so d = -m is finite and y d = 0 */
+      const v128_t d = wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(xs), vm);
+      const v128_t yd = wasm_f64x2_promote_low_f32x4(ys);
+      const v128_t gyd = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(gs), yd);
+      va = wasm_f64x2_add(va, wasm_f64x2_mul(gyd, d));
+      vb = wasm_f64x2_add(vb, wasm_f64x2_mul(yd, d));
+      vg = wasm_f64x2_add(vg, gyd);
     }
-    for (; i < end; i++) {
-      if (x[i] == -INFINITY) continue;
-      const double yi = y[i], d = (double)x[i] - m;
-      a += (double)g[i] * yi * d;
-      b += yi * d;
-      gy += (double)g[i] * yi;
-    }
-    a += ss_hsum_f64(va);
-    b += ss_hsum_f64(vb);
-    gy += ss_hsum_f64(vg);
+  }
+  double a = wasm_f64x2_extract_lane(va, 0) + wasm_f64x2_extract_lane(va, 1);
+  double b = wasm_f64x2_extract_lane(vb, 0) + wasm_f64x2_extract_lane(vb, 1);
+  double gy = wasm_f64x2_extract_lane(vg, 0) + wasm_f64x2_extract_lane(vg, 1);
+  for (; i < n; i++) {
+    if (x[i] == -INFINITY) continue;
+    const double yi = y[i], d = (double)x[i] - m;
+    a += (double)g[i] * yi * d;
+    b += yi * d;
+    gy += (double)g[i] * yi;
   }
   out[0] = a;
   out[1] = b;

@@ -50,6 +50,7 @@
 
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -80,7 +81,7 @@ static ss_status adaptive_scalar(const float *x, size_t n, const double *params,
   const float beta = (float)adaptive_beta(entropy_of(s, ss_shifted_dot(y, x, max, n)));
   /* beta == 1: exactly softmax's scaling pass (bitwise softmax). */
   const double inv = 1.0 / (beta == 1.0f ? s : ss_exp_store_scalar(x, n, max, beta, y));
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -167,7 +168,7 @@ static ss_status adaptive_simd(const float *x, size_t n, const double *params,
   entropy_sums_simd(y, x, max, n, &sd, &td);
   const float beta = (float)adaptive_beta(entropy_of(sd, td));
   const double sum = beta == 1.0f ? s : ss_exp_store_simd(x, n, max, beta, y);
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 

@@ -59,6 +59,7 @@
 
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/exp_simd.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
@@ -114,7 +115,7 @@ static ss_status softplus_l1_scalar(const float *x, size_t n,
     sum += y[i];
   }
   const double inv = 1.0 / sum;
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -231,7 +232,7 @@ static ss_status softplus_l1_simd(const float *x, size_t n,
     const double sc = cm > 1.0 ? cm : 1.0;
     sum = weights_high_simd(x, n, (float)(c / sc), (float)(1.0 / sc), (float)c, y);
   }
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 

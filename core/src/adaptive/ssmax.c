@@ -35,6 +35,7 @@
 
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -50,11 +51,16 @@ static const ss_param_info ssmax_params[] = {{
     .ui_max = 3.0,
     .log_scale = true,
     .help = "scaling parameter: y = softmax(s log(n) x), n = unmasked length "
-            "(0.43 in the paper's Figure 1)",
+            "(0.43 in the paper's Figure 1); exact over the whole range (a scale "
+            "below FLT_MIN is applied in double)",
 }};
 
-/* beta = s log n for n >= 2 unmasked entries. */
-static float ssmax_beta(double s, size_t n) { return (float)(s * log((double)n)); }
+/* beta = s log n for n >= 2 unmasked entries. Below FLT_MIN (s < ~1e-38)
+   the float scale of the exp passes would be 0 or subnormal; the forward
+   then runs in double (ss_softmax_tiny_beta), so the whole range of s is
+   exact. */
+static double ssmax_beta64(double s, size_t n) { return s * log((double)n); }
+static float ssmax_beta(double s, size_t n) { return (float)ssmax_beta64(s, n); }
 
 /* ---- scalar reference ------------------------------------------------- */
 
@@ -68,8 +74,13 @@ static ss_status ssmax_scalar(const float *x, size_t n, const double *params,
     ss_uniform_unmasked(x, n, 1, y);
     return SS_OK;
   }
-  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, ssmax_beta(params[0], nu), y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  const double beta = ssmax_beta64(params[0], nu);
+  if (beta < FLT_MIN) {
+    ss_softmax_tiny_beta(x, n, max, beta, y);
+    return SS_OK;
+  }
+  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, (float)beta, y);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -108,8 +119,13 @@ static ss_status ssmax_simd(const float *x, size_t n, const double *params,
     ss_uniform_unmasked(x, n, 1, y);
     return SS_OK;
   }
-  const double sum = ss_exp_store_simd(x, n, max, ssmax_beta(params[0], nu), y);
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  const double beta = ssmax_beta64(params[0], nu);
+  if (beta < FLT_MIN) {
+    ss_softmax_tiny_beta(x, n, max, beta, y);
+    return SS_OK;
+  }
+  const double sum = ss_exp_store_simd(x, n, max, (float)beta, y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 

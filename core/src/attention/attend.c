@@ -1,15 +1,31 @@
 /* The attention entry points: shape and argument checks shared by every
    attention kernel, scratch sizes, and the row / head measures. */
+#include <stdint.h>
 #include <string.h>
 
 #include "attention/linear_internal.h"
 #include "common/check.h"
 #include "measure/measure_internal.h"
 
+/* 0 for what no call accepts: a wrong kernel, parameters out of their
+   ranges (a NaN or huge `features` was cast to size_t: undefined
+   behaviour), heads not fitting d, shapes past SS_MAX_N / SS_ATTN_MAX_DIM,
+   or a size whose bytes overflow size_t. */
 size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
                                  const double *params) {
-  if (!k || !io || !params || !io->heads || io->heads > io->d || io->heads > io->dv) return 0;
-  return k->attend_scratch ? k->attend_scratch(io, params) : 0;
+  if (!k || k->family != SS_FAMILY_ATTENTION || !io || !params || !k->attend_scratch) return 0;
+  if (ss_params_check(k, params, k->nparams) != SS_OK) return 0;
+  if (!io->heads || io->heads > io->d || io->heads > io->dv || io->m > SS_MAX_N ||
+      io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM)
+    return 0;
+  const uint64_t floats = k->attend_scratch(io, params); /* 64-bit: m F overflows a 32-bit size_t */
+  return floats <= SIZE_MAX / sizeof(float) ? (size_t)floats : 0;
+}
+
+static bool within(const float *x, size_t n, float bound) {
+  for (size_t i = 0; i < n; i++)
+    if (fabsf(x[i]) > bound) return false;
+  return true;
 }
 
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
@@ -25,11 +41,22 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
   if (!io->n || !io->m || !io->d || !io->dv) return SS_ERR_EMPTY;
   if (io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m)
     return SS_ERR_TOO_LARGE;
+  /* every buffer's float count fits size_t bytes (a 32-bit size_t holds
+     n d = 2^38 only as a wrapped value) */
+  const uint64_t cap = SIZE_MAX / sizeof(float), n = io->n, m = io->m;
+  if (n * io->d > cap || m * io->d > cap || m * io->dv > cap || n * io->dv > cap ||
+      (io->attn && (uint64_t)io->heads * n * m > cap))
+    return SS_ERR_TOO_LARGE;
   if (io->d % heads || io->dv % heads) return SS_ERR_LENGTH;
   if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
       (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK ||
       (s = ss_check_finite_fast(io->v, io->m * io->dv)) != SS_OK)
     return s;
+  /* |q|, |k| <= SS_ATTN_QK_MAX: a score's float dot product then cannot
+     overflow in any summation order (d q k scale < 2^128), so the scalar
+     and SIMD paths (which add in different orders) agree on every status */
+  if (!within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
+    return SS_ERR_DOMAIN;
   if (!strcmp(k->name, "sdpa")) {
     const ss_kernel_info *nk = io->normalizer;
     if (!nk) return SS_ERR_NULL;
@@ -47,7 +74,14 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
     if (j == lim) return SS_ERR_ALL_MASKED;
     if (!causal) break; /* the same keys for every query */
   }
-  return k->attend[impl](io, params);
+  s = k->attend[impl](io, params);
+  if (s != SS_OK) return s;
+  /* an intermediate that overflowed float (|Q K^T| or feature sums beyond
+     FLT_MAX): out or the weights not finite */
+  if (ss_check_finite_fast(io->out, io->n * io->dv) != SS_OK ||
+      (io->attn && ss_check_finite_fast(io->attn, io->heads * io->n * io->m) != SS_OK))
+    return SS_ERR_DOMAIN;
+  return SS_OK;
 }
 
 ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,

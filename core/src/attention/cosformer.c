@@ -49,7 +49,7 @@ static ss_status cosformer_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
-static size_t cosformer_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t cosformer_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
   return ss_linear_scratch(io->m, 2 * (io->d / io->heads), io->dv / io->heads);
 }

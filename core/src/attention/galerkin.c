@@ -35,7 +35,7 @@ static ss_status galerkin_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
-static size_t galerkin_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t galerkin_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
   return ss_linear_scratch(io->m, io->d / io->heads, io->dv / io->heads);
 }

@@ -38,9 +38,9 @@ static const ss_param_info hrf_params[] = {
 
 static size_t hrf_dim(const double *p) { return (2 * (size_t)p[3] + 2 * (size_t)p[4]) * (1 + (size_t)p[5]); }
 
-static size_t hrf_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t hrf_scratch(const ss_attention_io *io, const double *p) {
   const size_t dh = io->d / io->heads, dvh = io->dv / io->heads;
-  return ss_linear_scratch(io->m, hrf_dim(p), dvh) + ((size_t)p[3] + (size_t)p[4] + (size_t)p[5]) * dh;
+  return ss_linear_scratch(io->m, hrf_dim(p), dvh) + ((uint64_t)p[3] + (uint64_t)p[4] + (uint64_t)p[5]) * dh;
 }
 
 static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, float *w) {

@@ -20,6 +20,7 @@
 #include <float.h>
 
 #include "attention/attention_internal.h"
+#include "common/flush.h"
 
 /* Features of the rows of x (rows x stride; the head's dh columns start at
    x), at positions pos, pos + 1, ..., into phi (rows x F). Keys come all at
@@ -49,7 +50,7 @@ typedef enum {
 } ss_linear_norm;
 
 /* Scratch: m F (key features) + F dvh (sum phi v^T) + F (sum phi) + F (query feature). */
-static inline size_t ss_linear_scratch(size_t m, size_t F, size_t dvh) { return m * F + F * dvh + 2 * F; }
+static inline uint64_t ss_linear_scratch(uint64_t m, uint64_t F, uint64_t dvh) { return m * F + F * dvh + 2 * F; }
 
 SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_features_fn features,
                                                const void *ctx, const ss_attention_io *io,
@@ -86,7 +87,8 @@ SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_f
     if (io->attn) {
       float *a = io->attn + (head * io->n + i) * io->m;
       for (size_t j = 0; j < io->m; j++)
-        a[j] = j < lim && ss_attn_key_ok(io, j) ? ops->dot(phiq, phik + j * F, F) * inv : 0.0f;
+        a[j] = j < lim && ss_attn_key_ok(io, j) ? ss_flush(ops->dot(phiq, phik + j * F, F) * inv)
+                                                 : 0.0f; /* the exact-zero rule */
     }
   }
   return SS_OK;

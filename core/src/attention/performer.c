@@ -27,9 +27,9 @@ static const ss_param_info performer_params[] = {
     SS_ATTN_P_ORTHOGONAL,
 };
 
-static size_t performer_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t performer_scratch(const ss_attention_io *io, const double *p) {
   const size_t r = (size_t)p[3];
-  return ss_linear_scratch(io->m, r, io->dv / io->heads) + r * (io->d / io->heads);
+  return ss_linear_scratch(io->m, r, io->dv / io->heads) + (uint64_t)r * (io->d / io->heads);
 }
 
 /* The map of head h, its projections drawn into w. */

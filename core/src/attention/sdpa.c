@@ -11,8 +11,11 @@
  * so every normalizer gives masked keys exactly zero weight. Each row of
  * scores is a SIMD dot product per key; each row is normalized by the
  * normalizer's own kernel (its SIMD version in the SIMD impl); out skips the
- * zero weights, so sparse normalizers also save the A V work.
+ * zero weights, so sparse normalizers also save the A V work. A score that
+ * overflows float is SS_ERR_DOMAIN (out and attn are then unspecified).
  */
+#include <float.h>
+
 #include "attention/attention_internal.h"
 
 static const ss_param_info sdpa_params[] = {SS_ATTN_P_HEADS, SS_ATTN_P_SCALE, SS_ATTN_P_CAUSAL};
@@ -29,9 +32,16 @@ SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, ss_impl impl, const ss_at
     for (size_t i = 0; i < io->n; i++) {
       const float *qi = io->q + i * io->d + h * D.dh;
       const size_t lim = ss_attn_limit(io, causal, i);
-      for (size_t j = 0; j < io->m; j++)
-        s[j] = j < lim && ss_attn_key_ok(io, j) ? scale * ops->dot(qi, io->k + j * io->d + h * D.dh, D.dh)
-                                                 : -INFINITY;
+      for (size_t j = 0; j < io->m; j++) {
+        if (!(j < lim && ss_attn_key_ok(io, j))) {
+          s[j] = -INFINITY;
+          continue;
+        }
+        s[j] = scale * ops->dot(qi, io->k + j * io->d + h * D.dh, D.dh);
+        /* a score beyond FLT_MAX (|q| |k| ~ 1e19) would read as a mask
+           (-Inf) or as +Inf: not a score the normalizer can take */
+        if (!(fabsf(s[j]) <= FLT_MAX)) return SS_ERR_DOMAIN;
+      }
       float *a = io->attn ? io->attn + (h * io->n + i) * io->m : prow;
       const ss_status st = ss_normalize(nk, nimpl, s, io->m, io->norm_params, io->norm_nparams, a);
       if (st != SS_OK) return st;
@@ -53,9 +63,9 @@ static ss_status sdpa_simd(const ss_attention_io *io, const double *p) {
 }
 #endif
 
-static size_t sdpa_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t sdpa_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
-  return 2 * io->m;
+  return 2 * (uint64_t)io->m;
 }
 
 const ss_kernel_info ss_kernel_sdpa = {

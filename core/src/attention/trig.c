@@ -27,9 +27,9 @@ static const ss_param_info trig_params[] = {
     SS_ATTN_P_ORTHOGONAL,
 };
 
-static size_t trig_scratch(const ss_attention_io *io, const double *p) {
+static uint64_t trig_scratch(const ss_attention_io *io, const double *p) {
   const size_t r = (size_t)p[3];
-  return ss_linear_scratch(io->m, 2 * r, io->dv / io->heads) + r * (io->d / io->heads);
+  return ss_linear_scratch(io->m, 2 * r, io->dv / io->heads) + (uint64_t)r * (io->d / io->heads);
 }
 
 static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, float *w) {

@@ -7,7 +7,13 @@
  *      allocation); -Inf stays -Inf. n_eff = entries that are not -Inf.
  *   2. iterate on the threshold (entmax_solve.c), each iteration one pass
  *      over d (entmax_pass.c).
- *   3. finish: p_i over d_i in y, then y /= sum y.
+ *   3. finish: p_i over d_i in y, then y /= sum y. When the iteration ends
+ *      with |sum - 1| > tol (large alpha with an entry at the threshold,
+ *      where one ulp of theta moves its p by ~(2^-52)^(alpha-1)), the SIMD
+ *      path redoes it in double, as the scalar path, and both keep the
+ *      resolved p_i while the unresolved entries share the deficit
+ *      (ss_em_finish_unresolved): the impls agree, and a single unresolved
+ *      entry gets its exact value.
  * Masked entries never enter a sum and come out exactly 0; the bracket uses
  * n_eff, so padding changes nothing but float summation order.
  */
@@ -32,8 +38,9 @@ ss_status ss_em_forward_scalar(ss_entmax_solver solver, const float *x,
   ss_status s = ss_em_prep_scalar(x, n, (alpha - 1.0) * c, y, &pr);
   if (s != SS_OK) return s;
   unsigned it;
-  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it);
-  ss_em_finish_f64(&pr, v, y);
+  double f;
+  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it, &f);
+  if (fabs(f) <= tol || !ss_em_finish_unresolved(&pr, v, tol, y)) ss_em_finish_f64(&pr, v, y);
   report(&pr, v, it, tau, iterations);
   return SS_OK;
 }
@@ -48,8 +55,27 @@ ss_status ss_em_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
   ss_status s = ss_em_prep_simd(x, n, (alpha - 1.0) * c, y, &pr);
   if (s != SS_OK) return s;
   unsigned it;
-  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_simd, &it);
-  ss_em_finish_simd(&pr, v, y);
+  double f;
+  double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_simd, &it, &f);
+  /* above alpha = 2 with near-ties the float lanes can also agree on a
+     false root (p = u^(1/(alpha-1)) of u ~ 1e-32): the sum is verified in
+     double once, and a miss is treated as a stall */
+  if (fabs(f) <= tol && pr.special) {
+    ss_em_sums chk;
+    ss_em_eval_f64(&pr, v, false, &chk);
+    if (!(fabs(chk.s0 - 1.0) <= fmax(tol, 0x1p-20))) f = chk.s0 - 1.0;
+  }
+  if (fabs(f) > (tol > 0.0 ? tol : 0x1p-20)) {
+    /* not converged in float lanes (large alpha: an entry at the threshold,
+       where f jumps across one ulp, or near-ties whose root float cannot
+       place): the double iteration and finish of the scalar path, so both
+       impls give the same answer where float lanes cannot decide;
+       *iterations counts the run whose result is returned */
+    v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it, &f);
+    if (fabs(f) <= tol || !ss_em_finish_unresolved(&pr, v, tol, y)) ss_em_finish_f64(&pr, v, y);
+  } else {
+    ss_em_finish_simd(&pr, v, y);
+  }
   report(&pr, v, it, tau, iterations);
   return SS_OK;
 }

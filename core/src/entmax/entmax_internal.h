@@ -61,10 +61,11 @@ typedef void (*ss_em_eval_fn)(const ss_em_problem *pr, double v, bool derivs,
                               ss_em_sums *out);
 
 /* The iteration (entmax_solve.c): bisection or the Halley hybrid on f(v).
-   Returns the v to finish at; *iterations = passes made. */
+   Returns the v to finish at; *iterations = passes made, *residual = f
+   there (|f| <= tol when it converged). */
 double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
                      double tol, unsigned max_iter, ss_em_eval_fn eval,
-                     unsigned *iterations);
+                     unsigned *iterations, double *residual);
 
 /* Bracket of the solver variable for n_eff entries: [v_lo, v_hi]. */
 void ss_em_bracket(const ss_em_problem *pr, double *v_lo, double *v_hi);
@@ -81,6 +82,10 @@ ss_status ss_em_prep_scalar(const float *x, size_t n, double A, float *y,
                             ss_em_problem *pr);
 void ss_em_eval_f64(const ss_em_problem *pr, double v, bool derivs, ss_em_sums *out);
 void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y);
+/* The finish of an unresolved iteration (|sum p - 1| > tol left by entries
+   within an ulp of the threshold; see entmax_pass.c), for both impls;
+   false (nothing written) when the ordinary finish applies. */
+bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, float *y);
 #if SS_HAVE_SIMD
 ss_status ss_em_prep_simd(const float *x, size_t n, double A, float *y,
                           ss_em_problem *pr);

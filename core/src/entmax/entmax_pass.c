@@ -38,6 +38,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/exp_simd.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
@@ -138,7 +139,54 @@ void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y) {
     sum += y[i];
   }
   const double inv = 1.0 / sum; /* sum >= 2^-26: p_max >= 1/n_eff */
-  for (size_t i = 0; i < pr->n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, pr->n, inv);
+}
+
+/* The end of an iteration that could not reach |sum p - 1| <= tol: some
+   entry sits so close to the threshold that one ulp of the solver value
+   moves its p by more than tol (alpha - 1 = 9: u^(1/9) jumps from 0 to
+   (2^-52)^(1/9) ~ 0.018 across one ulp of theta), so no double theta gives
+   the true p there. Dividing by the sum then spreads the whole deficit over
+   the resolved entries, and the scalar and SIMD iterations, ending one ulp
+   apart, disagreed by that much (0.018 on asentmax at alpha = 10). Instead
+   the resolved entries keep their p (accurate) and the unresolved ones
+   share the deficit 1 - sum(resolved): exact when one entry is unresolved,
+   the even split of what double precision cannot tell apart otherwise.
+   Shared (double) code for both impls; returns false (nothing written)
+   when the sum is resolved or no entry is to blame. */
+bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, float *y) {
+  double t, phi;
+  t_phi(pr, v, &t, &phi);
+  const double thr = tol > 0x1p-24 ? tol : 0x1p-24;
+  /* u's resolution: a few ulps of the solver value and of t; an entry is
+     unresolved when its u is within it of 0 and p jumps by more than thr
+     across it (never for alpha <= 2: p = u^k with k >= 1 is then smooth) */
+  const double res = 64.0 * 0x1p-52 * (fabs(v) + fabs(t)) + 0x1p-1000;
+  if (pr->k >= 1.0 || pow(res, pr->k) <= thr) return false;
+  double sum = 0.0, resolved = 0.0;
+  size_t nu = 0;
+  for (size_t i = 0; i < pr->n; i++) {
+    const double di = pr->d[i];
+    if (di == -INFINITY) continue;
+    double u, p = 0.0;
+    if (!point_f64(pr, di, t, phi, &u, &p)) p = 0.0;
+    sum += p;
+    if (u < res && u > -res) nu++;
+    else resolved += p;
+  }
+  if (fabs(sum - 1.0) <= thr || nu == 0) return false;
+  const double share = resolved < 1.0 ? (1.0 - resolved) / (double)nu : 0.0;
+  double total = 0.0;
+  for (size_t i = 0; i < pr->n; i++) {
+    const double di = pr->d[i];
+    double u, p = 0.0;
+    if (di != -INFINITY && !point_f64(pr, di, t, phi, &u, &p)) p = 0.0;
+    if (di != -INFINITY && u < res && u > -res) p = share;
+    y[i] = (float)p; /* over d_i, as in finish */
+    total += y[i];
+  }
+  ss_scale_flush_scalar(y, pr->n, 1.0 / total);
+  return true;
 }
 
 /* ---- SIMD128 ------------------------------------------------------------ */
@@ -408,7 +456,7 @@ void ss_em_finish_simd(const ss_em_problem *pr, double v, float *y) {
   if (pr->kind == SS_EM_LINEAR) sum = finish_body(pr, &L, SS_EM_LINEAR, y);
   else if (pr->kind == SS_EM_SQUARE) sum = finish_body(pr, &L, SS_EM_SQUARE, y);
   else sum = finish_body(pr, &L, SS_EM_GENERAL, y);
-  ss_scale_simd(y, pr->n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, pr->n, (float)(1.0 / sum), y);
 }
 
 #endif /* SS_HAVE_SIMD */

@@ -6,6 +6,9 @@
  *   p      = alpha-entmax(x)      (alpha = 2: sparsemax, 1.5: entmax15)
  *   H_a(p) = (1 - sum_j p_j^alpha) / (alpha (alpha - 1))   (Tsallis entropy)
  *   L(x,t) = <p - e_t, x> + H_a(p) = sum_j p_j (x_j - x_t) + H_a(p)
+ *   H_a(p) = sum_j p_j (1 - p_j^(alpha-1)) / (alpha (alpha - 1))   (sum p = 1),
+ *            the form taken here: each term by expm1, so alpha -> 1 tends to
+ *            Shannon's entropy and the loss to cross-entropy
  *   dL/dx  = p - e_t
  *
  * L >= 0, and L = 0 exactly when p = e_t (all the mass already on the target:
@@ -59,14 +62,26 @@ static const ss_param_info bisect_loss_params[2] = {
         .def = 1.5,
         .ui_min = 1.01,
         .ui_max = 4.0,
-        .help = "entmax alpha > 1 (2: sparsemax loss, 1.5: entmax15 loss)",
+        .help = "entmax alpha > 1 (2: sparsemax loss, 1.5: entmax15 loss); exact over the "
+                "whole range (alpha -> 1 tends to cross-entropy)",
     },
 };
 
 typedef struct fy_sums {
-  double dot;   /* sum_j p_j (x_j - x_t) */
-  double power; /* sum_j p_j^alpha */
+  double dot; /* sum_j p_j (x_j - x_t) */
+  double ent; /* sum_j p_j (1 - p_j^(alpha-1)) = 1 - sum_j p_j^alpha */
 } fy_sums;
+
+/* p (1 - p^a) / a for a = alpha - 1, by expm1: as a -> 0 it tends to
+   -p log p without the cancellation of 1 - p^a (the entropy term of
+   entmax_bisect_loss read 0 or 1.6e6 at alpha = 1 + 2^-52 instead of tending
+   to cross-entropy's); the same value for every a otherwise. */
+static double ent_term(double pj, double alpha) {
+  if (alpha == 2.0) return pj * (1.0 - pj);
+  if (alpha == 1.5) return pj * (1.0 - sqrt(pj)) / 0.5;
+  const double a = alpha - 1.0;
+  return pj * -expm1(a * log(pj)) / a;
+}
 
 static fy_sums sums_scalar(const float *p, const float *x, float xt, size_t n,
                            double alpha) {
@@ -75,7 +90,7 @@ static fy_sums sums_scalar(const float *p, const float *x, float xt, size_t n,
     if (p[j] == 0.0f) continue;
     const double pj = p[j];
     s.dot += pj * ((double)x[j] - (double)xt);
-    s.power += alpha == 2.0 ? pj * pj : alpha == 1.5 ? pj * sqrt(pj) : pow(pj, alpha);
+    s.ent += ent_term(pj, alpha);
   }
   return s;
 }
@@ -85,28 +100,34 @@ static fy_sums sums_simd(const float *p, const float *x, float xt, size_t n,
                          double alpha) {
   if (alpha != 2.0 && alpha != 1.5) return sums_scalar(p, x, xt, n, alpha);
   const bool square = alpha == 2.0;
-  const v128_t vxt = wasm_f32x4_splat(xt), zero = wasm_f32x4_splat(0.0f);
+  const v128_t vxt = wasm_f64x2_splat((double)xt), zero = wasm_f32x4_splat(0.0f);
+  const v128_t one = wasm_f32x4_splat(1.0f), scale = wasm_f32x4_splat(square ? 1.0f : 2.0f);
   fy_sums s = {0.0, 0.0};
   size_t i = 0;
   while (i < n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t d = zero, w = zero;
+    v128_t d = wasm_f64x2_splat(0.0), w = zero;
     for (; i + 4 <= end; i += 4) {
       const v128_t vp = wasm_v128_load(p + i);
       /* p = 0 lanes (masked -Inf logits among them) contribute 0, not NaN */
       const v128_t live = wasm_f32x4_gt(vp, zero);
-      const v128_t diff = wasm_f32x4_sub(wasm_v128_load(x + i), vxt);
-      d = wasm_f32x4_add(d, wasm_v128_and(live, wasm_f32x4_mul(vp, diff)));
-      const v128_t pw = square ? wasm_f32x4_mul(vp, vp)
-                               : wasm_f32x4_mul(vp, wasm_f32x4_sqrt(vp));
-      w = wasm_f32x4_add(w, pw);
+      /* p (x - x_t) in double lanes: x - x_t reaches 2 FLT_MAX (a float
+         difference made the SIMD loss +Inf where scalar was finite) */
+      const v128_t vx = wasm_v128_bitselect(wasm_v128_load(x + i), zero, live);
+      const v128_t vx2 = wasm_i32x4_shuffle(vx, vx, 2, 3, 2, 3), vp2 = wasm_i32x4_shuffle(vp, vp, 2, 3, 2, 3);
+      d = wasm_f64x2_add(d, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(vp),
+                                           wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(vx), vxt)));
+      d = wasm_f64x2_add(d, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(vp2),
+                                           wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(vx2), vxt)));
+      const v128_t pa = square ? vp : wasm_f32x4_sqrt(vp); /* p^(alpha-1) */
+      w = wasm_f32x4_add(w, wasm_f32x4_mul(scale, wasm_f32x4_mul(vp, wasm_f32x4_sub(one, pa))));
     }
-    s.dot += ss_hsum_f64(d);
-    s.power += ss_hsum_f64(w);
+    s.dot += wasm_f64x2_extract_lane(d, 0) + wasm_f64x2_extract_lane(d, 1);
+    s.ent += ss_hsum_f64(w);
     if (i < end) {
       const fy_sums t = sums_scalar(p + i, x + i, xt, end - i, alpha);
       s.dot += t.dot;
-      s.power += t.power;
+      s.ent += t.ent;
       i = end;
     }
   }
@@ -124,9 +145,12 @@ static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
   if (s != SS_OK) return s;
   const ss_kernel_info *k = ss_kernel_find(proj, SS_FAMILY_NORMALIZER);
   if (!k) return SS_ERR_UNKNOWN_KERNEL;
+  /* the row's own errors first, then the masked target (infinite loss),
+     before anything is written to grad */
+  if ((s = ss_check_logits(x, n, NULL)) != SS_OK) return s;
+  if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
   s = ss_normalize(k, impl, x, n, proj_params, nproj, grad);
   if (s != SS_OK) return s;
-  if (x[t] == -INFINITY) return SS_ERR_DOMAIN; /* infinite loss */
   fy_sums sums;
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD)
@@ -134,7 +158,7 @@ static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
   else
 #endif
     sums = sums_scalar(grad, x, x[t], n, alpha);
-  const double l = sums.dot + (1.0 - sums.power) / (alpha * (alpha - 1.0));
+  const double l = sums.dot + sums.ent / alpha;
   *loss = l > 0.0 ? l : 0.0;
   grad[t] -= 1.0f;
   return SS_OK;

@@ -37,9 +37,9 @@ static bound_consts consts(const double *p, uint64_t t) {
   bound_consts c;
   c.b1 = (float)p[1], c.b1c = (float)(1.0 - p[1]), c.b2 = (float)p[2], c.b2c = (float)(1.0 - p[2]);
   c.step = (float)(p[0] * sqrt(ss_bias_correction(p[2], t)) / ss_bias_correction(p[1], t));
-  c.eps = (float)p[3], c.wd = (float)p[4];
-  c.lo = (float)(p[5] * (1.0 - 1.0 / (p[6] * tt + 1.0)));
-  c.hi = (float)(p[5] * (1.0 + 1.0 / (p[6] * tt)));
+  c.eps = ss_eps_f(p[3]), c.wd = (float)p[4];
+  c.lo = ss_f32_sat(p[5] * (1.0 - 1.0 / (p[6] * tt + 1.0)));
+  c.hi = ss_f32_sat(p[5] * (1.0 + 1.0 / (p[6] * tt))); /* gamma -> 0: FLT_MAX */
   return c;
 }
 

@@ -13,6 +13,8 @@
  *
  * Slot 0 of adagrad is s; adagrad_norm keeps b^2 - b0^2 in scalars[0].
  */
+#include <float.h>
+
 #include "optim/optim_internal.h"
 
 static const ss_param_info adagrad_params[] = {
@@ -40,7 +42,7 @@ static void adagrad_tail(float *w, const float *g, float *s, size_t i, size_t n,
 static ss_status adagrad_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                                 float *slots, double *sc) {
   (void)t, (void)sc;
-  adagrad_tail(w, g, slots, 0, n, (float)p[0], (float)p[1], (float)p[2]);
+  adagrad_tail(w, g, slots, 0, n, (float)p[0], ss_eps_f(p[1]), (float)p[2]);
   return SS_OK;
 }
 
@@ -48,7 +50,7 @@ static ss_status adagrad_scalar(float *w, const float *g, size_t n, const double
 static ss_status adagrad_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                               float *s, double *sc) {
   (void)t, (void)sc;
-  const float lr = (float)p[0], eps = (float)p[1], wd = (float)p[2];
+  const float lr = (float)p[0], eps = ss_eps_f(p[1]), wd = (float)p[2];
   const v128_t vlr = wasm_f32x4_splat(lr), veps = wasm_f32x4_splat(eps), vwd = wasm_f32x4_splat(wd);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -80,11 +82,22 @@ static void axpy_simd(float *w, const float *g, size_t n, float c) {
 }
 #endif
 
+/* The step lr g_i / b has |g_i| <= b, so it is at most lr; but lr / b alone
+   overflows float when b is below ~1e-32 (b0 near its open 0 with tiny
+   gradients), and b = 0 (b0^2 underflowing, every gradient 0) would give
+   0 / 0. Then the quotient is taken per entry in double (one code for both
+   impls), and b = 0 is no step. */
+static void axpy_tiny_b(float *w, const float *g, size_t n, double lr, double b) {
+  if (b == 0.0) return;
+  for (size_t i = 0; i < n; i++) w[i] = ss_f32_sat((double)w[i] - lr * ((double)g[i] / b));
+}
+
 SS_ALWAYS_INLINE ss_status norm_run(dot_fn dot, axpy_fn axpy, float *w, const float *g, size_t n,
                                     const double *p, double *sc) {
   sc[0] += dot(g, g, n);
   const double b = sqrt(p[1] * p[1] + sc[0]);
-  axpy(w, g, n, (float)(p[0] / b));
+  if (!(p[0] / b <= FLT_MAX)) axpy_tiny_b(w, g, n, p[0], b);
+  else axpy(w, g, n, (float)(p[0] / b));
   return SS_OK;
 }
 
@@ -97,7 +110,7 @@ static ss_status adagrad_norm_scalar(float *w, const float *g, size_t n, const d
 static ss_status adagrad_norm_simd(float *w, const float *g, size_t n, const double *p,
                                    uint64_t t, float *slots, double *sc) {
   (void)t, (void)slots;
-  return norm_run(ss_dot_simd, axpy_simd, w, g, n, p, sc);
+  return norm_run(ss_dot64_simd, axpy_simd, w, g, n, p, sc);
 }
 #endif
 

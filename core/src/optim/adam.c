@@ -41,7 +41,7 @@ static adam_consts consts(const double *p, uint64_t t, int mode) {
   c.b1 = (float)p[1], c.b1c = (float)(1.0 - p[1]), c.b2 = (float)p[2], c.b2c = (float)(1.0 - p[2]);
   c.step = (float)(p[0] / ss_bias_correction(p[1], t));
   c.inv_bc2 = (float)(1.0 / sqrt(ss_bias_correction(p[2], t)));
-  c.eps = (float)p[3];
+  c.eps = ss_eps_f(p[3]);
   c.l2 = mode == ADAMW ? 0.0f : (float)p[4];
   c.keep = mode == ADAMW ? (float)(1.0 - p[0] * p[4]) : 1.0f;
   return c;

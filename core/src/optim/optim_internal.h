@@ -7,12 +7,14 @@
  * loop, doing the same float operations in the same order (no FMA in either),
  * so the two give bit-identical results; only updates that need a norm
  * (LARS, LAMB, SAGE, SAM, perpGrad) differ, by the summation order of that
- * norm (relative 1e-6). Constants that depend on the step (bias corrections,
+ * norm (relative 1e-6), taken in double in both (ss_dot_scalar /
+ * ss_dot64_simd: exact products, no overflow or underflow). Constants that depend on the step (bias corrections,
  * bounds) are computed once per step in double and rounded to float.
  */
 #ifndef SS_OPTIM_INTERNAL_H
 #define SS_OPTIM_INTERNAL_H
 
+#include <float.h>
 #include <math.h>
 
 #include "common/simd.h"
@@ -30,7 +32,8 @@
 #define SS_P_EPS(d)                                                                    \
   {.name = "eps", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1.0, .min_open = true,     \
    .def = (d), .ui_min = 1e-16, .ui_max = 1e-1, .log_scale = true,                     \
-   .help = "added to the denominator for stability"}
+   .help = "added to the denominator for stability; exact over the whole range (below "  \
+           "the smallest float it acts as 2^-149)"}
 #define SS_P_WD(d, what)                                                               \
   {.name = "weight_decay", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e3, .def = (d), \
    .ui_min = 0.0, .ui_max = 1.0, .help = what}
@@ -41,17 +44,60 @@
 #define SS_WD_L2 "L2 penalty added to the gradient (g + wd w)"
 #define SS_WD_DECOUPLED "decoupled weight decay: w <- w (1 - lr wd) before the step"
 
+/* eps as a float: an eps below the smallest float (the open range (0, 1]
+   goes down to 5e-324) would round to 0, and a coordinate whose gradients
+   were all 0 would then step 0 / 0 = NaN; the smallest positive float gives
+   the same steps as the exact eps to float precision (a nonzero second
+   moment is >= 2^-149, its root >= 2^-75), and 0 where m = 0. */
+static inline float ss_eps_f(double eps) {
+  const float e = (float)eps;
+  return e > 0.0f ? e : 0x1p-149f;
+}
+
+/* A double constant of a step as a float, saturated at +-FLT_MAX: ratios of
+   norms (trust ratios, SAM's rho / |g|, perpGrad's projection) and bounds
+   (AdaBound's upper bound as gamma -> 0) can exceed float's range, where a
+   plain conversion is undefined behaviour; a saturated factor still makes
+   an overflowing step overflow, which ss_optimize reports. NaN stays NaN. */
+static inline float ss_f32_sat(double x) {
+  return x > FLT_MAX ? FLT_MAX : x < -FLT_MAX ? -FLT_MAX : (float)x;
+}
+
 /* 1 - beta^t, in double (t up to 2^53). */
 static inline double ss_bias_correction(double beta, uint64_t t) {
   return 1.0 - pow(beta, (double)t);
 }
 
-/* sum a_i b_i in double, in index order: the scalar twin of ss_dot_simd. */
+/* sum a_i b_i in double, in index order: the scalar twin of ss_dot64_simd. */
 static inline double ss_dot_scalar(const float *a, const float *b, size_t n) {
   double s = 0.0;
   for (size_t i = 0; i < n; i++) s += (double)a[i] * (double)b[i];
   return s;
 }
+
+#if SS_HAVE_SIMD
+/* sum a_i b_i with each product exact in double (24 + 24 bits) and summed
+   in two f64x2 accumulators: the norms of the optimizers. A float product
+   overflows beyond |a b| = FLT_MAX (gradients of 2e19: LARS / LAMB gave NaN
+   in SIMD where scalar was finite) and underflows below 1e-38 (tiny weights
+   gave 0 / 0 in SIMD, a ratio in scalar); doubles do neither. */
+static inline double ss_dot64_simd(const float *a, const float *b, size_t n) {
+  v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t va = wasm_v128_load(a + i), vb = wasm_v128_load(b + i);
+    s0 = wasm_f64x2_add(s0, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(va),
+                                           wasm_f64x2_promote_low_f32x4(vb)));
+    const v128_t ha = wasm_i32x4_shuffle(va, va, 2, 3, 2, 3), hb = wasm_i32x4_shuffle(vb, vb, 2, 3, 2, 3);
+    s1 = wasm_f64x2_add(s1, wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(ha),
+                                           wasm_f64x2_promote_low_f32x4(hb)));
+  }
+  double t = (wasm_f64x2_extract_lane(s0, 0) + wasm_f64x2_extract_lane(s0, 1)) +
+             (wasm_f64x2_extract_lane(s1, 0) + wasm_f64x2_extract_lane(s1, 1));
+  for (; i < n; i++) t += (double)a[i] * (double)b[i];
+  return t;
+}
+#endif
 
 /* The SGD family's update over entries [i, n) (sgd.c), shared with SAM's
    descent step: g' = g + wd w; plain: w -= lr g'; heavy: b = mu b + g',

@@ -35,7 +35,7 @@ static void perp_rows_simd(float *w, const float *g, size_t n, float lr, float c
 /* g . w / |w|^2 (0 when w = 0). */
 static float projection(dot_fn dot, const float *w, const float *g, size_t n) {
   const double ww = dot(w, w, n);
-  return ww > 0.0 ? (float)(dot(g, w, n) / ww) : 0.0f;
+  return ww > 0.0 ? ss_f32_sat(dot(g, w, n) / ww) : 0.0f;
 }
 
 static ss_status perpgrad_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
@@ -48,7 +48,7 @@ static ss_status perpgrad_scalar(float *w, const float *g, size_t n, const doubl
 static ss_status perpgrad_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                                float *s, double *sc) {
   (void)t, (void)s, (void)sc;
-  perp_rows_simd(w, g, n, (float)p[0], projection(ss_dot_simd, w, g, n));
+  perp_rows_simd(w, g, n, (float)p[0], projection(ss_dot64_simd, w, g, n));
   return SS_OK;
 }
 #endif

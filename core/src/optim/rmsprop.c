@@ -27,7 +27,7 @@ static void rmsprop_tail(float *w, const float *g, float *v, size_t i, size_t n,
 
 /* lr, alpha, 1 - alpha, eps, wd */
 static void consts(const double *p, float c[5]) {
-  c[0] = (float)p[0], c[1] = (float)p[1], c[2] = (float)(1.0 - p[1]), c[3] = (float)p[2],
+  c[0] = (float)p[0], c[1] = (float)p[1], c[2] = (float)(1.0 - p[1]), c[3] = ss_eps_f(p[2]),
   c[4] = (float)p[3];
 }
 

@@ -138,9 +138,9 @@ SS_ALWAYS_INLINE ss_status run(dot_fn dot, stats_fn stats, damper_fn damper, pas
   const float b2 = (float)p[2], b2c = (float)(1.0 - p[2]);
   stats(g, S, h, rows, cols, (float)(1.0 / (double)rows), b2, b2c);
   const double bc2 = ss_bias_correction(p[2], t);
-  const float sigma = (float)(sqrt(dot(S, S, cols) / (double)cols) / bc2);
+  const float sigma = ss_f32_sat(sqrt(dot(S, S, cols) / (double)cols) / bc2);
   const float gam = (float)sqrt(dot(h, h, cols) / (double)cols);
-  damper(S, h, cols, sigma, gam, (float)(1.0 / bc2), (float)p[3]);
+  damper(S, h, cols, sigma, gam, (float)(1.0 / bc2), ss_eps_f(p[3]));
   const float c[6] = {(float)p[1], (float)(1.0 - p[1]), b2, b2c, (float)p[0],
                       (float)(1.0 - p[0] * p[4])};
   pass(w, g, m, h, rows, cols, c);
@@ -156,7 +156,7 @@ static ss_status sage_scalar(float *w, const float *g, size_t n, const double *p
 static ss_status sage_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                            float *slots, double *sc) {
   (void)sc;
-  return run(ss_dot_simd, stats_simd, damper_simd, dir_rows_simd, w, g, n, p, t, slots);
+  return run(ss_dot64_simd, stats_simd, damper_simd, dir_rows_simd, w, g, n, p, t, slots);
 }
 #endif
 

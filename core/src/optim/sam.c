@@ -46,13 +46,13 @@ static ss_status sam_simd(float *w, const float *g, size_t n, const double *p, u
 
 static void perturb_scalar(const float *w, const float *g, size_t n, double rho, float *out) {
   const double gn = sqrt(ss_dot_scalar(g, g, n));
-  const float s = gn > 0.0 ? (float)(rho / gn) : 0.0f;
+  const float s = gn > 0.0 ? ss_f32_sat(rho / gn) : 0.0f;
   for (size_t i = 0; i < n; i++) out[i] = w[i] + s * g[i];
 }
 #if SS_HAVE_SIMD
 static void perturb_simd(const float *w, const float *g, size_t n, double rho, float *out) {
-  const double gn = sqrt(ss_dot_simd(g, g, n));
-  const float s = gn > 0.0 ? (float)(rho / gn) : 0.0f;
+  const double gn = sqrt(ss_dot64_simd(g, g, n));
+  const float s = gn > 0.0 ? ss_f32_sat(rho / gn) : 0.0f;
   const v128_t vs = wasm_f32x4_splat(s);
   size_t i = 0;
   for (; i + 4 <= n; i += 4)

@@ -70,7 +70,7 @@ static void lars_rows_simd(float *w, const float *g, float *b, size_t n, float m
 static float lars_scale(dot_fn dot, const float *w, const float *g, size_t n, const double *p) {
   const double wn = sqrt(dot(w, w, n)), gn = sqrt(dot(g, g, n));
   const double local = wn > 0.0 && gn > 0.0 ? p[3] * wn / (gn + p[2] * wn) : 1.0;
-  return (float)(p[0] * local);
+  return ss_f32_sat(p[0] * local);
 }
 
 static ss_status lars_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
@@ -83,7 +83,7 @@ static ss_status lars_scalar(float *w, const float *g, size_t n, const double *p
 static ss_status lars_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
                            float *b, double *sc) {
   (void)t, (void)sc;
-  lars_rows_simd(w, g, b, n, (float)p[1], lars_scale(ss_dot_simd, w, g, n, p), (float)p[2]);
+  lars_rows_simd(w, g, b, n, (float)p[1], lars_scale(ss_dot64_simd, w, g, n, p), (float)p[2]);
   return SS_OK;
 }
 #endif
@@ -98,7 +98,7 @@ static lamb_consts lamb_consts_at(const double *p, uint64_t t) {
   c.b1 = (float)p[1], c.b1c = (float)(1.0 - p[1]), c.b2 = (float)p[2], c.b2c = (float)(1.0 - p[2]);
   c.ib1 = (float)(1.0 / ss_bias_correction(p[1], t));
   c.ib2 = (float)(1.0 / sqrt(ss_bias_correction(p[2], t)));
-  c.eps = (float)p[3], c.wd = (float)p[4];
+  c.eps = ss_eps_f(p[3]), c.wd = (float)p[4];
   return c;
 }
 
@@ -128,7 +128,7 @@ static ss_status lamb_scalar(float *w, const float *g, size_t n, const double *p
   const lamb_consts c = lamb_consts_at(p, t);
   double s[2] = {0.0, 0.0};
   lamb_moments_tail(w, g, sl, sl + n, 0, n, &c, s);
-  lamb_step_tail(w, sl, sl + n, 0, n, &c, (float)(p[0] * trust_ratio(sqrt(s[1]), sqrt(s[0]))));
+  lamb_step_tail(w, sl, sl + n, 0, n, &c, ss_f32_sat(p[0] * trust_ratio(sqrt(s[1]), sqrt(s[0]))));
   return SS_OK;
 }
 
@@ -150,10 +150,12 @@ static ss_status lamb_simd(float *w, const float *g, size_t n, const double *p, 
   float *m = sl, *v = sl + n;
   double s[2] = {0.0, 0.0};
   size_t i = 0;
-  /* float lane sums within blocks, double across them (as ss_dot_simd) */
+  /* squares exact in f64x2 lanes (as ss_dot64_simd): float squares
+     underflow for |w| < 1e-19 (tiny weights read as |w| = 0, ratio 1: a
+     step 1e7 times the scalar one) and overflow beyond 1.8e19 */
   while (i + 4 <= n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t rr = wasm_f32x4_splat(0.0f), ww = rr;
+    v128_t rr = wasm_f64x2_splat(0.0), ww = rr;
     for (; i + 4 <= end; i += 4) {
       const v128_t gi = wasm_v128_load(g + i), wi = wasm_v128_load(w + i);
       const v128_t mi = wasm_f32x4_add(wasm_f32x4_mul(k.b1, wasm_v128_load(m + i)), wasm_f32x4_mul(k.b1c, gi));
@@ -162,13 +164,17 @@ static ss_status lamb_simd(float *w, const float *g, size_t n, const double *p, 
       wasm_v128_store(m + i, mi);
       wasm_v128_store(v + i, vi);
       const v128_t r = lamb_r4(mi, vi, wi, &k);
-      rr = wasm_f32x4_add(rr, wasm_f32x4_mul(r, r));
-      ww = wasm_f32x4_add(ww, wasm_f32x4_mul(wi, wi));
+      const v128_t rl = wasm_f64x2_promote_low_f32x4(r), wl = wasm_f64x2_promote_low_f32x4(wi);
+      const v128_t rh = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(r, r, 2, 3, 2, 3));
+      const v128_t wh = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(wi, wi, 2, 3, 2, 3));
+      rr = wasm_f64x2_add(rr, wasm_f64x2_add(wasm_f64x2_mul(rl, rl), wasm_f64x2_mul(rh, rh)));
+      ww = wasm_f64x2_add(ww, wasm_f64x2_add(wasm_f64x2_mul(wl, wl), wasm_f64x2_mul(wh, wh)));
     }
-    s[0] += ss_hsum_f64(rr), s[1] += ss_hsum_f64(ww);
+    s[0] += wasm_f64x2_extract_lane(rr, 0) + wasm_f64x2_extract_lane(rr, 1);
+    s[1] += wasm_f64x2_extract_lane(ww, 0) + wasm_f64x2_extract_lane(ww, 1);
   }
   lamb_moments_tail(w, g, m, v, i, n, &c, s);
-  const float step = (float)(p[0] * trust_ratio(sqrt(s[1]), sqrt(s[0])));
+  const float step = ss_f32_sat(p[0] * trust_ratio(sqrt(s[1]), sqrt(s[0])));
   const v128_t vstep = wasm_f32x4_splat(step);
   for (i = 0; i + 4 <= n; i += 4) {
     const v128_t wi = wasm_v128_load(w + i);

@@ -15,8 +15,10 @@
  * of two), then min(q, max). The code is read back off q's bits. The SIMD
  * path does the same with integer lane operations on the exponent and
  * f32x4.nearest; codes and values are bit-identical. Codes are the 8-bit
- * patterns 0 .. 255 (sign in bit 7).
+ * patterns 0 .. 255 (sign in bit 7). x / scale beyond FLT_MAX saturates;
+ * a scale below FLT_MIN (not a normal float) is applied in double.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,7 +37,8 @@ static const fp8_format E5M2 = {2, 15, 57344.0f};
 static const ss_param_info fp8_params[] = {
     {.name = "scale", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e30, .min_open = true,
      .def = 1.0, .ui_min = 1e-3, .ui_max = 1e3, .log_scale = true,
-     .help = "x is divided by it before the cast and multiplied after"},
+     .help = "x is divided by it before the cast and multiplied after; exact over the whole "
+             "range (below FLT_MIN in double)"},
 };
 
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -44,6 +47,7 @@ static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 /* |v| rounded onto the format's grid (saturated), and its code (no sign). */
 static float round_fp8(float a, const fp8_format *f, int32_t *code) {
   const int emin = 1 - f->bias; /* smallest normal exponent */
+  a = fminf(a, FLT_MAX); /* x / scale overflowed: it saturates like any value past max */
   int e = (int)((f2u(a) >> 23) & 0xFF) - 127;
   if (e < emin) e = emin;
   const float step = u2f((uint32_t)(e - f->mbits + 127) << 23);
@@ -57,6 +61,22 @@ static float round_fp8(float a, const fp8_format *f, int32_t *code) {
   else
     *code = ((eq + f->bias) << f->mbits) | (int32_t)((f2u(q) >> (23 - f->mbits)) & ((1u << f->mbits) - 1));
   return q;
+}
+
+/* A scale below FLT_MIN is 0 or subnormal as a float (1e-50: x / 0 gave
+   Inf and NaN and codes above 255): x / scale and q scale in double, the
+   quotient clamped to float's range (beyond it every value saturates),
+   one code for both impls. */
+static void cast_tiny_scale(const fp8_format *f, const float *x, size_t n, double scale,
+                            int32_t *codes, float *y) {
+  for (size_t i = 0; i < n; i++) {
+    const double v = (double)x[i] / scale;
+    int32_t c;
+    const float q = round_fp8((float)fmin(fabs(v), FLT_MAX), f, &c);
+    const bool neg = signbit(x[i]);
+    if (codes) codes[i] = c | (neg ? 0x80 : 0);
+    y[i] = (float)((neg ? -(double)q : (double)q) * scale);
+  }
 }
 
 static void cast_scalar(const fp8_format *f, const float *x, size_t n, float scale, int32_t *codes,
@@ -82,7 +102,9 @@ static void cast_simd(const fp8_format *f, const float *x, size_t n, float scale
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t v = wasm_f32x4_div(wasm_v128_load(x + i), vs);
-    const v128_t s = wasm_v128_and(v, sign), a = wasm_v128_andnot(v, sign);
+    const v128_t s = wasm_v128_and(v, sign);
+    /* |v| held at FLT_MAX (an overflowing x / scale saturates) */
+    const v128_t a = wasm_f32x4_pmin(wasm_f32x4_splat(FLT_MAX), wasm_v128_andnot(v, sign));
     v128_t e = wasm_i32x4_sub(wasm_u32x4_shr(a, 23), wasm_i32x4_splat(127));
     e = wasm_i32x4_max(e, vemin);
     const v128_t em = wasm_i32x4_sub(e, wasm_i32x4_splat(f->mbits));
@@ -106,23 +128,22 @@ static void cast_simd(const fp8_format *f, const float *x, size_t n, float scale
 }
 #endif
 
-static ss_status e4m3_scalar(const float *x, size_t n, const double *params, int32_t *codes, float *y) {
-  cast_scalar(&E4M3, x, n, (float)params[0], codes, y);
-  return SS_OK;
-}
-static ss_status e5m2_scalar(const float *x, size_t n, const double *params, int32_t *codes, float *y) {
-  cast_scalar(&E5M2, x, n, (float)params[0], codes, y);
-  return SS_OK;
-}
+/* The entry points: the float cast where scale is a normal float, the
+   double one below FLT_MIN. */
+#define FP8_ENTRY(name, fmt, cast)                                                      \
+  static ss_status name(const float *x, size_t n, const double *params, int32_t *codes, \
+                        float *y) {                                                     \
+    if ((float)params[0] < FLT_MIN)                                                    \
+      cast_tiny_scale(&fmt, x, n, params[0], codes, y);                                 \
+    else                                                                                \
+      cast(&fmt, x, n, (float)params[0], codes, y);                                     \
+    return SS_OK;                                                                       \
+  }
+FP8_ENTRY(e4m3_scalar, E4M3, cast_scalar)
+FP8_ENTRY(e5m2_scalar, E5M2, cast_scalar)
 #if SS_HAVE_SIMD
-static ss_status e4m3_simd(const float *x, size_t n, const double *params, int32_t *codes, float *y) {
-  cast_simd(&E4M3, x, n, (float)params[0], codes, y);
-  return SS_OK;
-}
-static ss_status e5m2_simd(const float *x, size_t n, const double *params, int32_t *codes, float *y) {
-  cast_simd(&E5M2, x, n, (float)params[0], codes, y);
-  return SS_OK;
-}
+FP8_ENTRY(e4m3_simd, E4M3, cast_simd)
+FP8_ENTRY(e5m2_simd, E5M2, cast_simd)
 #endif
 
 const ss_kernel_info ss_kernel_fp8_e4m3 = {

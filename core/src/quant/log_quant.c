@@ -12,7 +12,7 @@
  * (m = sqrt 2 is not a float, so there are no ties), and y = s 2^-q is
  * exact -- the codes are exact powers of two.
  * log_quant takes any base in (1, 4] (AdaLog, Wu et al. 2024, which
- * adapts the base to the distribution); base = 0 searches b = 2^(k/16),
+ * adapts the base to the distribution); base <= 1 (0 by default) searches b = 2^(k/16),
  * k = 2 .. 32, for the smallest squared error (the search of AdaLog /
  * PTQ4SAM, over a fixed grid). Its log and exp are the samplers'
  * deterministic float polynomials (sample/det_math.h and their SIMD
@@ -26,6 +26,7 @@
  * Negative x is SS_ERR_DOMAIN; an all-zero x gives y = 0.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "common/exp_simd.h"
@@ -43,7 +44,9 @@ static const ss_param_info log_params[] = {
     {.name = "bits", .type = SS_PARAM_INT, .min = 2.0, .max = 8.0, .def = 4.0, .ui_min = 2.0,
      .ui_max = 8.0, .help = "bits per code"},
     {.name = "base", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 4.0, .def = 0.0, .ui_min = 0.0,
-     .ui_max = 4.0, .help = "logarithm base in (1, 4]; 0 searches 2^(k/16) for the least error"},
+     .ui_max = 4.0,
+     .help = "logarithm base in (1, 4]; any base <= 1 (0, the default) searches 2^(k/16) for "
+             "the least error: every value of the range is valid"},
 };
 
 /* An all-zero x: every value is the zero level. */
@@ -63,6 +66,24 @@ static ss_status check_nonneg(const float *x, size_t n, float *mx) {
   }
   *mx = m;
   return SS_OK;
+}
+
+/* A row whose max s is below 2^-64: 1 / s overflows float and 0 * Inf is
+   NaN (scalar and SIMD then chose different levels for x = 0 next to a
+   subnormal max). The levels depend only on x / s, so the row is scaled by
+   2^64 into y first (exact: no value can overflow) and the results scaled
+   back by 2^-64 at the end (the same correctly rounded value as s b^-q of
+   the tiny s). Returns the row to read (x or y). */
+static const float *tiny_max_prescale(const float *x, size_t n, float *s, float *y, bool *scaled) {
+  *scaled = *s < 0x1p-64f;
+  if (!*scaled) return x;
+  for (size_t i = 0; i < n; i++) y[i] = x[i] * 0x1p64f;
+  *s *= 0x1p64f;
+  return y;
+}
+static void tiny_max_unscale(float *y, size_t n, bool scaled) {
+  if (scaled)
+    for (size_t i = 0; i < n; i++) y[i] *= 0x1p-64f;
 }
 
 /* ---- pow2 ---------------------------------------------------------------- */
@@ -97,6 +118,8 @@ static inline __attribute__((always_inline)) ss_status pow2_run(const float *x, 
   if (st != SS_OK) return st;
   const int qmax = (1 << (int)params[0]) - 1;
   if (s == 0.0f) return all_zero(n, qmax, codes, y);
+  bool scaled;
+  x = tiny_max_prescale(x, n, &s, y, &scaled);
   const float inv_s = 1.0f / s;
   size_t i = 0;
 #if SS_HAVE_SIMD
@@ -132,6 +155,7 @@ static inline __attribute__((always_inline)) ss_status pow2_run(const float *x, 
   (void)simd;
 #endif
   pow2_scalar_row(x + i, n - i, s, inv_s, qmax, codes ? codes + i : NULL, y + i);
+  tiny_max_unscale(y, n, scaled);
   return SS_OK;
 }
 
@@ -211,12 +235,13 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
   const ss_status st = check_nonneg(x, n, &s);
   if (st != SS_OK) return st;
   const int qmax = (1 << (int)params[0]) - 1;
-  const double base = params[1];
-  if (base != 0.0 && !(base > 1.0)) return SS_ERR_PARAM_RANGE;
+  const double base = params[1]; /* <= 1: search (a base in (0, 1] has no meaning of its own) */
   if (s == 0.0f) return all_zero(n, qmax, codes, y);
+  bool scaled;
+  x = tiny_max_prescale(x, n, &s, y, &scaled);
   const float inv_s = 1.0f / s;
   float lnb = (float)log(base); /* a parameter, not per element: libm's log is fine here */
-  if (base == 0.0) { /* search b = 2^(k/16) */
+  if (!(base > 1.0)) { /* search b = 2^(k/16) */
     double best = INFINITY;
     for (int k = 2; k <= 32; k++) {
       const float l = (float)(0.6931471805599453 * k / 16.0);
@@ -224,7 +249,8 @@ static inline __attribute__((always_inline)) ss_status log_run(log_row_fn row, c
       if (se < best) best = se, lnb = l;
     }
   }
-  row(x, n, s, inv_s, lnb, qmax, codes, y);
+  row(x, n, s, inv_s, lnb, qmax, codes, y); /* x may be y (prescaled): read before written */
+  tiny_max_unscale(y, n, scaled);
   return SS_OK;
 }
 
@@ -256,7 +282,7 @@ const ss_kernel_info ss_kernel_log_quant = {
     .family = SS_FAMILY_QUANTIZER,
     .summary = "logarithmic quantizer with a chosen or searched base",
     .formula = "q = clamp(round(-log_b(x / max x)), 0, 2^bits - 2), y = max(x) b^-q, last code 0; "
-               "base 0: b = argmin_{2^(k/16)} |y - x|^2",
+               "base <= 1: b = argmin_{2^(k/16)} |y - x|^2",
     .paper = "Wu et al. 2024, AdaLog: Post-Training Quantization for Vision Transformers with "
              "Adaptive Logarithm Quantizer",
     .nparams = 2,

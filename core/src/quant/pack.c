@@ -15,7 +15,10 @@
 
 static bool bits_ok(int bits) { return bits == 2 || bits == 4 || bits == 8; }
 
-size_t ss_packed_bytes(size_t n, int bits) { return bits_ok(bits) ? (n * (size_t)bits + 7) / 8 : 0; }
+/* 0 for a width or an n (> SS_MAX_N) no call accepts: n bits cannot wrap. */
+size_t ss_packed_bytes(size_t n, int bits) {
+  return bits_ok(bits) && n <= SS_MAX_N ? (n * (size_t)bits + 7) / 8 : 0;
+}
 
 ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out) {
   if (!codes || !out) return SS_ERR_NULL;

@@ -17,8 +17,11 @@
  * number i -- unbiased, E[q] = v, and the same draws in every build.
  * An all-zero group gets s = 1 (codes 0). group = 0 means the whole
  * tensor; otherwise it must divide n (SS_ERR_LENGTH). Codes are the
- * integers q (asymmetric: 0 .. 2^b - 1; symmetric: -Q .. Q).
+ * integers q (asymmetric: 0 .. 2^b - 1; symmetric: -Q .. Q). Values up to
+ * +-FLT_MAX: the asymmetric range hi - lo is taken in double, and a y that
+ * rounds past FLT_MAX is held at it (it stands for x within s / 2).
  */
+#include <float.h>
 #include <math.h>
 
 #include "common/rng.h"
@@ -58,7 +61,9 @@ ss_quant_grid ss_uniform_grid(float mn, float mx, int bits, bool symmetric) {
     const float lo = fminf(mn, 0.0f), hi = fmaxf(mx, 0.0f);
     g.qlo = 0.0f;
     g.qhi = (float)((1 << bits) - 1);
-    g.s = (hi - lo) / g.qhi;
+    /* hi - lo in double: up to 2 FLT_MAX (a float difference was +Inf, and
+       every value NaN); / (2^b - 1) >= 3 brings it back into float */
+    g.s = (float)(((double)hi - (double)lo) / g.qhi);
     if (!(g.s > 0.0f)) g.s = 1.0f;
     g.z = rintf(-lo / g.s);
   }
@@ -86,7 +91,7 @@ static void group_scalar(const float *x, size_t m, const grid *g, bool stochasti
   for (size_t i = 0; i < m; i++) {
     const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
-    y[i] = (q - g->z) * g->s;
+    y[i] = fmaxf(fminf((q - g->z) * g->s, FLT_MAX), -FLT_MAX);
   }
 }
 
@@ -117,6 +122,7 @@ static void group_simd(const float *x, size_t m, const grid *g, bool stochastic,
   const v128_t s = wasm_f32x4_splat(g->s), inv = wasm_f32x4_splat(g->inv), z = wasm_f32x4_splat(g->z);
   const v128_t lo = wasm_f32x4_splat(g->qlo), hi = wasm_f32x4_splat(g->qhi);
   const v128_t one = wasm_f32x4_splat(1.0f);
+  const v128_t maxf = wasm_f32x4_splat(FLT_MAX), nmaxf = wasm_f32x4_splat(-FLT_MAX);
   size_t i = 0;
   for (; i + 4 <= m; i += 4) {
     const v128_t v = wasm_f32x4_mul(wasm_v128_load(x + i), inv);
@@ -130,12 +136,13 @@ static void group_simd(const float *x, size_t m, const grid *g, bool stochastic,
     }
     q = wasm_f32x4_min(wasm_f32x4_max(wasm_f32x4_add(q, z), lo), hi);
     if (codes) wasm_v128_store(codes + i, wasm_i32x4_trunc_sat_f32x4(q));
-    wasm_v128_store(y + i, wasm_f32x4_mul(wasm_f32x4_sub(q, z), s));
+    const v128_t v2 = wasm_f32x4_mul(wasm_f32x4_sub(q, z), s);
+    wasm_v128_store(y + i, wasm_f32x4_pmax(nmaxf, wasm_f32x4_pmin(maxf, v2)));
   }
   for (; i < m; i++) {
     const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
-    y[i] = (q - g->z) * g->s;
+    y[i] = fmaxf(fminf((q - g->z) * g->s, FLT_MAX), -FLT_MAX);
   }
 }
 #endif

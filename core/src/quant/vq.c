@@ -38,6 +38,7 @@
  * codes. The update scans the codes once per cluster (N K compares, the
  * order of the assignment), which needs no scratch memory.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -281,19 +282,33 @@ ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *c
   if (s != SS_OK) return s;
   if (!codes || !g || !dx) return SS_ERR_NULL;
   if (!(beta >= 0.0) || !isfinite(beta)) return SS_ERR_PARAM_RANGE;
+  /* x, g and the codebook were read unchecked (NaN in, NaN out with SS_OK) */
+  if ((s = ss_check_finite_fast(x, nvec * dim)) != SS_OK ||
+      (s = ss_check_finite_fast(codebook, k * dim)) != SS_OK ||
+      (s = ss_check_finite_fast(g, nvec * dim)) != SS_OK)
+    return s;
   for (size_t i = 0; i < nvec; i++)
     if (codes[i] < 0 || (size_t)codes[i] >= k) return SS_ERR_DOMAIN;
   if (dcodebook) memset(dcodebook, 0, k * dim * sizeof *dcodebook);
-  const float b2 = (float)(2.0 * beta);
+  /* x - e and 2 beta (x - e) in double (|x - e| reaches 2 FLT_MAX, and
+     2 beta any double: a float product overflowed, a float 2 beta was
+     undefined behaviour); a result beyond FLT_MAX is SS_ERR_DOMAIN below */
+  bool finite = true;
   for (size_t i = 0; i < nvec; i++) {
     const size_t c = (size_t)codes[i];
     for (size_t t = 0; t < dim; t++) {
-      const float r = x[i * dim + t] - codebook[c * dim + t]; /* x - e */
-      dx[i * dim + t] = g[i * dim + t] + b2 * r;
-      if (dcodebook) dcodebook[c * dim + t] -= 2.0f * r;
+      const double r = (double)x[i * dim + t] - (double)codebook[c * dim + t]; /* x - e */
+      const double d = (double)g[i * dim + t] + 2.0 * beta * r;
+      finite &= fabs(d) <= FLT_MAX;
+      dx[i * dim + t] = finite ? (float)d : 0.0f;
+      if (dcodebook) {
+        const double e = (double)dcodebook[c * dim + t] - 2.0 * r;
+        finite &= fabs(e) <= FLT_MAX;
+        dcodebook[c * dim + t] = finite ? (float)e : 0.0f;
+      }
     }
   }
-  return SS_OK;
+  return finite ? SS_OK : SS_ERR_DOMAIN;
 }
 
 /* Registry form: train on x itself, then y_i = e_c(i) and every value of

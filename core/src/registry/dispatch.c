@@ -5,6 +5,13 @@
 #include "common/check.h"
 #include "softscope.h"
 
+/* A gradient that came out non-finite: its exact value is beyond FLT_MAX
+   (e.g. sa_softmax's 1 / range for a subnormal range), SS_ERR_DOMAIN; the
+   gradient buffer then holds unspecified values. */
+static ss_status ss_check_gradient(const float *d, size_t n) {
+  return ss_check_finite_fast(d, n) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
+}
+
 static ss_status check_common(const ss_kernel_info *k, ss_family family,
                               ss_impl impl, size_t n, const double *params,
                               size_t nparams) {
@@ -39,7 +46,8 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->normalize_vjp[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
-  return k->normalize_vjp[impl](x, y, g, n, params, dx);
+  s = k->normalize_vjp[impl](x, y, g, n, params, dx);
+  return s == SS_OK ? ss_check_gradient(dx, n) : s;
 }
 
 ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -54,7 +62,10 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->normalize_param_vjp[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
-  return k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
+  s = k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
+  for (size_t i = 0; s == SS_OK && i < nparams; i++)
+    if (!isfinite(dparams[i])) s = SS_ERR_DOMAIN;
+  return s;
 }
 
 ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
@@ -114,7 +125,8 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
   const size_t draws = (size_t)ss_param_value(k, params, "draws", 0.0);
   s = ss_check_finite(g, draws * n);
   if (s != SS_OK) return s;
-  return k->sample_vjp[impl](x, n, params, g, dx);
+  s = k->sample_vjp[impl](x, n, params, g, dx);
+  return s == SS_OK ? ss_check_gradient(dx, n) : s;
 }
 
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
@@ -125,8 +137,16 @@ ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
   ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
-  return k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n,
-                          params, out);
+  double v;
+  s = k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n, params, &v);
+  if (s != SS_OK) return s;
+  /* a value beyond double's range (sum p^a of unnormalized p near FLT_MAX
+     with a = 1000 in Tsallis entropy): not a value; a divergence may be
+     +Inf exactly (q_i = 0 < p_i) */
+  if (isnan(v) || (isinf(v) && !(k->input == SS_INPUT_PROBS_PAIR && v == INFINITY)))
+    return SS_ERR_DOMAIN;
+  *out = v;
+  return SS_OK;
 }
 
 ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -138,11 +158,14 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
   if (!isfinite(g)) return SS_ERR_NONFINITE;
-  return k->measure_vjp[impl](p, n, params, g, dp);
+  s = k->measure_vjp[impl](p, n, params, g, dp);
+  return s == SS_OK ? ss_check_gradient(dp, n) : s;
 }
 
 size_t ss_opt_state_size(const ss_kernel_info *k, size_t n) {
-  return k && k->family == SS_FAMILY_OPTIMIZER ? (size_t)k->opt_slots * n : 0;
+  /* 0 for a length no call accepts: the product cannot overflow size_t */
+  if (!k || k->family != SS_FAMILY_OPTIMIZER || n > SS_MAX_N) return 0;
+  return (size_t)k->opt_slots * n;
 }
 
 ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
@@ -159,6 +182,12 @@ ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const flo
     return s;
   const uint64_t t = (uint64_t)scalars[0] + 1;
   s = k->step[impl](w, g, n, params, t, slots, scalars + 1);
-  if (s == SS_OK) scalars[0] = (double)t;
-  return s;
+  if (s != SS_OK) return s;
+  /* a step that overflowed float (see ss_optimize in softscope.h) */
+  bool finite = ss_check_finite_fast(w, n) == SS_OK &&
+                (!k->opt_slots || ss_check_finite_fast(slots, ss_opt_state_size(k, n)) == SS_OK);
+  for (int i = 1; i < SS_OPT_SCALARS; i++) finite = finite && isfinite(scalars[i]);
+  if (!finite) return SS_ERR_DOMAIN;
+  scalars[0] = (double)t;
+  return SS_OK;
 }

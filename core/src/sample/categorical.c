@@ -6,9 +6,14 @@
  *
  * the sampler to put after a normalizer (sparsemax's exact zeros are never
  * drawn). Inverse CDF with blocked prefix sums (draw.c): O(n) once, then
- * O(log n + block) per draw, no allocation. Input: SS_INPUT_PROBS (NaN is
- * SS_ERR_NAN, a negative or infinite weight SS_ERR_DOMAIN, all zero
- * SS_ERR_ALL_MASKED).
+ * O(log n + block) per draw, no allocation. Input: SS_INPUT_PROBS, with the
+ * statuses every probability input has (NaN is SS_ERR_NAN, +-Inf
+ * SS_ERR_NONFINITE, a negative weight SS_ERR_DOMAIN) and all zero
+ * SS_ERR_ALL_MASKED (nothing to draw). Weights of any size work: a total
+ * below 2^-100 (subnormal weights, whose 1 / sum overflows a float) or
+ * above 2^100 (whose 1 / sum is subnormal and imprecise) is rescaled by
+ * 2^100 or 2^-100 first (exact, but for weights that then fall below
+ * FLT_MIN: they are below 2^-226 of the total and flush to 0 anyway).
  */
 #include "common/check.h"
 #include "registry/kernels.h"
@@ -21,15 +26,16 @@ static const ss_param_info categorical_params[] = {
 
 SS_ALWAYS_INLINE ss_status categorical_run(const ss_det_ops *ops, const float *w, size_t n,
                                  const double *params, float *probs, uint32_t *indices) {
-  ss_status s = ss_check_finite(w, n);
-  if (s == SS_ERR_NONFINITE) return SS_ERR_DOMAIN;
+  ss_status s = ss_check_probs(w, n);
   if (s != SS_OK) return s;
-  for (size_t i = 0; i < n; i++)
-    if (w[i] < 0.0f) return SS_ERR_DOMAIN;
-  const double sum = ops->sum4(w, n);
+  double sum = ops->sum4(w, n);
   if (!(sum > 0.0)) return SS_ERR_ALL_MASKED;
   if (probs != w)
     for (size_t i = 0; i < n; i++) probs[i] = w[i];
+  if (sum < 0x1p-100 || sum > 0x1p100) { /* powers of two: exact (1 / sum stays a normal float) */
+    ops->scale(probs, n, sum < 1.0 ? 0x1p100f : 0x1p-100f);
+    sum = ops->sum4(probs, n);
+  }
   ops->scale(probs, n, (float)(1.0 / sum));
   if (indices)
     ss_draw_weights(probs, n, ss_sampler_seed(&ss_kernel_categorical, params),

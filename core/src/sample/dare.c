@@ -11,9 +11,16 @@
  * SS_STREAM_DARE, block d * ceil(n/4) + i/4) satisfies u >= p: u lies on the
  * grid (k + 1/2) 2^-23, so P(keep) = 1 - p to within 2^-23. The SIMD path
  * draws, compares and scales four lanes at a time, with the same float
- * operations: masks and values are bit-identical.
+ * operations: masks and values are bit-identical. A survivor x_i / (1 - p)
+ * beyond FLT_MAX (|x| near FLT_MAX, or p within ~1e-22 of 1 times a large
+ * x) is SS_ERR_DOMAIN when samples are asked for, before anything is
+ * written: the sample is not a float.
  */
+#include <float.h>
+#include <math.h>
+
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
@@ -33,7 +40,7 @@ typedef void (*row_fn)(const float *x, size_t n, uint64_t seed, uint64_t d, floa
 static void row_scalar(const float *x, size_t n, uint64_t seed, uint64_t d, float p, float s,
                        float *row) {
   ss_philox_uniform_f32_scalar(seed, SS_STREAM_DARE, d * ss_blocks_per_draw(n), n, row);
-  for (size_t i = 0; i < n; i++) row[i] = row[i] >= p ? x[i] * s : 0.0f;
+  for (size_t i = 0; i < n; i++) row[i] = row[i] >= p ? ss_flush(x[i] * s) : 0.0f;
 }
 
 #if SS_HAVE_SIMD
@@ -44,9 +51,10 @@ static void row_simd(const float *x, size_t n, uint64_t seed, uint64_t d, float 
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t keep = wasm_f32x4_ge(wasm_v128_load(row + i), vp);
-    wasm_v128_store(row + i, wasm_v128_and(keep, wasm_f32x4_mul(wasm_v128_load(x + i), vs)));
+    wasm_v128_store(row + i,
+                    ss_flush_f32x4(wasm_v128_and(keep, wasm_f32x4_mul(wasm_v128_load(x + i), vs))));
   }
-  for (; i < n; i++) row[i] = row[i] >= p ? x[i] * s : 0.0f;
+  for (; i < n; i++) row[i] = row[i] >= p ? ss_flush(x[i] * s) : 0.0f;
 }
 #endif
 
@@ -58,7 +66,10 @@ SS_ALWAYS_INLINE ss_status run(row_fn row, const float *x, size_t n, const doubl
   const bool rescale = params[1] != 0.0;
   const float s = rescale ? (float)(1.0 / (1.0 - params[0])) : 1.0f;
   const float keep = (float)(1.0 - params[0]);
-  for (size_t i = 0; i < n; i++) probs[i] = rescale ? x[i] : x[i] * keep;
+  if (samples && rescale)
+    for (size_t i = 0; i < n; i++)
+      if (fabs((double)x[i] * (double)s) > FLT_MAX) return SS_ERR_DOMAIN;
+  for (size_t i = 0; i < n; i++) probs[i] = ss_flush(rescale ? x[i] : x[i] * keep);
   if (!samples) return SS_OK;
   const uint64_t seed = ss_sampler_seed(&ss_kernel_dare, params);
   const size_t draws = ss_sampler_draws(&ss_kernel_dare, params);

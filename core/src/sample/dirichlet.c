@@ -20,9 +20,12 @@
  * module's libm-free ones and exp is exp64 below: the same bits in every
  * build. Rejection sampling does not vectorize; both impls run this code.
  */
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
@@ -89,23 +92,38 @@ static ss_status dirichlet_sample(const float *x, size_t n, const double *params
     if (!(x[i] > 0.0f)) return SS_ERR_DOMAIN;
     a0 += (double)x[i];
   }
-  for (size_t i = 0; i < n; i++) probs[i] = (float)((double)x[i] / a0);
+  for (size_t i = 0; i < n; i++) probs[i] = ss_flush((float)((double)x[i] / a0));
   if (!samples) return SS_OK;
   const uint64_t seed = ss_sampler_seed(&ss_kernel_dirichlet, params);
   const size_t draws = ss_sampler_draws(&ss_kernel_dirichlet, params);
   for (size_t d = 0; d < draws; d++) {
     float *row = samples + d * n;
-    /* log G_i rounded to float in the row, max kept in double. */
+    /* log G_i rounded to float in the row, max kept in double. A log below
+       -FLT_MAX (tiny concentrations: log U / alpha) does not fit the row:
+       then the logs are drawn again (a pure function of the slot) and used
+       in double against the double max (a float row of -Inf gave NaN). */
     double m = -INFINITY;
+    bool wide = false;
     for (size_t i = 0; i < n; i++) {
       const double lg = log_gamma_draw((double)x[i], seed, (uint64_t)d * n + i);
-      row[i] = (float)lg;
-      if ((double)row[i] > m) m = (double)row[i];
+      wide |= lg < -FLT_MAX;
+      row[i] = lg < -FLT_MAX ? -FLT_MAX : (float)lg;
+      if (lg > m) m = lg;
     }
     double s = 0.0;
-    for (size_t i = 0; i < n; i++) s += (double)(row[i] = (float)exp64((double)row[i] - m));
+    if (!wide) {
+      m = -INFINITY;
+      for (size_t i = 0; i < n; i++)
+        if ((double)row[i] > m) m = (double)row[i];
+      for (size_t i = 0; i < n; i++) s += (double)(row[i] = (float)exp64((double)row[i] - m));
+    } else {
+      for (size_t i = 0; i < n; i++) {
+        const double lg = log_gamma_draw((double)x[i], seed, (uint64_t)d * n + i);
+        s += (double)(row[i] = (float)exp64(lg - m));
+      }
+    }
     const float inv = (float)(1.0 / s);
-    for (size_t i = 0; i < n; i++) row[i] *= inv;
+    for (size_t i = 0; i < n; i++) row[i] = ss_flush(row[i] * inv);
   }
   return SS_OK;
 }

@@ -39,7 +39,7 @@ SS_ALWAYS_INLINE ss_status ss_filter_sample(const ss_kernel_info *k, const ss_de
                                             const float *x, size_t n, const double *params,
                                             ss_filter_threshold_fn thr,
                                             float *probs, uint32_t *indices) {
-  const float t = (float)ss_param_value(k, params, "temperature", 1.0);
+  const double t = ss_param_value(k, params, "temperature", 1.0);
   ss_status s;
   double sum = ops->exp(x, n, t, probs, &s);
   if (s != SS_OK) return s;

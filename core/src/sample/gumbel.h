@@ -20,13 +20,14 @@
 #include "sample/noise.h"
 #include "sample/sample_internal.h"
 
-enum { SS_GUMBEL_CHUNK = 512 };
+enum { SS_GUMBEL_CHUNK = 512 }; /* a multiple of 4: chunks start on a block */
 
 /* The relaxation temperature of Gumbel-Softmax / ReinMax. */
 #define SS_GUMBEL_TAU_PARAM                                                   \
   {.name = "tau", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e3,            \
    .min_open = true, .def = 1.0, .ui_min = 0.05, .ui_max = 10.0,             \
-   .log_scale = true, .help = "relaxation temperature: -> 0 one-hot, -> inf uniform"} /* a multiple of 4: chunks start on a block */
+   .log_scale = true,                                                        \
+   .help = "relaxation temperature: -> 0 one-hot, -> inf uniform; exact over the whole range"}
 
 /* argmax_i (x_i + G_d,i); x has a finite entry. */
 uint32_t ss_gumbel_argmax(ss_noise_fn noise, const float *x, size_t n, uint64_t seed, uint64_t d);
@@ -45,9 +46,10 @@ SS_ALWAYS_INLINE ss_status ss_gumbel_run(const ss_det_ops *ops, const ss_kernel_
   const double sum = ops->exp(x, n, 1.0f, probs, &st);
   if (st != SS_OK) return st;
   ops->scale(probs, n, (float)(1.0 / sum));
+  if (!indices && !samples) return SS_OK; /* only the distribution was asked for */
   const uint64_t seed = ss_sampler_seed(k, params);
   const size_t draws = ss_sampler_draws(k, params);
-  const float tau = (float)ss_param_value(k, params, "tau", 1.0);
+  const double tau = ss_param_value(k, params, "tau", 1.0);
   if (!samples) mode = SS_GUMBEL_NO_ROW;
   for (size_t d = 0; d < draws; d++) {
     uint32_t idx;
@@ -60,8 +62,11 @@ SS_ALWAYS_INLINE ss_status ss_gumbel_run(const ss_det_ops *ops, const ss_kernel_
         row[i] = x[i] + row[i];
         if (row[i] > best) best = row[i], idx = (uint32_t)i;
       }
+      /* softmax((x + G) / tau) for every tau > 0 (det_exp's limit form takes
+         over where the quotient is not a float); +Inf only from x + G
+         itself overflowing (x within ~17 of FLT_MAX) */
       const double s = ops->exp(row, n, tau, row, &st);
-      if (st != SS_OK) return SS_ERR_DOMAIN; /* (x + G) / tau overflowed */
+      if (st != SS_OK) return SS_ERR_DOMAIN;
       ops->scale(row, n, (float)(1.0 / s));
     } else {
       idx = ss_gumbel_argmax(ops->gumbel, x, n, seed, d);
@@ -77,7 +82,10 @@ SS_ALWAYS_INLINE ss_status ss_gumbel_run(const ss_det_ops *ops, const ss_kernel_
 }
 
 /* VJPs (scalar, shared by both impls; the noise is regenerated). tau, seed
-   and draws are read from k's params by name. dx = sum_d J_d^T g_d. */
+   and draws are read from k's params by name. dx = sum_d J_d^T g_d.
+   Gumbel-Softmax's J carries 1/tau: at a tie of the largest x + G with tau
+   far below 1 the true gradient can exceed FLT_MAX, which is SS_ERR_DOMAIN
+   (dx is then unspecified). */
 /* Gumbel-Softmax: J^T u = (1/tau) y (u - <u, y>), y the soft sample (also
    the straight-through gradient of gumbel_softmax_hard). */
 ss_status ss_gumbel_softmax_vjp(const ss_kernel_info *k, const float *x, size_t n,

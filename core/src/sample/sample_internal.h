@@ -52,15 +52,16 @@ double ss_sum4_simd(const float *w, size_t n);
 #endif
 
 /* y_i = exp(z_i - max z) with z_i = x_i / t (float division; t = 1 skips
-   it), -Inf -> 0; returns the 4-lane sum of y. Validates x like every
+   it; where t is below FLT_MIN or x / t overflows, (x_i - max x) / t in
+   double), -Inf -> 0; returns the 4-lane sum of y. Validates x like every
    logit input (NaN, +Inf, all -Inf) and returns the status through *st
-   (the sum is 0 then). y may alias x. */
-double ss_det_exp_scalar(const float *x, size_t n, float t, float *y, ss_status *st);
+   (the sum is 0 then, and y is not written). y may alias x. */
+double ss_det_exp_scalar(const float *x, size_t n, double t, float *y, ss_status *st);
 #if SS_HAVE_SIMD
-double ss_det_exp_simd(const float *x, size_t n, float t, float *y, ss_status *st);
+double ss_det_exp_simd(const float *x, size_t n, double t, float *y, ss_status *st);
 #endif
 
-/* y_i *= s (float multiply). */
+/* y_i = flush(y_i s) (float multiply; the exact-zero rule). */
 void ss_det_scale_scalar(float *y, size_t n, float s);
 #if SS_HAVE_SIMD
 void ss_det_scale_simd(float *y, size_t n, float s);
@@ -74,7 +75,7 @@ double ss_det_mask_below_simd(float *e, size_t n, float thr);
 
 /* The impl-dispatching forms of the above (bit-identical either way). */
 typedef struct ss_det_ops {
-  double (*exp)(const float *x, size_t n, float t, float *y, ss_status *st);
+  double (*exp)(const float *x, size_t n, double t, float *y, ss_status *st);
   void (*scale)(float *y, size_t n, float s);
   double (*mask_below)(float *e, size_t n, float thr);
   double (*sum4)(const float *w, size_t n);
@@ -99,7 +100,7 @@ const ss_det_ops *ss_det_ops_for(ss_impl impl);
   (&(const ss_det_ops){ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,   \
                        ss_sum4_simd, ss_gumbel_noise_simd})
 double ss_det_sum4(ss_impl impl, const float *w, size_t n);
-double ss_det_exp(ss_impl impl, const float *x, size_t n, float t, float *y, ss_status *st);
+double ss_det_exp(ss_impl impl, const float *x, size_t n, double t, float *y, ss_status *st);
 void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
 double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr);
 
@@ -134,6 +135,8 @@ size_t ss_sampler_draws(const ss_kernel_info *k, const double *params);
 #define SS_SAMPLER_TEMPERATURE_PARAM                                          \
   {.name = "temperature", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e6,    \
    .min_open = true, .def = 1.0, .ui_min = 0.05, .ui_max = 10.0,             \
-   .log_scale = true, .help = "logits are divided by it first"}
+   .log_scale = true,                                                        \
+   .help = "logits are divided by it first; exact over the whole range "     \
+           "(T -> 0 is the argmax)"}
 
 #endif

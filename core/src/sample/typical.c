@@ -53,7 +53,7 @@ SS_ALWAYS_INLINE ss_status typical_run(const ss_det_ops *ops, const float *x, si
                              float *probs, uint32_t *indices, float *samples) {
   (void)samples;
   const double p = params[0];
-  const float t = (float)params[1];
+  const double t = params[1];
   ss_status st;
   double sum = ops->exp(x, n, t, probs, &st);
   if (st != SS_OK) return st;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/select.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
@@ -70,7 +71,7 @@ static ss_status topk_softmax_scalar(const float *x, size_t n,
   }
   for (size_t i = 0; i < n; i++) y[i] = x[i] >= thr ? x[i] : -INFINITY;
   const double inv = 1.0 / ss_exp_store_scalar(y, n, max, 1.0f, y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -128,7 +129,7 @@ static ss_status topk_softmax_simd(const float *x, size_t n,
   }
   mask_below_simd(x, n, thr, y);
   const double sum = ss_exp_store_simd(y, n, max, 1.0f, y); /* in place */
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 

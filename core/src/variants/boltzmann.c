@@ -149,11 +149,14 @@ static ss_status boltzmann_param_vjp_simd(const float *x, const float *y,
     const v128_t vg = rem == 4 ? wasm_v128_load(g + i) : ss_load_partial(g + i, rem, 0.0f);
     const v128_t keep = wasm_v128_not(wasm_f32x4_eq(vx, ninf));
     vx = wasm_v128_and(vx, keep);
-    const v128_t gy = wasm_v128_and(wasm_f32x4_mul(vg, vy), keep), yk = wasm_v128_and(vy, keep);
-    v128_t xl, xh, gl, gh, yl, yh;
+    /* g y in double lanes: a float product of a weight near FLT_MAX and a
+       large g overflowed (SIMD SS_ERR_DOMAIN where scalar was finite) */
+    const v128_t gk = wasm_v128_and(vg, keep), yk = wasm_v128_and(vy, keep);
+    v128_t xl, xh, gl, gh, yl, yh, ggl, ggh;
     promote4(vx, &xl, &xh);
-    promote4(gy, &gl, &gh);
+    promote4(gk, &ggl, &ggh);
     promote4(yk, &yl, &yh);
+    gl = wasm_f64x2_mul(ggl, yl), gh = wasm_f64x2_mul(ggh, yh);
     v = wasm_f64x2_add(v, wasm_f64x2_add(yl, yh));
     s2 = wasm_f64x2_add(s2, wasm_f64x2_add(gl, gh));
     s1 = wasm_f64x2_add(s1, wasm_f64x2_add(wasm_f64x2_mul(gl, xl), wasm_f64x2_mul(gh, xh)));

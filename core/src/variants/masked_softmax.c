@@ -17,8 +17,10 @@
  *   - registry ("masked_softmax"): params mask_from, mask_to (int): entries
  *     with index in [mask_from, mask_to) are masked (e.g. the classes of the
  *     other tasks). Defaults 0, 0 mask nothing (softmax, bit for bit).
- *     mask_from > mask_to is SS_ERR_PARAM_RANGE (a relation between the two
- *     parameters), mask_to > n is SS_ERR_LENGTH (the range leaves the row).
+ *     mask_from >= mask_to is the empty range: nothing is masked (every
+ *     pair of in-range values is valid; there is no relation error), and
+ *     mask_to > n is SS_ERR_LENGTH (the range leaves the row; the registry's
+ *     n bound).
  *   - direct: ss_masked_softmax(impl, x, keep, n, y), keep[i] != 0 keeps i.
  * Every entry is validated, masked or not (NaN -> SS_ERR_NAN, +Inf ->
  * SS_ERR_POS_INF: a mask is not a way to pass invalid logits), and a row
@@ -41,6 +43,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -56,11 +59,10 @@ static inline bool kept(const mask_spec *m, size_t i) {
 
 /* The parameter relations (see the header comment). */
 static ss_status range_of(const double *params, size_t n, mask_spec *m) {
-  if (params[0] > params[1]) return SS_ERR_PARAM_RANGE;
-  if (params[1] > (double)n) return SS_ERR_LENGTH;
+  if (params[0] > (double)n || params[1] > (double)n) return SS_ERR_LENGTH;
   m->keep = NULL;
   m->from = (size_t)params[0];
-  m->to = (size_t)params[1];
+  m->to = params[1] > params[0] ? (size_t)params[1] : m->from; /* empty when from >= to */
   return SS_OK;
 }
 
@@ -81,7 +83,7 @@ static ss_status masked_core_scalar(const float *x, const mask_spec *m,
   for (size_t i = 0; i < n; i++) y[i] = kept(m, i) ? x[i] : -INFINITY;
   /* in place: each y_i is read before it is overwritten */
   const double inv = 1.0 / ss_exp_store_scalar(y, n, max, 1.0f, y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -168,7 +170,7 @@ static ss_status masked_core_simd(const float *x, const mask_spec *m, size_t n,
     memcpy(y + m->to, x + m->to, (n - m->to) * sizeof *y);
   }
   const double sum = ss_exp_store_simd(y, n, max, 1.0f, y); /* in place */
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 
@@ -204,7 +206,7 @@ static const ss_param_info masked_params[] = {
         .def = 0.0,
         .ui_min = 0.0,
         .ui_max = 32.0,
-        .help = "end of the masked range (exclusive, <= n); mask_from = mask_to masks nothing",
+        .help = "end of the masked range (exclusive, <= n); mask_from >= mask_to masks nothing",
     },
 };
 

@@ -46,6 +46,7 @@
 #include <stdbool.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -97,7 +98,7 @@ static ss_status multimax_scalar(const float *x, size_t n,
   for (size_t i = 0; i < n; i++)
     y[i] = x[i] == -INFINITY ? -INFINITY : (float)modulate(x[i], params);
   const double inv = 1.0 / ss_exp_store_scalar(y, n, zmax, 1.0f, y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -112,27 +113,44 @@ static ss_status multimax_vjp_scalar(const float *x, const float *y,
   return SS_OK;
 }
 
+/* Each parameter sum is sum_i v_i f(x_i) with sum_i v_i = 0 (v is the
+   softmax VJP in z), so f may be shifted by its value at the row maximum:
+   sum_i v_i (f(x_i) - f(x_max)). In float y, sum v is only ~1e-7 of
+   sum |v|, and far thresholds (r = 1e4: f ~ 1e4 everywhere) would turn that
+   into the whole result; the shifted terms are bounded by the row's spread. */
+typedef struct mm_ref {
+  double a, b, c, d, lt, gt;
+} mm_ref;
+
+static mm_ref mm_ref_at(float xm, const double *p) {
+  const double x = xm;
+  return (mm_ref){relu(p[4] - x), relu(x - p[5]), relu(p[6] - x), relu(x - p[7]),
+                  x < p[4] ? 1.0 : 0.0, x > p[5] ? 1.0 : 0.0};
+}
+
 static ss_status multimax_param_vjp_scalar(const float *x, const float *y,
                                            const float *g, size_t n,
                                            const double *p, double *dp) {
-  ss_status s = ss_check_logits(x, n, NULL);
+  float xm;
+  ss_status s = ss_check_logits(x, n, &xm);
   if (s != SS_OK) return s;
   double dot = 0.0;
   for (size_t i = 0; i < n; i++) dot += (double)g[i] * (double)y[i];
+  const mm_ref ref = mm_ref_at(xm, p);
   double acc[8] = {0};
   for (size_t i = 0; i < n; i++) {
     if (x[i] == -INFINITY) continue;
     const double v = (double)y[i] * ((double)g[i] - dot), xi = x[i];
     const double a = relu(p[4] - xi), b = relu(xi - p[5]);
     const double c = relu(p[6] - xi), d = relu(xi - p[7]);
-    acc[0] += v * a;
-    acc[1] += v * b;
-    acc[2] += v * (c * c);
-    acc[3] += v * (d * d);
-    acc[4] += xi < p[4] ? v : 0.0;
-    acc[5] += xi > p[5] ? v : 0.0;
-    acc[6] += v * c;
-    acc[7] += v * d;
+    acc[0] += v * (a - ref.a);
+    acc[1] += v * (b - ref.b);
+    acc[2] += v * ((c - ref.c) * (c + ref.c));
+    acc[3] += v * ((d - ref.d) * (d + ref.d));
+    acc[4] += v * ((xi < p[4] ? 1.0 : 0.0) - ref.lt);
+    acc[5] += v * ((xi > p[5] ? 1.0 : 0.0) - ref.gt);
+    acc[6] += v * (c - ref.c);
+    acc[7] += v * (d - ref.d);
   }
   dp[0] = acc[0], dp[1] = acc[1], dp[2] = acc[2], dp[3] = acc[3];
   dp[4] = p[0] * acc[4];
@@ -223,7 +241,7 @@ static ss_status multimax_simd(const float *x, size_t n, const double *params,
            wasm_v128_bitselect(ninf, MM_APPLY4(modulate2, vx, &c), wasm_f32x4_eq(vx, ninf)));
   }
   const double sum = ss_exp_store_simd(y, n, zmax, 1.0f, y);
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 
@@ -244,26 +262,35 @@ static ss_status multimax_vjp_simd(const float *x, const float *y,
   return SS_OK;
 }
 
-/* The eight parameter sums over two lanes (x finite, v the z-gradient). */
-static inline void param_acc2(v128_t x, v128_t v, const mm_consts *c, v128_t acc[8]) {
+/* The eight parameter sums over two lanes (x finite, v the z-gradient),
+   each term shifted by its value at the row maximum (see mm_ref). */
+static inline void param_acc2(v128_t x, v128_t v, const mm_consts *c, const v128_t ref[6],
+                              v128_t acc[8]) {
   const v128_t a = relu2(wasm_f64x2_sub(c->r0, x), c), b = relu2(wasm_f64x2_sub(x, c->r1), c);
   const v128_t d2 = relu2(wasm_f64x2_sub(c->r2, x), c), d3 = relu2(wasm_f64x2_sub(x, c->r3), c);
-  acc[0] = wasm_f64x2_add(acc[0], wasm_f64x2_mul(v, a));
-  acc[1] = wasm_f64x2_add(acc[1], wasm_f64x2_mul(v, b));
-  acc[2] = wasm_f64x2_add(acc[2], wasm_f64x2_mul(v, wasm_f64x2_mul(d2, d2)));
-  acc[3] = wasm_f64x2_add(acc[3], wasm_f64x2_mul(v, wasm_f64x2_mul(d3, d3)));
-  acc[4] = wasm_f64x2_add(acc[4], wasm_v128_and(v, wasm_f64x2_lt(x, c->r0)));
-  acc[5] = wasm_f64x2_add(acc[5], wasm_v128_and(v, wasm_f64x2_gt(x, c->r1)));
-  acc[6] = wasm_f64x2_add(acc[6], wasm_f64x2_mul(v, d2));
-  acc[7] = wasm_f64x2_add(acc[7], wasm_f64x2_mul(v, d3));
+  const v128_t lt = wasm_v128_and(c->one, wasm_f64x2_lt(x, c->r0));
+  const v128_t gt = wasm_v128_and(c->one, wasm_f64x2_gt(x, c->r1));
+  const v128_t e2 = wasm_f64x2_sub(d2, ref[2]), e3 = wasm_f64x2_sub(d3, ref[3]);
+  acc[0] = wasm_f64x2_add(acc[0], wasm_f64x2_mul(v, wasm_f64x2_sub(a, ref[0])));
+  acc[1] = wasm_f64x2_add(acc[1], wasm_f64x2_mul(v, wasm_f64x2_sub(b, ref[1])));
+  acc[2] = wasm_f64x2_add(acc[2], wasm_f64x2_mul(v, wasm_f64x2_mul(e2, wasm_f64x2_add(d2, ref[2]))));
+  acc[3] = wasm_f64x2_add(acc[3], wasm_f64x2_mul(v, wasm_f64x2_mul(e3, wasm_f64x2_add(d3, ref[3]))));
+  acc[4] = wasm_f64x2_add(acc[4], wasm_f64x2_mul(v, wasm_f64x2_sub(lt, ref[4])));
+  acc[5] = wasm_f64x2_add(acc[5], wasm_f64x2_mul(v, wasm_f64x2_sub(gt, ref[5])));
+  acc[6] = wasm_f64x2_add(acc[6], wasm_f64x2_mul(v, e2));
+  acc[7] = wasm_f64x2_add(acc[7], wasm_f64x2_mul(v, e3));
 }
 
 static ss_status multimax_param_vjp_simd(const float *x, const float *y,
                                          const float *g, size_t n,
                                          const double *p, double *dp) {
-  ss_status s = ss_classify_max(ss_max_simd(x, n));
+  const float xm = ss_max_simd(x, n);
+  ss_status s = ss_classify_max(xm);
   if (s != SS_OK) return s;
   const mm_consts c = mm_load(p);
+  const mm_ref r = mm_ref_at(xm, p);
+  const v128_t ref[6] = {wasm_f64x2_splat(r.a), wasm_f64x2_splat(r.b), wasm_f64x2_splat(r.c),
+                         wasm_f64x2_splat(r.d), wasm_f64x2_splat(r.lt), wasm_f64x2_splat(r.gt)};
   const v128_t vdot = wasm_f64x2_splat(ss_dot_simd(g, y, n));
   const v128_t ninf = wasm_f32x4_splat(-INFINITY);
   v128_t acc[8];
@@ -282,8 +309,8 @@ static ss_status multimax_param_vjp_simd(const float *x, const float *y,
                                      wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(vg), vdot));
     const v128_t v1 = wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(sy),
                                      wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(sg), vdot));
-    param_acc2(wasm_f64x2_promote_low_f32x4(vx), v0, &c, acc);
-    param_acc2(wasm_f64x2_promote_low_f32x4(sx), v1, &c, acc);
+    param_acc2(wasm_f64x2_promote_low_f32x4(vx), v0, &c, ref, acc);
+    param_acc2(wasm_f64x2_promote_low_f32x4(sx), v1, &c, ref, acc);
   }
   double t[8];
   for (int k = 0; k < 8; k++)

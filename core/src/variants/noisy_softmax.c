@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/rng.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
@@ -176,7 +177,7 @@ static ss_status noisy_scalar(const float *x, size_t n, const double *params,
     src = y; /* in place from here: each y_i is read before it is written */
   }
   const double inv = 1.0 / ss_exp_store_scalar(src, n, max, 1.0f, y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
   return SS_OK;
 }
 
@@ -204,7 +205,7 @@ static ss_status noisy_simd(const float *x, size_t n, const double *params,
     src = y;
   }
   const double sum = ss_exp_store_simd(src, n, max, 1.0f, y);
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
   return SS_OK;
 }
 

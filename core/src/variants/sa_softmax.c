@@ -36,10 +36,12 @@
  * |y64_i| >= 1e-30, measured 1.9e-7 (scalar) and 3.4e-7 (SIMD) over logits
  * up to +-3e37; SIMD vs scalar <= 16 ulp, measured 7.
  */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
@@ -99,7 +101,7 @@ static ss_status sa_norm_scalar(const float *x, size_t n, float *y) {
       continue;
     }
     const double w = ((double)x[i] - r.lo) / range;
-    y[i] = (float)(w * ((double)y[i] * inv));
+    y[i] = ss_flush((float)(w * ((double)y[i] * inv)));
   }
   return SS_OK;
 }
@@ -204,7 +206,7 @@ static ss_status sa_norm_simd(const float *x, size_t n, float *y) {
     const v128_t vx = load_n(x + i, rem);
     const v128_t p = wasm_f32x4_mul(load_n(y + i, rem), vinv);
     const v128_t v = wasm_f32x4_mul(weight4(vx, vlo, vr), p);
-    store_n(y + i, rem, wasm_v128_andnot(v, wasm_f32x4_eq(vx, ninf)));
+    store_n(y + i, rem, ss_flush_f32x4(wasm_v128_andnot(v, wasm_f32x4_eq(vx, ninf))));
   }
   return SS_OK;
 }
@@ -225,6 +227,15 @@ static ss_status sa_norm_vjp_simd(const float *x, const float *y,
     for (size_t i = 0; i < n; i++) dx[i] = 0.0f;
     return SS_OK;
   }
+  /* The float lanes below form 1 / R, g (w + 1 / R) and b = <g, y> (|b| <=
+     max|g|): with 1 / R or max|g| (1 + 1 / R) beyond 2^64 (subnormal
+     logits, or a tiny range with large g) they overflow float where the
+     exact gradient may not: the scalar VJP's double arithmetic
+     gives the gradient (or its overflow). */
+  double gmax = 0.0;
+  for (size_t i = 0; i < n; i++) gmax = fmax(gmax, fabs((double)g[i]));
+  if (!(1.0 / range <= 0x1p64 && gmax * (1.0 + 1.0 / range) <= 0x1p64))
+    return sa_norm_vjp_scalar(x, y, g, n, dx);
   const double sum = ss_exp_store_simd(x, n, max, 1.0f, dx);
   ss_scale_simd(dx, n, (float)(1.0 / sum), dx); /* dx = p */
   const double a = ss_dot_simd(g, dx, n), b = ss_dot_simd(g, y, n);

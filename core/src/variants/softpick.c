@@ -50,6 +50,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/exp_simd.h"
 #include "common/vec_simd.h"
 
@@ -74,7 +75,7 @@ static ss_status softpick_scalar(const float *x, size_t n,
   }
   double d = 0.0;
   for (size_t i = 0; i < n; i++) d += term64(x[i], max);
-  for (size_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? (float)(term64(x[i], max) / d) : 0.0f;
+  for (size_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? ss_flush((float)(term64(x[i], max) / d)) : 0.0f;
   return SS_OK;
 }
 
@@ -174,8 +175,9 @@ static double terms_simd(const float *x, size_t n, float m, float *num) {
 static void divide_simd(float *y, size_t n, float d) {
   const v128_t vd = wasm_f32x4_splat(d);
   size_t i = 0;
-  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_div(wasm_v128_load(y + i), vd));
-  for (; i < n; i++) y[i] /= d;
+  for (; i + 4 <= n; i += 4)
+    wasm_v128_store(y + i, ss_flush_f32x4(wasm_f32x4_div(wasm_v128_load(y + i), vd)));
+  for (; i < n; i++) y[i] = ss_flush(y[i] / d);
 }
 
 static void zero_fill_simd(float *y, size_t n) {

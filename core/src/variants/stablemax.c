@@ -36,6 +36,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 
 static inline double s64(float x) {
@@ -52,7 +53,7 @@ static ss_status stablemax_scalar(const float *x, size_t n,
   double sum = 0.0;
   for (size_t i = 0; i < n; i++) sum += s64(x[i]);
   const double inv = 1.0 / sum;
-  for (size_t i = 0; i < n; i++) y[i] = (float)(s64(x[i]) * inv);
+  for (size_t i = 0; i < n; i++) y[i] = ss_flush((float)(s64(x[i]) * inv));
   return SS_OK;
 }
 
@@ -85,8 +86,9 @@ static inline v128_t scaled_s(v128_t x, v128_t c, v128_t zero, v128_t one) {
 static void divide_simd(float *y, size_t n, float d) {
   const v128_t vd = wasm_f32x4_splat(d);
   size_t i = 0;
-  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_div(wasm_v128_load(y + i), vd));
-  for (; i < n; i++) y[i] /= d;
+  for (; i + 4 <= n; i += 4)
+    wasm_v128_store(y + i, ss_flush_f32x4(wasm_f32x4_div(wasm_v128_load(y + i), vd)));
+  for (; i < n; i++) y[i] = ss_flush(y[i] / d);
 }
 
 static ss_status stablemax_simd(const float *x, size_t n, const double *params,

@@ -54,6 +54,7 @@
 #include <stdint.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -147,7 +148,7 @@ static void gather_logits(const vq_map *mp, const float *z, size_t cnt, float *y
 /* ---- scalar reference ------------------------------------------------- */
 
 static void scale_scalar(float *y, size_t n, double inv) {
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_scale_flush_scalar(y, n, inv);
 }
 
 static void vq_core_scalar(const vq_map *mp, const float *z, float m, size_t v,
@@ -220,7 +221,7 @@ static void vq_core_simd(const vq_map *mp, const float *z, float m, size_t v,
   const size_t k = mp->k;
   if (v < 2 * k) {
     gather_logits(mp, z, v, y);
-    ss_scale_simd(y, v, (float)(1.0 / ss_exp_store_simd(y, v, m, 1.0f, y)), y);
+    ss_scale_flush_simd(y, v, (float)(1.0 / ss_exp_store_simd(y, v, m, 1.0f, y)), y);
     return;
   }
   const v128_t vm = wasm_f32x4_splat(m);
@@ -230,12 +231,12 @@ static void vq_core_simd(const vq_map *mp, const float *z, float m, size_t v,
   for (; j < k; j++) y[j] = z[j] > m ? m : z[j];
   (void)ss_exp_store_simd(y, k, m, 1.0f, y);
   const float inv = (float)(1.0 / gather_sum(mp, v, y));
-  ss_scale_simd(y, k, inv, y);
+  ss_scale_flush_simd(y, k, inv, y);
   gather_tail(mp, v, y);
   if (mp->codes) {
     gather_logits(mp, z, k, y);
     (void)ss_exp_store_simd(y, k, m, 1.0f, y);
-    ss_scale_simd(y, k, inv, y);
+    ss_scale_flush_simd(y, k, inv, y);
   }
 }
 

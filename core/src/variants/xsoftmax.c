@@ -30,6 +30,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/flush.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -61,7 +62,7 @@ ss_status ss_xsoftmax_scalar(const float *x, size_t n, double beta, float *y) {
   if (s != SS_OK) return s;
   const double inv = 1.0 / ss_xs_exp_store_scalar(x, n, max, beta, y);
   for (size_t i = 0; i < n; i++)
-    y[i] = x[i] == -INFINITY ? 0.0f : (float)((double)x[i] * ((double)y[i] * inv));
+    y[i] = x[i] == -INFINITY ? 0.0f : ss_flush((float)((double)x[i] * ((double)y[i] * inv)));
   return SS_OK;
 }
 
@@ -79,8 +80,12 @@ ss_status ss_xsoftmax_vjp_scalar(const float *x, const float *y,
       dx[j] = 0.0f;
       continue;
     }
+    /* g_j (1 + beta x_j) - beta <g, y> regrouped as g_j + beta (g_j x_j - <g, y>):
+       with |beta x_j| beyond 2^53 the 1 was lost in 1 + beta x_j and the two
+       huge terms cancelled to 0 (boltzmann, b = -1000, one unmasked x of
+       4.8e36: dx was 0 in scalar and NaN in SIMD, g exactly) */
     const double p = (double)dx[j] * inv;
-    dx[j] = (float)(p * ((double)g[j] * (1.0 + beta * (double)x[j]) - beta * dot));
+    dx[j] = (float)(p * ((double)g[j] + beta * ((double)g[j] * (double)x[j] - dot)));
   }
   return SS_OK;
 }
@@ -135,13 +140,13 @@ ss_status ss_xsoftmax_simd(const float *x, size_t n, double beta, float *y) {
   for (; i + 4 <= n; i += 4) {
     const v128_t vx = wasm_v128_load(x + i);
     const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
-    wasm_v128_store(y + i, wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf)));
+    wasm_v128_store(y + i, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   if (i < n) {
     const size_t rem = n - i;
     const v128_t vx = ss_load_partial(x + i, rem, 0.0f);
     const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(ss_load_partial(y + i, rem, 0.0f), vinv));
-    ss_store_partial(y + i, rem, wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf)));
+    ss_store_partial(y + i, rem, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   return SS_OK;
 }
@@ -151,10 +156,13 @@ ss_status ss_xsoftmax_vjp_simd(const float *x, const float *y, const float *g,
   const float max = ss_max_simd(x, n);
   ss_status s = ss_classify_max(max);
   if (s != SS_OK) return s;
-  const float dot = (float)ss_dot_simd(g, y, n);
+  /* <g, y> and the bracket g_j + beta (g_j x_j - <g, y>) in f64x2 lanes, as
+     the scalar path computes them (see there): float products of logits
+     near FLT_MAX with beta or g overflow where the gradient is finite */
+  double dot = 0.0;
+  for (size_t i = 0; i < n; i++) dot += (double)g[i] * (double)y[i];
   const v128_t vinv = wasm_f32x4_splat((float)(1.0 / ss_xs_exp_store_simd(x, n, max, beta, dx)));
-  const v128_t vb = wasm_f32x4_splat((float)beta), one = wasm_f32x4_splat(1.0f);
-  const v128_t vbdot = wasm_f32x4_splat((float)(beta * dot));
+  const v128_t vb = wasm_f64x2_splat(beta), vdot = wasm_f64x2_splat(dot);
   const v128_t ninf = wasm_f32x4_splat(-INFINITY);
   size_t i = 0;
   for (; i < n; i += 4) {
@@ -162,9 +170,17 @@ ss_status ss_xsoftmax_vjp_simd(const float *x, const float *y, const float *g,
     const v128_t vx = rem == 4 ? wasm_v128_load(x + i) : ss_load_partial(x + i, rem, 0.0f);
     const v128_t ve = rem == 4 ? wasm_v128_load(dx + i) : ss_load_partial(dx + i, rem, 0.0f);
     const v128_t vg = rem == 4 ? wasm_v128_load(g + i) : ss_load_partial(g + i, rem, 0.0f);
-    const v128_t t = wasm_f32x4_sub(
-        wasm_f32x4_mul(vg, wasm_f32x4_add(one, wasm_f32x4_mul(vb, vx))), vbdot);
-    v128_t r = wasm_f32x4_mul(wasm_f32x4_mul(ve, vinv), t);
+    const v128_t p = wasm_f32x4_mul(ve, vinv);
+    v128_t half[2];
+    for (int h = 0; h < 2; h++) {
+      const v128_t sx = h ? wasm_i32x4_shuffle(vx, vx, 2, 3, 2, 3) : vx;
+      const v128_t sg = h ? wasm_i32x4_shuffle(vg, vg, 2, 3, 2, 3) : vg;
+      const v128_t sp = h ? wasm_i32x4_shuffle(p, p, 2, 3, 2, 3) : p;
+      const v128_t gd = wasm_f64x2_promote_low_f32x4(sg), xd = wasm_f64x2_promote_low_f32x4(sx);
+      const v128_t t = wasm_f64x2_add(gd, wasm_f64x2_mul(vb, wasm_f64x2_sub(wasm_f64x2_mul(gd, xd), vdot)));
+      half[h] = wasm_f32x4_demote_f64x2_zero(wasm_f64x2_mul(wasm_f64x2_promote_low_f32x4(sp), t));
+    }
+    v128_t r = wasm_i32x4_shuffle(half[0], half[1], 0, 1, 4, 5);
     r = wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf)); /* 0 * Inf there */
     if (rem == 4) wasm_v128_store(dx + i, r);
     else ss_store_partial(dx + i, rem, r);

@@ -1,0 +1,121 @@
+/*
+ * Conformance testers (tests/c/conformance_<family>.c), in the spirit of
+ * XNNPACK's microkernel testers: each enumerates the registry
+ * (ss_kernel_at) and every parameter's range, so a kernel is tested the
+ * moment it is registered, with no test file written for it.
+ *
+ * This header holds what the family testers share:
+ *   - parameter cases: the registry defaults with one parameter moved to its
+ *     min, its max, just inside each bound (the next double inward; +-1 for
+ *     integers) and seeded random values (linear and log-uniform), plus
+ *     vectors with every parameter random; and the invalid cases (below
+ *     min, above max, NaN, +-Inf, not an integer, not 0/1, past n) with the
+ *     status each must get;
+ *   - input fillers per input kind, "moderate" (on which every in-range
+ *     parameter must give SS_OK) and "extreme" (huge, tiny and subnormal
+ *     magnitudes, where a kernel may also answer SS_ERR_DOMAIN);
+ *   - the lengths every tester runs: n = 0 .. 67 and a large n;
+ *   - the exact-zero rule (softscope.h): no probability or weight output is
+ *     subnormal.
+ */
+#ifndef SS_TEST_CONFORMANCE_H
+#define SS_TEST_CONFORMANCE_H
+
+#include <float.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define CF_MAX_PARAMS 16
+/* The lengths of the length sweep: 0 .. CF_SWEEP_N, then CF_LARGE_N. */
+#define CF_SWEEP_N 67
+#define CF_LARGE_N 65539
+
+/* One parameter vector and what it is. */
+typedef struct cf_case {
+  double p[CF_MAX_PARAMS];
+  char what[96];
+  long param;     /* the parameter this case moves (-1: none or all) */
+  ss_status want; /* invalid cases: the status they must get */
+} cf_case;
+
+/* The valid cases of k at length n (n-bounded parameters are clamped to
+   n): defaults first, then per parameter min, max, just inside both bounds
+   and `randoms` random values (seeded), then `vectors` all-random vectors.
+   Returns the count (at most cap). */
+size_t cf_valid_cases(const ss_kernel_info *k, size_t n, uint64_t seed, size_t randoms,
+                      size_t vectors, cf_case *out, size_t cap);
+/* The invalid cases of k at length n, each with the status it must get. */
+size_t cf_invalid_cases(const ss_kernel_info *k, size_t n, cf_case *out, size_t cap);
+/* A case array big enough for any kernel (freed with the test). */
+cf_case *cf_cases_alloc(size_t *cap);
+
+/* The defaults of k into p (n-bounded parameters clamped to n). */
+void cf_defaults(const ss_kernel_info *k, size_t n, double *p);
+
+/* Input data. Moderate kinds first: every in-range parameter must give
+   SS_OK on them (or a size / mask status). */
+enum {
+  CF_NORMAL,  /* N(0, 1) */
+  CF_WIDE,    /* U(-20, 20) */
+  CF_MASKED,  /* U(-3, 3), a quarter -Inf (logits) or 0 (probabilities) */
+  CF_TIES,    /* integers 0 .. 3 */
+  CF_EQUAL,   /* all 0.25 */
+  CF_DEEP,    /* U(-110, 0) and a 0: exp(x - max) crosses the subnormal range */
+  CF_MODERATE_KINDS,
+  CF_HUGE = CF_MODERATE_KINDS, /* magnitudes up to FLT_MAX */
+  CF_TINY,                     /* magnitudes below 1e-30, subnormals */
+  CF_KINDS
+};
+extern const char *const cf_kind_name[CF_KINDS];
+
+/* Fills x[0..n) for an input of the given kind (ss_input_kind): logits,
+   probabilities (non-negative; not normalized for CF_HUGE / CF_TINY),
+   or values (finite reals; positive when `positive`). A LOGITS row always
+   keeps one finite entry. */
+void cf_fill(float *x, size_t n, ss_input_kind input, int kind, bool positive, uint64_t seed);
+
+/* Statuses a valid call may get on moderate data besides SS_OK: a size
+   relation the static ranges can't state (a group dividing n, k <= n) or a
+   parameter that masks everything. On extreme data SS_ERR_DOMAIN too (an
+   intermediate overflowing float, stated by the kernel). */
+bool cf_status_allowed(ss_status s, bool extreme);
+
+/* The exact-zero rule: no entry of y is subnormal (or -0 where y is 0). */
+bool cf_no_subnormal(const float *y, size_t n, size_t *at);
+/* Kernels of core/src/softmax, where the rule is being applied by the
+   softmax work of issue 17 (that folder is theirs in this phase): their
+   subnormal outputs are reported as a note, not a failure. Remove a name
+   when its kernel follows the rule. */
+bool cf_exact_zero_pending(const ss_kernel_info *k);
+/* cf_exact_zero_pending, printing the note once per kernel (a tester found
+   a subnormal output of k). */
+bool cf_exact_zero_excused(const ss_kernel_info *k);
+
+/* The parameter of k named `name`, or -1. */
+long cf_param_index(const ss_kernel_info *k, const char *name);
+
+/* The worst |a - b| / (rel |b| + abs scale) over n floats, and where. */
+double cf_worst_ratio(const float *a, const float *b, size_t n, double rel, double abs,
+                      size_t *at);
+/* max |y_i| over finite entries. */
+double cf_max_abs(const float *y, size_t n);
+
+/* Poison for "nothing written on error". */
+#define CF_POISON (-1234.5f)
+void cf_poison(float *y, size_t n);
+bool cf_untouched(const float *y, size_t n);
+
+/* One line "params: name=value ..." (failure messages). */
+void cf_print_params(const ss_kernel_info *k, const double *p);
+
+/* Whether the kernel lists an impl entry for both impls. */
+bool cf_has_simd(void);
+
+/* Counters of a tester's run, printed at the end of each family test. */
+typedef struct cf_count {
+  size_t kernels, cases, calls, ok, fd_checked, fd_skipped;
+} cf_count;
+void cf_report(const char *family, const cf_count *c);
+
+#endif

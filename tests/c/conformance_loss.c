@@ -1,0 +1,305 @@
+/*
+ * Conformance tester of every registered loss (registry-driven; see
+ * conformance.h). Every loss of the family is a Fenchel-Young loss (or
+ * cross-entropy): L(x; target) >= 0 and grad = prediction - onehot(target),
+ * so sum grad = 0. For each kernel, each parameter case (the target
+ * clamped below n) and each input kind at the lengths below:
+ *   - scalar and SIMD give the same status; in-range parameters on moderate
+ *     logits give SS_OK (SS_ERR_DOMAIN only for a masked target, as
+ *     ss_loss states; extreme logits may also get it);
+ *   - on SS_OK the loss is finite and >= -LOSS_ABS, the gradient finite,
+ *     exactly 0 at masked logits, summing to 0 within LOSS_SUM;
+ *   - SIMD vs scalar: loss within LOSS_REL relative (+ LOSS_ABS), gradient
+ *     within LOSS_REL |g| + LOSS_ABS_G (grad = p - e_t: p's scale);
+ *   - every n from 0 to 67 and n = 65539 with the defaults;
+ *   - bad inputs get their status (NaN, +Inf, all -Inf, NULL, n = 0,
+ *     n > SS_MAX_N, every invalid parameter, a target >= n, wrong count);
+ *   - the gradient agrees with central differences of the loss along
+ *     random directions.
+ */
+#include "conformance.h"
+
+#define LOSS_REL 0x1p-16
+#define LOSS_ABS 1e-6
+#define LOSS_ABS_G 0x1p-20 /* grad = p - e_t: absolute, on the scale of p <= 1 */
+#define LOSS_SUM 0x1p-15
+#define FD_TOL 2e-3
+
+static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 300};
+#define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
+
+static bool is_loss(const ss_kernel_info *k) { return k->family == SS_FAMILY_LOSS; }
+
+static size_t target_of(const ss_kernel_info *k, const double *p) {
+  return (size_t)ss_param_value(k, p, "target", 0.0);
+}
+
+static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const double *p,
+                     bool extreme, float *g0, float *g1, const char *what, cf_count *cnt) {
+  double l0 = -777.0, l1 = -777.0;
+  const ss_status s0 = ss_loss(k, SS_IMPL_SCALAR, x, n, p, k->nparams, &l0, g0);
+  cnt->calls++;
+  const bool masked_target = x[target_of(k, p)] == -INFINITY;
+  if (!cf_status_allowed(s0, extreme) && !(s0 == SS_ERR_DOMAIN && masked_target)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
+                 ss_status_name(s0));
+    cf_print_params(k, p);
+    return false;
+  }
+  if (s0 == SS_OK) {
+    cnt->ok++;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+      if (!isfinite(g0[i]) || (x[i] == -INFINITY && g0[i] != 0.0f)) {
+        ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: grad[%zu] = %g", k->name, what, n, i, g0[i]);
+        return false;
+      }
+      sum += g0[i];
+    }
+    if (!isfinite(l0) || l0 < -LOSS_ABS || !(fabs(sum) <= LOSS_SUM)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: loss %g, sum grad %g", k->name, what, n, l0,
+                   sum);
+      return false;
+    }
+  }
+  if (!cf_has_simd()) return true;
+  const ss_status s1 = ss_loss(k, SS_IMPL_SIMD, x, n, p, k->nparams, &l1, g1);
+  cnt->calls++;
+  if (s1 != s0) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
+                 ss_status_name(s0), ss_status_name(s1));
+    cf_print_params(k, p);
+    return false;
+  }
+  if (s0 != SS_OK) return true;
+  if (fabs(l1 - l0) > LOSS_REL * fabs(l0) + LOSS_ABS) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: SIMD loss %.9g, scalar %.9g", k->name, what, n,
+                 l1, l0);
+    return false;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (fabs((double)g1[i] - g0[i]) > LOSS_REL * fabs(g0[i]) + LOSS_ABS_G) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: SIMD grad[%zu] %.9g, scalar %.9g", k->name,
+                   what, n, i, g1[i], g0[i]);
+      return false;
+    }
+  return true;
+}
+
+TEST(conformance_loss_params) {
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
+  float *x = ss_test_alloc(nmax * 4), *g0 = ss_test_alloc(nmax * 4), *g1 = ss_test_alloc(nmax * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_loss(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
+      const size_t n = PARAM_NS[t];
+      const size_t nc = cf_valid_cases(k, n, 900 + t, 6, 4, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+          cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 1000 * c + t);
+          char what[160];
+          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
+          ok = run_case(k, x, n, cases[c].p, kind >= CF_MODERATE_KINDS, g0, g1, what, &cnt);
+        }
+    }
+    all_ok &= ok;
+  }
+  cf_report("loss params", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+TEST(conformance_loss_lengths) {
+  cf_count cnt = {0};
+  float *x = ss_test_alloc(CF_LARGE_N * 4), *g0 = ss_test_alloc(CF_LARGE_N * 4),
+        *g1 = ss_test_alloc(CF_LARGE_N * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_loss(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
+      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
+      double p[CF_MAX_PARAMS];
+      cf_defaults(k, n, p);
+      if (n == 0) {
+        FOR_EACH_IMPL(impl) {
+          double l = -777.0;
+          const ss_status s = ss_loss(k, impl, x, 0, p, k->nparams, &l, g0);
+          if (s != SS_ERR_EMPTY || l != -777.0) {
+            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+            ok = false;
+          }
+        }
+        continue;
+      }
+      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+        cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 7 * n + (uint64_t)kind);
+        char what[64];
+        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
+        ok = run_case(k, x, n, p, kind >= CF_MODERATE_KINDS, g0, g1, what, &cnt);
+      }
+    }
+    all_ok &= ok;
+  }
+  cf_report("loss lengths", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
+                   const double *p, size_t np, ss_status want, const char *what) {
+  double l = -777.0;
+  float g[40];
+  cf_poison(g, 40);
+  const ss_status s = ss_loss(k, impl, x, n, p, np, &l, g);
+  if (s != want || l != -777.0 || !cf_untouched(g, 40)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
+                 what, ss_status_name(s), ss_status_name(want),
+                 l == -777.0 && cf_untouched(g, 40) ? "" : " (written)");
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_loss_bad_inputs) {
+  enum { N = 37 };
+  static const size_t where[] = {0, 5, 16, 36};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  float x[N];
+  bool all_ok = true;
+  cf_count cnt = {0};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_loss(k)) continue;
+    cnt.kernels++;
+    double p[CF_MAX_PARAMS + 1];
+    cf_defaults(k, N, p);
+    p[k->nparams] = 0.0;
+    const size_t np = k->nparams;
+    bool ok = true;
+    FOR_EACH_IMPL(impl) {
+      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
+        cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 5);
+        x[where[w]] = NAN;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN");
+        x[where[w]] = INFINITY;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_POS_INF, "+Inf");
+        x[(where[w] + 9) % N] = NAN;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN and +Inf");
+      }
+      for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+      ok &= expect(k, impl, x, N, p, np, SS_ERR_ALL_MASKED, "all -Inf");
+      cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
+      const long ti = cf_param_index(k, "target");
+      if (ti >= 0) {
+        const float keep = x[(size_t)p[ti]];
+        x[(size_t)p[ti]] = -INFINITY;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_DOMAIN, "masked target");
+        x[(size_t)p[ti]] = keep;
+      }
+      ok &= expect(k, impl, NULL, N, p, np, SS_ERR_NULL, "x NULL");
+      double l;
+      if (ss_loss(k, impl, x, N, p, np, &l, NULL) != SS_ERR_NULL ||
+          ss_loss(k, impl, x, N, p, np, NULL, x) != SS_ERR_NULL) {
+        ss_test_fail(__FILE__, __LINE__, "%s: NULL loss / grad accepted", k->name);
+        ok = false;
+      }
+      ok &= expect(k, impl, x, 0, p, np, SS_ERR_EMPTY, "n = 0");
+      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
+      ok &= expect(k, impl, x, N, p, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
+      if (np) {
+        ok &= expect(k, impl, x, N, p, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
+        ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
+      }
+      const size_t nc = cf_invalid_cases(k, N, cases, cap);
+      for (size_t c = 0; c < nc && ok; c++)
+        ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
+      cnt.cases += nc;
+    }
+    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, SS_ERR_UNSUPPORTED, "impl out of range");
+    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
+    all_ok &= ok;
+  }
+  cf_report("loss bad inputs", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+/* grad vs central differences of the loss (double) along random +-1
+   directions, steps h, h/2, h/4 (smoothness), where the loss is smooth. */
+TEST(conformance_loss_backward) {
+  static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_loss(k) || !k->has_backward) continue;
+    cnt.kernels++;
+    const size_t before = cnt.fd_checked;
+    bool ok = true;
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
+      const size_t n = ns[t];
+      float x[40], g[40], gt[40], xp[40], xm[40];
+      const size_t nc = cf_valid_cases(k, n, 950 + t, 2, 2, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
+          if (kind == CF_WIDE) continue;
+          cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 41 * c + t);
+          double l;
+          if (ss_loss(k, SS_IMPL_SCALAR, x, n, cases[c].p, k->nparams, &l, g) != SS_OK) continue;
+          ss_rng r = {c + 13 * t};
+          float v[40];
+          for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&r) & 1) ? 1.0f : -1.0f;
+          double f[3], pred = 0.0;
+          bool fine = true;
+          for (int s = 0; s < 3 && fine; s++) {
+            const double h = 2e-3 / (1 << s);
+            for (size_t i = 0; i < n; i++) {
+              xp[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] + h * v[i]);
+              xm[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] - h * v[i]);
+            }
+            double a = 0.0, b = 0.0;
+            fine = ss_loss(k, SS_IMPL_SCALAR, xp, n, cases[c].p, k->nparams, &a, gt) == SS_OK &&
+                   ss_loss(k, SS_IMPL_SCALAR, xm, n, cases[c].p, k->nparams, &b, gt) == SS_OK;
+            f[s] = (a - b) / (2.0 * h);
+            if (s == 1) {
+              pred = 0.0;
+              for (size_t i = 0; i < n; i++)
+                if (x[i] != -INFINITY) pred += (double)g[i] * ((double)xp[i] - xm[i]) / (2.0 * h);
+            }
+          }
+          const double noise = 0x1p-20 * (fabs(l) + 1.0) / 5e-4;
+          const double tol = FD_TOL * fabs(pred) + noise, smooth = 0.1 * FD_TOL * fabs(pred) + noise;
+          if (!fine || fabs(f[0] - f[1]) > smooth || fabs(f[1] - f[2]) > smooth) {
+            cnt.fd_skipped++;
+            continue;
+          }
+          cnt.fd_checked++;
+          if (fabs(f[1] - pred) > tol) {
+            ss_test_fail(__FILE__, __LINE__, "%s [%s, %s] n=%zu: <grad, v> = %.9g, differences %.9g %.9g %.9g",
+                         k->name, cases[c].what, cf_kind_name[kind], n, pred, f[0], f[1], f[2]);
+            ok = false;
+          }
+        }
+    }
+    if (ok && cnt.fd_checked - before < 10) {
+      ss_test_fail(__FILE__, __LINE__, "%s: only %zu difference checks", k->name,
+                   cnt.fd_checked - before);
+      ok = false;
+    }
+    all_ok &= ok;
+  }
+  cf_report("loss backward", &cnt);
+  CHECK(all_ok, "see above");
+}

@@ -1,0 +1,362 @@
+/*
+ * Conformance tester of every registered measure (registry-driven; see
+ * conformance.h). For each kernel, each parameter case and each input kind
+ * (by the kernel's input: probabilities, pairs of them, or logits) at the
+ * lengths below:
+ *   - scalar and SIMD give the same status; in-range parameters on moderate
+ *     inputs give SS_OK, extreme ones may also get SS_ERR_DOMAIN (a measure
+ *     undefined there, e.g. Renyi entropy of an all-zero vector);
+ *   - on SS_OK the value is never NaN, and finite unless it is +Inf exactly
+ *     (a divergence with q_i = 0 < p_i);
+ *   - SIMD vs scalar: |a - b| <= MEAS_REL |b| + MEAS_ABS;
+ *   - every n from 0 to 67 and n = 65539 with the defaults;
+ *   - bad inputs get their status (NaN, +-Inf in either input, negative
+ *     probabilities (SS_ERR_DOMAIN; a measure that takes any sign says so by
+ *     answering SS_OK with a finite value), NaN before -Inf before a
+ *     negative entry, all -Inf logits, NULL, n = 0,
+ *     n > SS_MAX_N, every invalid parameter, wrong count) and leave out
+ *     untouched;
+ *   - the VJP (where there is one) agrees with central differences of the
+ *     measure, or answers SS_ERR_DOMAIN / SS_ERR_NONFINITE where the
+ *     derivative is infinite or overflows float.
+ */
+#include "conformance.h"
+
+/* SIMD vs scalar: |a - b| <= rel |b| + MEAS_ABS (1 + log n); rel = MEAS_REL on
+   moderate inputs, MEAS_REL_EXTREME on unnormalized extreme ones (powers and
+   logs of float values near FLT_MAX carry the float log's error times
+   a log p) */
+#define MEAS_REL 0x1p-18
+#define MEAS_REL_EXTREME 0x1p-12
+#define MEAS_ABS 0x1p-20
+#define FD_TOL 2e-3
+
+static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 300};
+#define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
+
+static bool is_measure(const ss_kernel_info *k) { return k->family == SS_FAMILY_MEASURE; }
+static bool pair(const ss_kernel_info *k) { return k->input == SS_INPUT_PROBS_PAIR; }
+
+static void fill(const ss_kernel_info *k, float *p, float *q, size_t n, int kind, uint64_t seed) {
+  cf_fill(p, n, k->input, kind, false, seed);
+  cf_fill(q, n, k->input, kind == CF_MASKED ? CF_NORMAL : kind, false, seed + 99);
+}
+
+static bool run_case(const ss_kernel_info *k, const float *p, const float *q, size_t n,
+                     const double *prm, bool extreme, const char *what, cf_count *cnt) {
+  double a = -777.0, b = -777.0;
+  const ss_status s0 = ss_measure(k, SS_IMPL_SCALAR, p, q, n, prm, k->nparams, &a);
+  cnt->calls++;
+  if (!cf_status_allowed(s0, extreme)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
+                 ss_status_name(s0));
+    cf_print_params(k, prm);
+    return false;
+  }
+  if (s0 == SS_OK) {
+    cnt->ok++;
+    bool inf_ok = false;
+    if (pair(k))
+      for (size_t i = 0; i < n; i++) inf_ok |= q[i] == 0.0f && p[i] > 0.0f;
+    if (isnan(a) || (isinf(a) && !(inf_ok && a == INFINITY))) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: value %g", k->name, what, n, a);
+      return false;
+    }
+  }
+  if (!cf_has_simd()) return true;
+  const ss_status s1 = ss_measure(k, SS_IMPL_SIMD, p, q, n, prm, k->nparams, &b);
+  cnt->calls++;
+  if (s1 != s0) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
+                 ss_status_name(s0), ss_status_name(s1));
+    cf_print_params(k, prm);
+    return false;
+  }
+  const double rel = extreme ? MEAS_REL_EXTREME : MEAS_REL;
+  if (s0 == SS_OK && a != b && !(fabs(a - b) <= rel * fabs(a) + MEAS_ABS * (1.0 + log((double)n)))) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: SIMD %.17g, scalar %.17g", k->name, what, n, b,
+                 a);
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_measure_params) {
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
+  float *p = ss_test_alloc(nmax * 4), *q = ss_test_alloc(nmax * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_measure(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
+      const size_t n = PARAM_NS[t];
+      const size_t nc = cf_valid_cases(k, n, 700 + t, 6, 4, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+          fill(k, p, q, n, kind, 1000 * c + t);
+          char what[160];
+          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
+          ok = run_case(k, p, q, n, cases[c].p, kind >= CF_MODERATE_KINDS, what, &cnt);
+        }
+    }
+    all_ok &= ok;
+  }
+  cf_report("measure params", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+TEST(conformance_measure_lengths) {
+  cf_count cnt = {0};
+  float *p = ss_test_alloc(CF_LARGE_N * 4), *q = ss_test_alloc(CF_LARGE_N * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_measure(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
+      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
+      double prm[CF_MAX_PARAMS];
+      cf_defaults(k, n, prm);
+      if (n == 0) {
+        FOR_EACH_IMPL(impl) {
+          double out = -777.0;
+          const ss_status s = ss_measure(k, impl, p, q, 0, prm, k->nparams, &out);
+          if (s != SS_ERR_EMPTY || out != -777.0) {
+            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+            ok = false;
+          }
+        }
+        continue;
+      }
+      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+        fill(k, p, q, n, kind, 7 * n + (uint64_t)kind);
+        char what[64];
+        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
+        ok = run_case(k, p, q, n, prm, kind >= CF_MODERATE_KINDS, what, &cnt);
+      }
+    }
+    all_ok &= ok;
+  }
+  cf_report("measure lengths", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+static bool expect(const ss_kernel_info *k, ss_impl impl, const float *p, const float *q,
+                   size_t n, const double *prm, size_t np, ss_status want, const char *what) {
+  double out = -777.0;
+  const ss_status s = ss_measure(k, impl, p, q, n, prm, np, &out);
+  if (s != want || out != -777.0) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
+                 what, ss_status_name(s), ss_status_name(want), out == -777.0 ? "" : " (written)");
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_measure_bad_inputs) {
+  enum { N = 23 };
+  static const size_t where[] = {0, 5, 16, 22};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  float p[N], q[N];
+  bool all_ok = true;
+  cf_count cnt = {0};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_measure(k)) continue;
+    cnt.kernels++;
+    double prm[CF_MAX_PARAMS + 1];
+    cf_defaults(k, N, prm);
+    prm[k->nparams] = 0.0;
+    const size_t np = k->nparams;
+    const bool logits = k->input == SS_INPUT_LOGITS;
+    bool ok = true;
+    FOR_EACH_IMPL(impl) {
+      for (int side = 0; side < (pair(k) ? 2 : 1); side++)
+        for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
+          fill(k, p, q, N, CF_NORMAL, 5);
+          float *v = side ? q : p;
+          v[where[w]] = NAN;
+          ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN");
+          v[where[w]] = INFINITY;
+          ok &= expect(k, impl, p, q, N, prm, np, logits ? SS_ERR_POS_INF : SS_ERR_NONFINITE, "+Inf");
+          v[(where[w] + 7) % N] = NAN;
+          ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN and +Inf");
+          if (!logits) {
+            fill(k, p, q, N, CF_NORMAL, 5);
+            v[where[w]] = -INFINITY;
+            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf");
+            /* precedence: NaN before -Inf and negative, -Inf before negative */
+            v[(where[w] + 3) % N] = -1.0f;
+            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf and negative");
+            v[(where[w] + 7) % N] = NAN;
+            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN, -Inf and negative");
+            fill(k, p, q, N, CF_NORMAL, 5);
+            v[where[w]] = -1e-3f;
+            double out = -777.0;
+            const ss_status s = ss_measure(k, impl, p, q, N, prm, np, &out);
+            if (!(s == SS_ERR_DOMAIN ? out == -777.0 : s == SS_OK && isfinite(out))) {
+              ss_test_fail(__FILE__, __LINE__, "%s: a negative entry gives %s, %g", k->name,
+                           ss_status_name(s), out);
+              ok = false;
+            }
+          }
+        }
+      if (logits) {
+        for (size_t i = 0; i < N; i++) p[i] = -INFINITY;
+        ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_ALL_MASKED, "all -Inf");
+      }
+      fill(k, p, q, N, CF_NORMAL, 6);
+      ok &= expect(k, impl, NULL, q, N, prm, np, SS_ERR_NULL, "p NULL");
+      if (pair(k)) ok &= expect(k, impl, p, NULL, N, prm, np, SS_ERR_NULL, "q NULL");
+      if (ss_measure(k, impl, p, q, N, prm, np, NULL) != SS_ERR_NULL) {
+        ss_test_fail(__FILE__, __LINE__, "%s: out NULL accepted", k->name);
+        ok = false;
+      }
+      ok &= expect(k, impl, p, q, 0, prm, np, SS_ERR_EMPTY, "n = 0");
+      ok &= expect(k, impl, p, q, SS_MAX_N + 1, prm, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
+      ok &= expect(k, impl, p, q, (size_t)-1, prm, np, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
+      ok &= expect(k, impl, p, q, N, prm, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
+      if (np) {
+        ok &= expect(k, impl, p, q, N, prm, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
+        ok &= expect(k, impl, p, q, N, NULL, np, SS_ERR_NULL, "params NULL");
+      }
+      const size_t nc = cf_invalid_cases(k, N, cases, cap);
+      for (size_t c = 0; c < nc && ok; c++)
+        ok &= expect(k, impl, p, q, N, cases[c].p, np, cases[c].want, cases[c].what);
+      cnt.cases += nc;
+      float dp[N];
+      if (k->has_backward) {
+        fill(k, p, q, N, CF_NORMAL, 6);
+        if (ss_measure_vjp(k, impl, p, N, prm, np, NAN, dp) != SS_ERR_NONFINITE ||
+            ss_measure_vjp(k, impl, p, N, prm, np, INFINITY, dp) != SS_ERR_NONFINITE ||
+            ss_measure_vjp(k, impl, NULL, N, prm, np, 1.0, dp) != SS_ERR_NULL ||
+            ss_measure_vjp(k, impl, p, 0, prm, np, 1.0, dp) != SS_ERR_EMPTY) {
+          ss_test_fail(__FILE__, __LINE__, "%s vjp: bad g / NULL / empty", k->name);
+          ok = false;
+        }
+        p[3] = NAN;
+        if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NAN) {
+          ss_test_fail(__FILE__, __LINE__, "%s vjp: NaN input", k->name);
+          ok = false;
+        }
+      } else if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NO_BACKWARD) {
+        ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
+        ok = false;
+      }
+    }
+    ok &= expect(k, SS_IMPL_COUNT, p, q, N, prm, np, SS_ERR_UNSUPPORTED, "impl out of range");
+    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, p, q, N, prm, np, SS_ERR_UNSUPPORTED, "no SIMD");
+    all_ok &= ok;
+  }
+  cf_report("measure bad inputs", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+/* The VJP against central differences of the (double) measure along random
+   directions of the finite entries, with steps small against the entries
+   (relative h: the measure of a probability vector may be non-smooth at 0). */
+TEST(conformance_measure_backward) {
+  static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_measure(k) || !k->has_backward) continue;
+    cnt.kernels++;
+    const size_t before = cnt.fd_checked;
+    bool ok = true;
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
+      const size_t n = ns[t];
+      float p[40], q[40], dp[40], d0[40], xp[40], xm[40];
+      const size_t nc = cf_valid_cases(k, n, 800 + t, 2, 2, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
+          fill(k, p, q, n, kind, 31 * c + t);
+          const double g = 0.75;
+          ss_status s0 = SS_OK;
+          FOR_EACH_IMPL(impl) {
+            const ss_status s = ss_measure_vjp(k, impl, p, n, cases[c].p, k->nparams, g, dp);
+            if (impl == SS_IMPL_SCALAR) s0 = s, memcpy(d0, dp, sizeof dp);
+            if (s != s0 || !(s == SS_OK || s == SS_ERR_DOMAIN || s == SS_ERR_NONFINITE)) {
+              ss_test_fail(__FILE__, __LINE__, "%s [%s]: vjp %s, scalar %s", k->name, cases[c].what,
+                           ss_status_name(s), ss_status_name(s0));
+              ok = false;
+            }
+            if (s != SS_OK) continue;
+            const double m = cf_max_abs(d0, n);
+            for (size_t i = 0; i < n && ok; i++)
+              if (!isfinite(dp[i]) || fabs((double)dp[i] - d0[i]) > 0x1p-12 * m) {
+                ss_test_fail(__FILE__, __LINE__, "%s [%s] %s: dp[%zu] = %g, scalar %g", k->name,
+                             cases[c].what, ss_impl_name(impl), i, dp[i], d0[i]);
+                ok = false;
+              }
+          }
+          if (!ok || s0 != SS_OK) continue;
+          ss_rng r = {c * 7 + t};
+          double pred = 0.0, f[2];
+          for (int s = 0; s < 2; s++) {
+            const double h = 1e-3 / (1 << s);
+            for (size_t i = 0; i < n; i++) {
+              const double v = (ss_rng_u64(&r) & 1) ? 1.0 : -1.0, step = h * fmax(fabs(p[i]), 1e-3);
+              const bool fixed = !isfinite(p[i]) || (k->input != SS_INPUT_LOGITS && p[i] == 0.0f);
+              xp[i] = fixed ? p[i] : (float)(p[i] + v * step);
+              xm[i] = fixed ? p[i] : (float)(p[i] - v * step);
+            }
+            double a, b;
+            if (ss_measure(k, SS_IMPL_SCALAR, xp, NULL, n, cases[c].p, k->nparams, &a) != SS_OK ||
+                ss_measure(k, SS_IMPL_SCALAR, xm, NULL, n, cases[c].p, k->nparams, &b) != SS_OK) {
+              f[0] = f[1] = NAN;
+              break;
+            }
+            f[s] = g * (a - b);
+            if (s == 1) {
+              pred = 0.0;
+              for (size_t i = 0; i < n; i++)
+                if (isfinite(p[i])) pred += (double)d0[i] * ((double)xp[i] - xm[i]);
+            }
+            if (s == 0) {
+              /* normalize the first difference to the second's step */
+              double pd = 0.0;
+              for (size_t i = 0; i < n; i++)
+                if (isfinite(p[i])) pd += (double)d0[i] * ((double)xp[i] - xm[i]);
+              f[0] = pd != 0.0 ? f[0] / pd : NAN;
+            }
+          }
+          if (!isfinite(f[0]) || !isfinite(f[1]) || pred == 0.0) {
+            cnt.fd_skipped++;
+            continue;
+          }
+          const double ratio = f[1] / pred; /* 1 where the VJP is right */
+          if (fabs(f[0] - 1.0) > 0.1) {
+            cnt.fd_skipped++;
+            continue;
+          }
+          cnt.fd_checked++;
+          if (fabs(ratio - 1.0) > FD_TOL + 1e-6 * fabs(g) / fabs(pred)) {
+            ss_test_fail(__FILE__, __LINE__, "%s [%s] n=%zu: <dp, v> = %.9g, differences %.9g",
+                         k->name, cases[c].what, n, pred, f[1]);
+            ok = false;
+          }
+        }
+    }
+    if (ok && cnt.fd_checked - before < 10) {
+      ss_test_fail(__FILE__, __LINE__, "%s: only %zu difference checks", k->name,
+                   cnt.fd_checked - before);
+      ok = false;
+    }
+    all_ok &= ok;
+  }
+  cf_report("measure backward", &cnt);
+  CHECK(all_ok, "see above");
+}

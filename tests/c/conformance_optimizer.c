@@ -1,0 +1,280 @@
+/*
+ * Conformance tester of every registered optimizer (registry-driven; see
+ * conformance.h). For each kernel, each parameter case and each input kind
+ * at the lengths below, STEPS steps from a zero state:
+ *   - scalar and SIMD give the same status; in-range parameters on moderate
+ *     weights and gradients give SS_OK (or a size status); extreme ones may
+ *     also get SS_ERR_DOMAIN (a step that overflows float);
+ *   - on SS_OK: w and the state finite, the step counter advanced by one;
+ *   - SIMD vs scalar: |w_simd - w_scalar| <= OPT_REL (|w_scalar| + |w0| +
+ *     |w_scalar - w0|) per entry, w0 the weights before the steps (element-
+ *     wise updates are bit-identical; those with a norm differ in its
+ *     summation order);
+ *   - every n from 0 to 67 and n = 65539 with the defaults;
+ *   - bad inputs get their status and leave w, the state and the counter
+ *     untouched (NaN / +-Inf in w or g, NULL w / g / state / scalars, n = 0,
+ *     n > SS_MAX_N, a step counter that is negative, fractional or >= 2^53,
+ *     every invalid parameter, wrong count).
+ */
+#include "conformance.h"
+
+#define STEPS 3
+#define OPT_REL 0x1p-16
+
+static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 256};
+#define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
+
+static bool is_optimizer(const ss_kernel_info *k) { return k->family == SS_FAMILY_OPTIMIZER; }
+
+typedef struct {
+  float *w, *g, *slots;
+  double sc[SS_OPT_SCALARS];
+} run_state;
+
+static run_state state_alloc(const ss_kernel_info *k, size_t n) {
+  run_state s;
+  s.w = ss_test_alloc(n * 4);
+  s.g = ss_test_alloc(n * 4);
+  s.slots = ss_test_alloc((ss_opt_state_size(k, n) + 1) * 4);
+  return s;
+}
+
+/* STEPS steps in one impl from (w0, zero state) with gradients derived from
+   g0 (scaled per step); returns the first non-OK status, *at the step. */
+static ss_status steps(const ss_kernel_info *k, ss_impl impl, const float *w0, const float *g0,
+                       size_t n, const double *p, run_state *s, cf_count *cnt, int *at) {
+  memcpy(s->w, w0, n * 4);
+  memset(s->slots, 0, ss_opt_state_size(k, n) * 4);
+  memset(s->sc, 0, sizeof s->sc);
+  for (int t = 0; t < STEPS; t++) {
+    for (size_t i = 0; i < n; i++) s->g[i] = t == 0 ? g0[i] : (t == 1 ? -0.5f : 0.25f) * g0[i];
+    const double before = s->sc[0];
+    const ss_status st = ss_optimize(k, impl, s->w, s->g, n, p, k->nparams, s->slots, s->sc);
+    cnt->calls++;
+    *at = t + 1;
+    if (st != SS_OK) return st;
+    if (s->sc[0] != before + 1.0) return SS_STATUS_COUNT; /* reported by the caller */
+  }
+  return SS_OK;
+}
+
+static bool finite_all(const float *v, size_t n, size_t *at) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(v[i])) {
+      *at = i;
+      return false;
+    }
+  return true;
+}
+
+static bool run_case(const ss_kernel_info *k, const float *w0, const float *g0, size_t n,
+                     const double *p, bool extreme, run_state *a, run_state *b, const char *what,
+                     cf_count *cnt) {
+  int at0 = 0, at1 = 0;
+  const ss_status s0 = steps(k, SS_IMPL_SCALAR, w0, g0, n, p, a, cnt, &at0);
+  /* the first step from moderate data must work; later ones may overflow
+     (SS_ERR_DOMAIN) when lr and weight decay at the top of their ranges
+     make the iteration diverge */
+  if (!cf_status_allowed(s0, extreme || at0 > 1)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
+                 s0 == SS_STATUS_COUNT ? "OK without counting the step" : ss_status_name(s0));
+    cf_print_params(k, p);
+    return false;
+  }
+  size_t at;
+  if (s0 == SS_OK) {
+    cnt->ok++;
+    if (!finite_all(a->w, n, &at) || !finite_all(a->slots, ss_opt_state_size(k, n), &at)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: w or state not finite at %zu after SS_OK",
+                   k->name, what, n, at);
+      return false;
+    }
+  }
+  if (!cf_has_simd()) return true;
+  const ss_status s1 = steps(k, SS_IMPL_SIMD, w0, g0, n, p, b, cnt, &at1);
+  if (s1 != s0 || at1 != at0) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
+                 ss_status_name(s0), ss_status_name(s1));
+    cf_print_params(k, p);
+    return false;
+  }
+  if (s0 != SS_OK) return true;
+  for (size_t i = 0; i < n; i++) {
+    const double ws = a->w[i], wv = b->w[i], wi = w0[i];
+    if (fabs(wv - ws) > OPT_REL * (fabs(ws) + fabs(wi) + fabs(ws - wi))) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: SIMD w[%zu] = %.9g, scalar %.9g (w0 %.9g)",
+                   k->name, what, n, i, wv, ws, wi);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Weights and gradients of a kind: both of either sign. */
+static void fill(float *w, float *g, size_t n, int kind, uint64_t seed) {
+  cf_fill(w, n, SS_INPUT_VALUES, kind, false, seed);
+  cf_fill(g, n, SS_INPUT_VALUES, kind, false, seed + 77);
+}
+
+TEST(conformance_optimizer_params) {
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
+  float *w0 = ss_test_alloc(nmax * 4), *g0 = ss_test_alloc(nmax * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_optimizer(k)) continue;
+    cnt.kernels++;
+    run_state a = state_alloc(k, nmax), b = state_alloc(k, nmax);
+    bool ok = true;
+    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
+      const size_t n = PARAM_NS[t];
+      const size_t nc = cf_valid_cases(k, n, 600 + t, 4, 4, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+          fill(w0, g0, n, kind, 1000 * c + t);
+          char what[160];
+          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
+          ok = run_case(k, w0, g0, n, cases[c].p, kind >= CF_MODERATE_KINDS, &a, &b, what, &cnt);
+        }
+    }
+    all_ok &= ok;
+  }
+  cf_report("optimizer params", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+TEST(conformance_optimizer_lengths) {
+  cf_count cnt = {0};
+  float *w0 = ss_test_alloc(CF_LARGE_N * 4), *g0 = ss_test_alloc(CF_LARGE_N * 4);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_optimizer(k)) continue;
+    cnt.kernels++;
+    run_state a = state_alloc(k, CF_LARGE_N), b = state_alloc(k, CF_LARGE_N);
+    bool ok = true;
+    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
+      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
+      double p[CF_MAX_PARAMS];
+      cf_defaults(k, n, p);
+      if (n == 0) {
+        FOR_EACH_IMPL(impl) {
+          memset(a.sc, 0, sizeof a.sc);
+          const ss_status s = ss_optimize(k, impl, a.w, a.g, 0, p, k->nparams, a.slots, a.sc);
+          if (s != SS_ERR_EMPTY || a.sc[0] != 0.0) {
+            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+            ok = false;
+          }
+        }
+        continue;
+      }
+      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
+        fill(w0, g0, n, kind, 7 * n + (uint64_t)kind);
+        char what[64];
+        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
+        ok = run_case(k, w0, g0, n, p, kind >= CF_MODERATE_KINDS, &a, &b, what, &cnt);
+      }
+    }
+    all_ok &= ok;
+  }
+  cf_report("optimizer lengths", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+/* One bad call: its status, and w, the state and the counter untouched. */
+static bool expect(const ss_kernel_info *k, ss_impl impl, float *w, const float *g, size_t n,
+                   const double *p, size_t np, float *slots, double *sc, ss_status want,
+                   const char *what) {
+  enum { N = 37 };
+  float wkeep[N], skeep[4 * N];
+  double sckeep[SS_OPT_SCALARS];
+  const size_t ns = ss_opt_state_size(k, N);
+  if (w) memcpy(wkeep, w, sizeof wkeep);
+  if (slots) memcpy(skeep, slots, ns * 4);
+  if (sc) memcpy(sckeep, sc, sizeof sckeep);
+  const ss_status s = ss_optimize(k, impl, w, g, n, p, np, slots, sc);
+  const bool same = (!w || !memcmp(w, wkeep, sizeof wkeep)) &&
+                    (!slots || !memcmp(slots, skeep, ns * 4)) &&
+                    (!sc || !memcmp(sc, sckeep, sizeof sckeep));
+  if (s != want || !same) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
+                 what, ss_status_name(s), ss_status_name(want), same ? "" : " (state written)");
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_optimizer_bad_inputs) {
+  enum { N = 37 };
+  static const size_t where[] = {0, 5, 16, 36};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  float w[N], g[N], slots[4 * N];
+  double sc[SS_OPT_SCALARS];
+  bool all_ok = true;
+  cf_count cnt = {0};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_optimizer(k)) continue;
+    cnt.kernels++;
+    if (ss_opt_state_size(k, N) > 4 * N || ss_opt_state_size(k, (size_t)-1 / 2) != 0) {
+      ss_test_fail(__FILE__, __LINE__, "%s: state size %zu (or an overflowing one)", k->name,
+                   ss_opt_state_size(k, N));
+      all_ok = false;
+      continue;
+    }
+    double p[CF_MAX_PARAMS + 1];
+    cf_defaults(k, N, p);
+    p[k->nparams] = 0.0;
+    const size_t np = k->nparams;
+    bool ok = true;
+    FOR_EACH_IMPL(impl) {
+      memset(slots, 0, sizeof slots);
+      memset(sc, 0, sizeof sc);
+      for (size_t wh = 0; wh < sizeof where / sizeof where[0] && ok; wh++)
+        for (int side = 0; side < 2 && ok; side++) {
+          fill(w, g, N, CF_NORMAL, 5);
+          float *v = side ? g : w;
+          v[where[wh]] = NAN;
+          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NAN, side ? "g NaN" : "w NaN");
+          v[where[wh]] = INFINITY;
+          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NONFINITE, "+Inf");
+          v[where[wh]] = -INFINITY;
+          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NONFINITE, "-Inf");
+        }
+      fill(w, g, N, CF_NORMAL, 6);
+      ok &= expect(k, impl, NULL, g, N, p, np, slots, sc, SS_ERR_NULL, "w NULL");
+      ok &= expect(k, impl, w, NULL, N, p, np, slots, sc, SS_ERR_NULL, "g NULL");
+      ok &= expect(k, impl, w, g, N, p, np, slots, NULL, SS_ERR_NULL, "scalars NULL");
+      if (k->opt_slots) ok &= expect(k, impl, w, g, N, p, np, NULL, sc, SS_ERR_NULL, "state NULL");
+      ok &= expect(k, impl, w, g, 0, p, np, slots, sc, SS_ERR_EMPTY, "n = 0");
+      ok &= expect(k, impl, w, g, SS_MAX_N + 1, p, np, slots, sc, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
+      ok &= expect(k, impl, w, g, (size_t)-1, p, np, slots, sc, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
+      ok &= expect(k, impl, w, g, N, p, np + 1, slots, sc, SS_ERR_PARAM_COUNT, "one parameter too many");
+      if (np) {
+        ok &= expect(k, impl, w, g, N, p, np - 1, slots, sc, SS_ERR_PARAM_COUNT, "one parameter short");
+        ok &= expect(k, impl, w, g, N, NULL, np, slots, sc, SS_ERR_NULL, "params NULL");
+      }
+      static const double bad_t[] = {-1.0, 0.5, 9007199254740992.0, 1e300, NAN, INFINITY};
+      for (size_t b = 0; b < sizeof bad_t / sizeof bad_t[0]; b++) {
+        sc[0] = bad_t[b];
+        ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_DOMAIN, "bad step counter");
+      }
+      sc[0] = 0.0;
+      const size_t nc = cf_invalid_cases(k, N, cases, cap);
+      for (size_t c = 0; c < nc && ok; c++)
+        ok &= expect(k, impl, w, g, N, cases[c].p, np, slots, sc, cases[c].want, cases[c].what);
+      cnt.cases += nc;
+    }
+    ok &= expect(k, SS_IMPL_COUNT, w, g, N, p, np, slots, sc, SS_ERR_UNSUPPORTED, "impl out of range");
+    if (!cf_has_simd())
+      ok &= expect(k, SS_IMPL_SIMD, w, g, N, p, np, slots, sc, SS_ERR_UNSUPPORTED, "no SIMD");
+    all_ok &= ok;
+  }
+  cf_report("optimizer bad inputs", &cnt);
+  CHECK(all_ok, "see above");
+}

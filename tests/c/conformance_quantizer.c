@@ -1,0 +1,310 @@
+/*
+ * Conformance tester of every registered quantizer and of pack / unpack
+ * (registry-driven; see conformance.h). For each kernel, each parameter
+ * case and each input kind at the lengths below:
+ *   - scalar and SIMD give the same status and bit-identical codes and y
+ *     (quantizers are deterministic like the samplers);
+ *   - in-range parameters on moderate positive values give SS_OK (or a size
+ *     status); values of both signs and extreme magnitudes may also get
+ *     SS_ERR_DOMAIN (a kernel's stated domain, e.g. log quantizers);
+ *   - on SS_OK: y finite with |y_i| <= 2 max|x| (a quantizer rounds within
+ *     its range), codes fit 8 bits (signed or unsigned) and `bits` bits
+ *     where the kernel has that parameter, and the codes pack and unpack
+ *     back to themselves at every width they fit;
+ *   - every n from 0 to 67 and n = 65539 with the defaults;
+ *   - bad inputs get their status (NaN, +-Inf, NULL, n = 0, n > SS_MAX_N,
+ *     every invalid parameter, wrong count) and leave y untouched;
+ *   - pack / unpack: every width and signedness round-trips at every n from
+ *     1 to 67, codes out of range are SS_ERR_DOMAIN, bad widths
+ *     SS_ERR_PARAM_RANGE, ss_packed_bytes is 0 for a width or n it cannot
+ *     serve.
+ */
+#include "conformance.h"
+
+static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 64, 67, 256};
+#define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
+
+static bool is_quantizer(const ss_kernel_info *k) { return k->family == SS_FAMILY_QUANTIZER; }
+
+/* Pack and unpack codes at width `bits`; false when they do not round-trip. */
+static bool round_trip(const int32_t *codes, size_t n, int bits, bool sgn, uint8_t *buf,
+                       int32_t *back) {
+  if (ss_pack(codes, n, bits, sgn, buf) != SS_OK) return false;
+  if (ss_unpack(buf, n, bits, sgn, back) != SS_OK) return false;
+  return memcmp(codes, back, n * 4) == 0;
+}
+
+static bool check_output(const ss_kernel_info *k, const float *x, size_t n, const double *p,
+                         const int32_t *codes, const float *y, const char *what, uint8_t *buf,
+                         int32_t *back) {
+  const double xmax = cf_max_abs(x, n);
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(y[i]) || fabs(y[i]) > 2.0 * xmax) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: y[%zu] = %g (x = %g, max|x| = %g)", k->name,
+                   what, n, i, y[i], x[i], xmax);
+      return false;
+    }
+  int32_t lo = 0, hi = 0;
+  for (size_t i = 0; i < n; i++) lo = codes[i] < lo ? codes[i] : lo, hi = codes[i] > hi ? codes[i] : hi;
+  const bool sgn = lo < 0;
+  const long bi = cf_param_index(k, "bits");
+  const int bits = bi >= 0 ? (int)p[bi] : 8;
+  const int32_t cap_lo = sgn ? -(1 << (bits - 1)) : 0, cap_hi = sgn ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+  if (lo < cap_lo || hi > cap_hi) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: codes in [%d, %d] do not fit %d bits", k->name,
+                 what, n, (int)lo, (int)hi, bits);
+    return false;
+  }
+  for (int w = 8; w >= 2; w /= 2) {
+    const int32_t wl = sgn ? -(1 << (w - 1)) : 0, wh = sgn ? (1 << (w - 1)) - 1 : (1 << w) - 1;
+    if (lo < wl || hi > wh) break;
+    if (!round_trip(codes, n, w, sgn, buf, back)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: codes do not round-trip at %d bits", k->name,
+                   what, n, w);
+      return false;
+    }
+  }
+  return true;
+}
+
+typedef struct {
+  int32_t *c0, *c1, *back;
+  float *y0, *y1;
+  uint8_t *buf;
+} qbufs;
+
+static qbufs qbufs_alloc(size_t n) {
+  qbufs b = {ss_test_alloc(n * 4), ss_test_alloc(n * 4), ss_test_alloc(n * 4),
+             ss_test_alloc(n * 4), ss_test_alloc(n * 4), ss_test_alloc(n + 1)};
+  return b;
+}
+
+static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const double *p,
+                     bool lenient, qbufs *b, const char *what, cf_count *cnt) {
+  const ss_status s0 = ss_quantize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, b->c0, b->y0);
+  cnt->calls++;
+  if (!cf_status_allowed(s0, lenient)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
+                 ss_status_name(s0));
+    cf_print_params(k, p);
+    return false;
+  }
+  if (s0 == SS_OK) {
+    cnt->ok++;
+    if (!check_output(k, x, n, p, b->c0, b->y0, what, b->buf, b->back)) return false;
+  }
+  if (!cf_has_simd()) return true;
+  const ss_status s1 = ss_quantize(k, SS_IMPL_SIMD, x, n, p, k->nparams, b->c1, b->y1);
+  cnt->calls++;
+  if (s1 != s0) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar %s, SIMD %s", k->name, what, n,
+                 ss_status_name(s0), ss_status_name(s1));
+    cf_print_params(k, p);
+    return false;
+  }
+  if (s0 == SS_OK && (memcmp(b->c0, b->c1, n * 4) != 0 || memcmp(b->y0, b->y1, n * 4) != 0)) {
+    size_t at = 0;
+    while (at + 1 < n && b->c0[at] == b->c1[at] && memcmp(&b->y0[at], &b->y1[at], 4) == 0) at++;
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: SIMD differs at %zu: code %d y %.9g vs %d %.9g",
+                 k->name, what, n, at, (int)b->c1[at], b->y1[at], (int)b->c0[at], b->y0[at]);
+    return false;
+  }
+  return true;
+}
+
+/* Every case on every kind, positive (strict) and of both signs; at the
+   large n (k-means at 65539 points is the heavy one) normal and huge only. */
+static bool run_kinds(const ss_kernel_info *k, float *x, size_t n, const double *p, qbufs *b,
+                      const char *cwhat, uint64_t seed, cf_count *cnt) {
+  for (int kind = 0; kind < CF_KINDS; kind++)
+    for (int sgn = 0; sgn < 2; sgn++) {
+      if (n > CF_SWEEP_N && kind != CF_NORMAL && kind != CF_HUGE) continue;
+      cf_fill(x, n, SS_INPUT_VALUES, kind, sgn == 0, seed);
+      char what[160];
+      snprintf(what, sizeof what, "[%s, %s%s]", cwhat, cf_kind_name[kind], sgn ? ", signed" : "");
+      if (!run_case(k, x, n, p, sgn == 1 || kind >= CF_MODERATE_KINDS, b, what, cnt)) return false;
+    }
+  return true;
+}
+
+TEST(conformance_quantizer_params) {
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
+  float *x = ss_test_alloc(nmax * 4);
+  qbufs b = qbufs_alloc(nmax);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_quantizer(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
+      const size_t n = PARAM_NS[t];
+      const size_t nc = cf_valid_cases(k, n, 500 + t, 4, 4, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        ok = run_kinds(k, x, n, cases[c].p, &b, cases[c].what, 1000 * c + t, &cnt);
+    }
+    /* the defaults work on moderate values where the sizes allow */
+    double p[CF_MAX_PARAMS];
+    cf_defaults(k, 256, p);
+    cf_fill(x, 256, SS_INPUT_VALUES, CF_NORMAL, true, 3);
+    if (ok && ss_quantize(k, SS_IMPL_SCALAR, x, 256, p, k->nparams, b.c0, b.y0) != SS_OK) {
+      ss_test_fail(__FILE__, __LINE__, "%s: defaults fail at n = 256", k->name);
+      ok = false;
+    }
+    all_ok &= ok;
+  }
+  cf_report("quantizer params", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+TEST(conformance_quantizer_lengths) {
+  cf_count cnt = {0};
+  float *x = ss_test_alloc(CF_LARGE_N * 4);
+  qbufs b = qbufs_alloc(CF_LARGE_N);
+  bool all_ok = true;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_quantizer(k)) continue;
+    cnt.kernels++;
+    bool ok = true;
+    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
+      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
+      double p[CF_MAX_PARAMS];
+      cf_defaults(k, n, p);
+      if (n == 0) {
+        FOR_EACH_IMPL(impl) {
+          cf_poison(b.y0, 1);
+          const ss_status s = ss_quantize(k, impl, x, 0, p, k->nparams, b.c0, b.y0);
+          if (s != SS_ERR_EMPTY || !cf_untouched(b.y0, 1)) {
+            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+            ok = false;
+          }
+        }
+        continue;
+      }
+      ok = run_kinds(k, x, n, p, &b, "defaults", 7 * n, &cnt);
+    }
+    all_ok &= ok;
+  }
+  cf_report("quantizer lengths", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
+                   const double *p, size_t np, ss_status want, const char *what) {
+  float y[40];
+  int32_t c[40];
+  cf_poison(y, 40);
+  const ss_status s = ss_quantize(k, impl, x, n, p, np, c, x ? y : NULL);
+  if (s != want || !cf_untouched(y, 40)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
+                 what, ss_status_name(s), ss_status_name(want),
+                 cf_untouched(y, 40) ? "" : " (y written)");
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_quantizer_bad_inputs) {
+  enum { N = 32 };
+  static const size_t where[] = {0, 5, 16, 31};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  float x[N];
+  bool all_ok = true;
+  cf_count cnt = {0};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (!is_quantizer(k)) continue;
+    cnt.kernels++;
+    double p[CF_MAX_PARAMS + 1];
+    cf_defaults(k, N, p);
+    p[k->nparams] = 0.0;
+    const size_t np = k->nparams;
+    bool ok = true;
+    FOR_EACH_IMPL(impl) {
+      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
+        cf_fill(x, N, SS_INPUT_VALUES, CF_NORMAL, true, 5);
+        x[where[w]] = NAN;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN");
+        x[where[w]] = INFINITY;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NONFINITE, "+Inf");
+        x[where[w]] = -INFINITY;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NONFINITE, "-Inf");
+        x[(where[w] + 9) % N] = NAN;
+        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN and -Inf");
+      }
+      cf_fill(x, N, SS_INPUT_VALUES, CF_NORMAL, true, 6);
+      ok &= expect(k, impl, NULL, N, p, np, SS_ERR_NULL, "x NULL");
+      if (ss_quantize(k, impl, x, N, p, np, NULL, NULL) != SS_ERR_NULL) {
+        ss_test_fail(__FILE__, __LINE__, "%s: y NULL accepted", k->name);
+        ok = false;
+      }
+      ok &= expect(k, impl, x, 0, p, np, SS_ERR_EMPTY, "n = 0");
+      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
+      ok &= expect(k, impl, x, (size_t)-1, p, np, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
+      ok &= expect(k, impl, x, N, p, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
+      if (np) {
+        ok &= expect(k, impl, x, N, p, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
+        ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
+      }
+      const size_t nc = cf_invalid_cases(k, N, cases, cap);
+      for (size_t c = 0; c < nc && ok; c++)
+        ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
+      cnt.cases += nc;
+    }
+    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, SS_ERR_UNSUPPORTED, "impl out of range");
+    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
+    all_ok &= ok;
+  }
+  cf_report("quantizer bad inputs", &cnt);
+  CHECK(all_ok, "see above");
+}
+
+TEST(conformance_pack_unpack) {
+  enum { N = CF_SWEEP_N };
+  int32_t codes[N], back[N];
+  uint8_t buf[N + 1];
+  ss_rng r = {9};
+  for (int bits = 2; bits <= 8; bits *= 2)
+    for (int sgn = 0; sgn < 2; sgn++) {
+      const int32_t lo = sgn ? -(1 << (bits - 1)) : 0, hi = sgn ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+      for (size_t n = 1; n <= N; n++) {
+        for (size_t i = 0; i < n; i++)
+          codes[i] = i == 0 ? lo : i == 1 ? hi : lo + (int32_t)(ss_rng_u64(&r) % (uint64_t)(hi - lo + 1));
+        const size_t bytes = ss_packed_bytes(n, bits);
+        CHECK(bytes == (n * (size_t)bits + 7) / 8, "packed bytes %zu at n=%zu bits=%d", bytes, n, bits);
+        memset(buf, 0xA5, sizeof buf);
+        CHECK(round_trip(codes, n, bits, sgn, buf, back), "bits %d signed %d n=%zu", bits, sgn, n);
+        CHECK(buf[bytes] == 0xA5, "pack wrote past ss_packed_bytes (n=%zu bits=%d)", n, bits);
+        /* one code past either end of the range */
+        const size_t at = n / 2;
+        const int32_t keep = codes[at];
+        codes[at] = hi + 1;
+        CHECK_STATUS(ss_pack(codes, n, bits, sgn, buf), SS_ERR_DOMAIN);
+        codes[at] = lo - 1;
+        CHECK_STATUS(ss_pack(codes, n, bits, sgn, buf), SS_ERR_DOMAIN);
+        codes[at] = keep;
+      }
+      CHECK_STATUS(ss_pack(codes, 0, bits, sgn, buf), SS_ERR_EMPTY);
+      CHECK_STATUS(ss_unpack(buf, 0, bits, sgn, back), SS_ERR_EMPTY);
+      CHECK_STATUS(ss_pack(codes, SS_MAX_N + 1, bits, sgn, buf), SS_ERR_TOO_LARGE);
+      CHECK_STATUS(ss_unpack(buf, SS_MAX_N + 1, bits, sgn, back), SS_ERR_TOO_LARGE);
+      CHECK_STATUS(ss_pack(NULL, 4, bits, sgn, buf), SS_ERR_NULL);
+      CHECK_STATUS(ss_pack(codes, 4, bits, sgn, NULL), SS_ERR_NULL);
+      CHECK_STATUS(ss_unpack(NULL, 4, bits, sgn, back), SS_ERR_NULL);
+      CHECK_STATUS(ss_unpack(buf, 4, bits, sgn, NULL), SS_ERR_NULL);
+      CHECK(ss_packed_bytes(SS_MAX_N + 1, bits) == 0, "packed bytes past SS_MAX_N");
+      CHECK(ss_packed_bytes((size_t)-1, bits) == 0, "packed bytes of SIZE_MAX");
+    }
+  static const int bad[] = {0, 1, 3, 5, 7, 9, 16, 32, -8, 64};
+  for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+    CHECK(ss_packed_bytes(8, bad[b]) == 0, "packed bytes of %d bits", bad[b]);
+    CHECK_STATUS(ss_pack(codes, 8, bad[b], false, buf), SS_ERR_PARAM_RANGE);
+    CHECK_STATUS(ss_unpack(buf, 8, bad[b], false, back), SS_ERR_PARAM_RANGE);
+  }
+}

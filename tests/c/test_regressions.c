@@ -1,0 +1,767 @@
+/*
+ * Named regression tests: one per defect the conformance testers
+ * (tests/c/conformance_*.c) and the fuzzers (tests/fuzz/) found, on the
+ * input that found it (the fuzzers' inputs are also kept in
+ * tests/fuzz/corpus/<target>/ as regress-*). Each test states the defect it
+ * guards against and checks the fixed behaviour in every impl.
+ */
+#include <float.h>
+#include <string.h>
+
+#include "conformance.h"
+#include "harness.h"
+
+static const ss_kernel_info *N_(const char *name) { return ss_kernel_find(name, SS_FAMILY_NORMALIZER); }
+static const ss_kernel_info *S_(const char *name) { return ss_kernel_find(name, SS_FAMILY_SAMPLER); }
+
+/* Registry defaults with one parameter set by name. */
+static void params_with(const ss_kernel_info *k, double *p, const char *name, double v) {
+  for (size_t i = 0; i < k->nparams; i++)
+    p[i] = !strcmp(k->params[i].name, name) ? v : k->params[i].def;
+}
+
+static bool finite_row(const float *y, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(y[i])) return false;
+  return true;
+}
+
+/* ---- normalizers ---------------------------------------------------------- */
+
+/* ssmax with s = 1e-50 returned NaN with SS_OK: the float scale s log n was
+   0 and 0 * (-Inf) poisoned the masked entries. Now the exact softmax of a
+   scale below FLT_MIN: uniform over the unmasked entries here. */
+TEST(regress_ssmax_s_1e_50_is_not_nan) {
+  const float x[5] = {1.0f, 2.0f, -INFINITY, 3.0f, -1e30f};
+  const double s = 1e-50;
+  FOR_EACH_IMPL(impl) {
+    float y[5];
+    CHECK_STATUS(ss_normalize(N_("ssmax"), impl, x, 5, &s, 1, y), SS_OK);
+    CHECK(y[2] == 0.0f && !signbit(y[2]), "%s: masked %g", ss_impl_name(impl), y[2]);
+    for (int i = 0; i < 5; i++)
+      if (i != 2) CHECK(y[i] == 0.25f, "%s: y[%d] = %.9g, want 1/4", ss_impl_name(impl), i, y[i]);
+  }
+}
+
+/* entmax's alpha gradient near alpha = 1 came from a difference of two O(1/a)
+   terms: +-1e23 (scalar and SIMD disagreeing in sign) at alpha = 1 + 2^-52.
+   Its limit is -1/2 sum_i (g_i - <g, y>) y_i log^2 y_i, y = softmax(x). */
+TEST(regress_entmax_dalpha_near_alpha_1) {
+  const float x[6] = {0.3f, -1.2f, 2.0f, 0.7f, -0.1f, 1.1f};
+  const float g[6] = {1.0f, 0.0f, -0.5f, 0.25f, 2.0f, 0.0f};
+  double y64[6], s = 0.0, gy = 0.0, want = 0.0;
+  for (int i = 0; i < 6; i++) s += (y64[i] = exp((double)x[i] - 2.0));
+  for (int i = 0; i < 6; i++) y64[i] /= s, gy += g[i] * y64[i];
+  for (int i = 0; i < 6; i++) want += -0.5 * (g[i] - gy) * y64[i] * log(y64[i]) * log(y64[i]);
+  static const char *const names[] = {"entmax_bisect", "entmax_halley"};
+  const double alphas[] = {1.0 + 0x1p-52, 1.0 + 1e-9, 1.0 + 1e-6};
+  for (int k = 0; k < 2; k++)
+    for (int a = 0; a < 3; a++)
+      FOR_EACH_IMPL(impl) {
+        float y[6];
+        double d;
+        CHECK_STATUS(ss_normalize(N_(names[k]), impl, x, 6, &alphas[a], 1, y), SS_OK);
+        CHECK_STATUS(ss_normalize_param_vjp(N_(names[k]), impl, x, y, g, 6, &alphas[a], 1, &d), SS_OK);
+        CHECK(fabs(d - want) <= 1e-4 * fabs(want) + 2e-6 * (alphas[a] - 1.0) * 1e6,
+              "%s %s alpha-1 = %g: dalpha %.9g, limit %.9g", names[k], ss_impl_name(impl),
+              alphas[a] - 1.0, d, want);
+      }
+}
+
+/* entmax's SIMD VJP at alpha = 5.34 was 1.5 % off the scalar one: g - gbar
+   cancelled in float where one entry dominates gbar and its s = y^(2-alpha)
+   is large. The conformance tester's case (n = 8, normal logits). */
+TEST(regress_entmax_simd_vjp_large_alpha) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  ss_rng r = {22}; /* a row on which the old SIMD VJP was 0.17 % of max |dx| off */
+  float x[8], g[8], y[8], d0[8], d1[8];
+  for (int i = 0; i < 8; i++) x[i] = (float)ss_rng_normal(&r), g[i] = (float)ss_rng_normal(&r);
+  const double alpha = 5.3385462737660339;
+  CHECK_STATUS(ss_normalize(N_("entmax_bisect"), SS_IMPL_SCALAR, x, 8, &alpha, 1, y), SS_OK);
+  CHECK_STATUS(ss_normalize_vjp(N_("entmax_bisect"), SS_IMPL_SCALAR, x, y, g, 8, &alpha, 1, d0), SS_OK);
+  CHECK_STATUS(ss_normalize_vjp(N_("entmax_bisect"), SS_IMPL_SIMD, x, y, g, 8, &alpha, 1, d1), SS_OK);
+  double m = 0.0;
+  for (int i = 0; i < 8; i++) m = fmax(m, fabs(d0[i]));
+  for (int i = 0; i < 8; i++)
+    CHECK(fabs((double)d1[i] - d0[i]) <= 1e-5 * m, "dx[%d]: SIMD %.9g scalar %.9g", i, d1[i], d0[i]);
+}
+
+/* multimax's gradient in t0 with r0 = 1e4 lost its digits: relu(r0 - x)
+   ~ 1e4 times sum(v) = O(1e-7) in float. At t = 0 the output is
+   y = softmax(x), and d<g, y>/dt0 = sum g_i y_i (a_i - <y, a>) with
+   a = r0 - x, in which r0 cancels exactly: sum g_i y_i (<y, x> - x_i),
+   computed here in double. */
+TEST(regress_multimax_far_threshold_gradient) {
+  const float x[7] = {0.5f, -1.0f, 2.0f, 0.25f, -3.0f, 1.5f, 0.0f};
+  const float g[7] = {1, -1, 0.5f, 2, 0, -0.5f, 1};
+  double y64[7], s = 0.0, xbar = 0.0, want = 0.0;
+  for (int i = 0; i < 7; i++) s += (y64[i] = exp((double)x[i] - 2.0));
+  for (int i = 0; i < 7; i++) y64[i] /= s, xbar += y64[i] * x[i];
+  for (int i = 0; i < 7; i++) want += g[i] * y64[i] * (xbar - x[i]);
+  double p[8] = {0, 0, 0, 0, 1e4, 0, 0, 0}, dp[8];
+  FOR_EACH_IMPL(impl) {
+    float y[7];
+    CHECK_STATUS(ss_normalize(N_("multimax"), impl, x, 7, p, 8, y), SS_OK);
+    CHECK_STATUS(ss_normalize_param_vjp(N_("multimax"), impl, x, y, g, 7, p, 8, dp), SS_OK);
+    CHECK(fabs(dp[0] - want) <= 2e-6 * fabs(want), "%s: d/dt0 %.9g, want %.9g",
+          ss_impl_name(impl), dp[0], want);
+  }
+}
+
+/* asentmax at alpha = 10 on a row where one entry sits at the threshold
+   (its p^9 ~ 5e-19 is below one ulp of theta): scalar gave [1, 0, ...],
+   SIMD [0.982, 0.018, ...], each dividing the unresolvable deficit by the
+   sum. Now both keep the resolved entry and give the unresolved one the
+   deficit: y0 + y2 = 1 with y0^9 - y2^9 = 9 c (x0 - x2), c = 1 + log 7. */
+TEST(regress_entmax_unresolved_entry_alpha_10) {
+  const float x[7] = {0.0f, -0x1.9ee57ep+3f, -0x1.1bbf38p-5f, -0x1.a5a2bcp+6f,
+                      -0x1.1339a4p+5f, -0x1.2b4a6ep+6f, -0x1.86dbf8p+6f};
+  const double p[4] = {10.0, 1.0, 1.0, 1.0};
+  const double d = 9.0 * (1.0 + log(7.0)) * (0.0 - (double)x[2]);
+  /* y0 solves y0^9 - (1 - y0)^9 = d: bisection in double */
+  double lo = 0.5, hi = 1.0;
+  for (int i = 0; i < 200; i++) {
+    const double mid = 0.5 * (lo + hi);
+    if (pow(mid, 9) - pow(1.0 - mid, 9) > d) hi = mid;
+    else lo = mid;
+  }
+  float y0[7], y1[7];
+  FOR_EACH_IMPL(impl) {
+    float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+    CHECK_STATUS(ss_normalize(N_("asentmax"), impl, x, 7, p, 4, y), SS_OK);
+    CHECK(fabs(y[0] - lo) < 1e-6 && fabs(y[2] - (1.0 - lo)) < 1e-6, "%s: y0 %.9g y2 %.9g, want %.9g %.9g",
+          ss_impl_name(impl), y[0], y[2], lo, 1.0 - lo);
+  }
+  if (ss_impl_available(SS_IMPL_SIMD))
+    for (int i = 0; i < 7; i++) CHECK(fabsf(y0[i] - y1[i]) < 1e-6f, "y[%d]: %g vs %g", i, y0[i], y1[i]);
+}
+
+/* masked_softmax answered SS_ERR_PARAM_RANGE for mask_from = 1 > mask_to =
+   0, both inside their documented ranges. Now the empty range. */
+TEST(regress_masked_softmax_from_above_to) {
+  const float x[3] = {0.5f, -1.0f, 2.0f};
+  const double p[2] = {1, 0}, none[2] = {0, 0};
+  FOR_EACH_IMPL(impl) {
+    float a[3], b[3];
+    CHECK_STATUS(ss_normalize(N_("masked_softmax"), impl, x, 3, p, 2, a), SS_OK);
+    CHECK_STATUS(ss_normalize(N_("masked_softmax"), impl, x, 3, none, 2, b), SS_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0, "%s: not the unmasked softmax", ss_impl_name(impl));
+  }
+}
+
+/* The exact-zero rule: outputs below FLT_MIN were subnormal in one impl
+   and 0 in the other (ssmax, softplus_l1, noisy_softmax, multimax ...),
+   and sa_softmax / boltzmann wrote -0. */
+TEST(regress_exact_zero_rule_no_subnormal_outputs) {
+  float x[6] = {0.0f, -95.0f, -20.0f, -100.0f, 3.0f, -1e-45f};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (k->family != SS_FAMILY_NORMALIZER || k->output == SS_OUTPUT_LOG_PROBS) continue;
+    if (cf_exact_zero_pending(k)) continue; /* core/src/softmax: the softmax work's */
+    double p[16];
+    for (size_t i = 0; i < k->nparams; i++) {
+      p[i] = k->params[i].def;
+      if (k->params[i].n_bound && p[i] > 6) p[i] = 6;
+    }
+    FOR_EACH_IMPL(impl) {
+      float y[6];
+      if (ss_normalize(k, impl, x, 6, p, k->nparams, y) != SS_OK) continue;
+      for (int i = 0; i < 6; i++)
+        CHECK(!(y[i] != 0.0f && fabsf(y[i]) < FLT_MIN) && !(y[i] == 0.0f && signbit(y[i])),
+              "%s %s: y[%d] = %a", k->name, ss_impl_name(impl), i, y[i]);
+    }
+  }
+}
+
+/* Runs the VJP (and the parameter VJP when there is one) in every impl on
+   y = the scalar forward: the impls must agree on the status; on SS_OK no
+   NaN / Inf and SIMD within 2^-12 of max |dx| of scalar. *st: the status. */
+static void vjp_agree(const char *name, const double *p, const float *x, const float *g, size_t n,
+                      ss_status *st) {
+  const ss_kernel_info *k = N_(name);
+  *st = SS_ERR_NULL;
+  float y[64], d0[64], d1[64]; /* n <= 64 */
+  CHECK_STATUS(ss_normalize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, y), SS_OK);
+  const ss_status s0 = *st = ss_normalize_vjp(k, SS_IMPL_SCALAR, x, y, g, n, p, k->nparams, d0);
+  double m = 0.0;
+  for (size_t i = 0; s0 == SS_OK && i < n; i++) {
+    CHECK(isfinite(d0[i]), "%s scalar: dx[%zu] = %g on SS_OK", name, i, d0[i]);
+    m = fmax(m, fabs(d0[i]));
+  }
+  if (ss_impl_available(SS_IMPL_SIMD)) {
+    const ss_status s1 = ss_normalize_vjp(k, SS_IMPL_SIMD, x, y, g, n, p, k->nparams, d1);
+    CHECK(s0 == s1, "%s: scalar %s, SIMD %s", name, ss_status_name(s0), ss_status_name(s1));
+    for (size_t i = 0; s0 == SS_OK && s1 == SS_OK && i < n; i++)
+      CHECK(fabs((double)d1[i] - d0[i]) <= 0x1p-12 * m, "%s: SIMD dx[%zu] = %g, scalar %g", name, i, d1[i],
+            d0[i]);
+  }
+  if (k->has_param_backward) {
+    double q0[16], q1[16];
+    const ss_status w0 = ss_normalize_param_vjp(k, SS_IMPL_SCALAR, x, y, g, n, p, k->nparams, q0);
+    for (size_t j = 0; w0 == SS_OK && j < k->nparams; j++)
+      CHECK(isfinite(q0[j]), "%s: parameter gradient %zu = %g", name, j, q0[j]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      const ss_status w1 = ss_normalize_param_vjp(k, SS_IMPL_SIMD, x, y, g, n, p, k->nparams, q1);
+      CHECK(w0 == w1, "%s param: scalar %s, SIMD %s", name, ss_status_name(w0), ss_status_name(w1));
+      for (size_t j = 0; w0 == SS_OK && w1 == SS_OK && j < k->nparams; j++)
+        CHECK(fabs(q1[j] - q0[j]) <= 0x1p-12 * fabs(q0[j]), "%s: SIMD parameter gradient %zu = %.9g, scalar %.9g",
+              name, j, q1[j], q0[j]);
+    }
+  }
+}
+
+/* Fuzzer (regress-sa-softmax-vjp-subnormal-range): sa_softmax on one
+   subnormal logit among zeros, range R = 1.6e-41: the SIMD VJP took 1 / R
+   in float (+Inf, NaN gradients) where the scalar one works in double. */
+TEST(regress_sa_softmax_vjp_subnormal_range) {
+  enum { N = 29 };
+  float x[N] = {0x1.201ep-134f}, g[N] = {0};
+  g[0] = 1e-30f, g[5] = -1e-30f, g[28] = 2e-31f;
+  const double p = 1.0; /* normalized */
+  ss_status s;
+  vjp_agree("sa_softmax", &p, x, g, N, &s);
+  CHECK_STATUS(s, SS_OK);
+  g[5] = 1.0f; /* dx_5 ~ g_5 / (29 R) = 2e39: beyond FLT_MAX, SS_ERR_DOMAIN in both */
+  vjp_agree("sa_softmax", &p, x, g, N, &s);
+  CHECK_STATUS(s, SS_ERR_DOMAIN);
+}
+
+/* Fuzzer (regress-sa-softmax-vjp-tiny-range-large-g): sa_softmax on logits
+   of range R = 2^-84.4 with g ~ 2^119: the SIMD VJP formed g (w + 1 / R) in
+   float (2^203: SS_ERR_DOMAIN) where the scalar one, in double, is finite
+   (the jmin / jmax terms cancel it). */
+TEST(regress_sa_softmax_vjp_tiny_range_large_g) {
+  const float x[4] = {-0x1p-91f, -0x1p-91f, 0x1.5p-85f, 0x1.74p-85f}, g[4] = {0x1.8p+119f, 0, 0, 0x1p+118f};
+  const double p = 1.0;
+  ss_status s;
+  vjp_agree("sa_softmax", &p, x, g, 4, &s);
+  CHECK_STATUS(s, SS_OK);
+}
+
+/* Fuzzer (regress-boltzmann-vjp-huge-bx): boltzmann, b = -1000, a single
+   unmasked logit 4.8e36. The exact gradient is g (y = x whatever x); with
+   b x beyond 2^53 the scalar path lost the 1 in 1 + b x and gave 0, the SIMD
+   one overflowed in float and gave NaN. */
+TEST(regress_boltzmann_vjp_huge_bx) {
+  enum { N = 25 };
+  float x[N], g[N] = {0}, y[N], dx[N];
+  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+  x[0] = 0x1.ccp+120f, g[0] = 0.75f, g[24] = 3.0f;
+  const double b = -1000.0;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(N_("boltzmann"), impl, x, N, &b, 1, y), SS_OK);
+    CHECK_STATUS(ss_normalize_vjp(N_("boltzmann"), impl, x, y, g, N, &b, 1, dx), SS_OK);
+    CHECK(dx[0] == 0.75f && dx[24] == 0.0f, "%s: dx %g %g, want 0.75 0", ss_impl_name(impl), dx[0], dx[24]);
+  }
+  ss_status s;
+  vjp_agree("boltzmann", &b, x, g, N, &s);
+}
+
+/* Fuzzer (regress-boltzmann-param-vjp-huge-gy): boltzmann, b = 1000, x =
+   {2^102, 0, 0, 0, 0}, g_0 = -2^93.8: the SIMD parameter VJP formed g y in
+   float (overflow, SS_ERR_DOMAIN) where the scalar one (double) is finite. */
+TEST(regress_boltzmann_param_vjp_huge_gy) {
+  const float x[5] = {0x1p+102f, 0, 0, 0, 0}, g[5] = {-0x1.c4p+93f, 0, 0, 0, 1};
+  const double b = 1000.0;
+  ss_status s;
+  vjp_agree("boltzmann", &b, x, g, 5, &s);
+  CHECK_STATUS(s, SS_OK);
+}
+
+/* Fuzzer (regress-entmax-param-vjp-huge-g): entmax_bisect, alpha = 10 -
+   2 ulp, logits 0, 2^-33, 2^-32, 2^-33 (y ~ 1/4 each) and g_3 = 2^127: the
+   SIMD VJPs formed float products with g that overflowed where the scalar
+   ones (double) did not, so the impls disagreed on the status. Now both: the
+   input gradient ~ g y^(2 - alpha) / (alpha - 1) ~ 2^140 is SS_ERR_DOMAIN,
+   the alpha gradient (a double) is finite; at g_3 = 2^110 all is SS_OK. */
+TEST(regress_entmax_param_vjp_huge_g) {
+  const float x[4] = {0, 0x1p-33f, 0x1p-32f, 0x1p-33f};
+  float g[4] = {0, 0, 0, 0x1p127f};
+  const double a = 9.9999999999999982;
+  static const char *const names[] = {"entmax_bisect", "entmax_halley"};
+  for (int e = 0; e < 2; e++) {
+    ss_status s;
+    g[3] = 0x1p127f;
+    vjp_agree(names[e], &a, x, g, 4, &s);
+    CHECK_STATUS(s, SS_ERR_DOMAIN);
+    g[3] = 0x1p110f;
+    vjp_agree(names[e], &a, x, g, 4, &s);
+    CHECK_STATUS(s, SS_OK);
+  }
+}
+
+/* Fuzzer (regress-ssmax-param-vjp-float-moments): ssmax at s = 2^-1074 (y
+   uniform), x = {0, 0, 0, 0, 0, 2^127}, g ~ 2^85: the SIMD parameter VJP
+   summed g y (x - max) in float lanes (overflow: SS_ERR_DOMAIN) where the
+   scalar one (double) gives -1.3e63. The moments are f64x2 lanes now (also
+   adaptive_temperature's VJP). */
+TEST(regress_ssmax_param_vjp_float_moments) {
+  const float x[6] = {0, 0, 0, 0, 0, 0x1p127f}, g[6] = {0x1.8p+85f, 0x1p+86f, 0x1p+85f, 0x1p+86f, 0, 0x1p+84f};
+  const double s = 4.9406564584124654e-324;
+  ss_status st;
+  vjp_agree("ssmax", &s, x, g, 6, &st);
+  CHECK_STATUS(st, SS_OK);
+  float y[6];
+  double dp;
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_normalize(N_("ssmax"), SS_IMPL_SCALAR, x, 6, &s, 1, y), SS_OK);
+    CHECK_STATUS(ss_normalize_param_vjp(N_("ssmax"), impl, x, y, g, 6, &s, 1, &dp), SS_OK);
+    CHECK(dp < -1e63 && dp > -2e63, "%s: ds = %g", ss_impl_name(impl), dp);
+  }
+}
+
+/* Fuzzer (regress-entmax-halley-near-ties-alpha-10): entmax_halley at alpha
+   = 10 - 2 ulp on 3690 logits, four of them 2^-51 .. 1.7 2^-49 above 3686
+   zeros: the float threshold cannot separate the entries and the SIMD path
+   accepted an iterate whose residual it had measured in float (sum 1 +- 6e-3,
+   impls apart). Now verified and redone in double: both sum to 1 and agree. */
+TEST(regress_entmax_halley_near_ties_alpha_10) {
+  enum { N = 3690 };
+  static float x[N], y0[N], y1[N];
+  x[0] = x[2] = 0x1p-51f, x[1] = x[3] = 0x1.b8p-49f;
+  const double a = 9.9999999999999982;
+  static const char *const names[] = {"entmax_halley", "entmax_bisect"};
+  for (int e = 0; e < 2; e++) {
+    CHECK_STATUS(ss_normalize(N_(names[e]), SS_IMPL_SCALAR, x, N, &a, 1, y0), SS_OK);
+    double s0 = 0.0;
+    for (size_t i = 0; i < N; i++) s0 += y0[i];
+    CHECK(fabs(s0 - 1.0) <= 1e-5, "%s scalar: sum %.9g", names[e], s0);
+    if (!ss_impl_available(SS_IMPL_SIMD)) continue;
+    CHECK_STATUS(ss_normalize(N_(names[e]), SS_IMPL_SIMD, x, N, &a, 1, y1), SS_OK);
+    double s1 = 0.0, m = 0.0;
+    for (size_t i = 0; i < N; i++) s1 += y1[i], m = fmax(m, fabs((double)y1[i] - y0[i]));
+    CHECK(fabs(s1 - 1.0) <= 1e-5 && m <= 0x1p-16, "%s SIMD: sum %.9g, max |SIMD - scalar| %g", names[e], s1, m);
+  }
+}
+
+/* ---- samplers ------------------------------------------------------------- */
+
+/* The logit samplers with temperature = 1e-300: SIMD returned NaN
+   probabilities and drew index 0, scalar rejected the input with
+   SS_ERR_DOMAIN ("x / t overflowed"). Now both give the T -> 0 limit: the
+   argmax, with probability 1, bit-identical. */
+TEST(regress_samplers_temperature_1e_300) {
+  const float x[5] = {0.5f, 2.0f, -INFINITY, 1.0f, 0.0f};
+  int tested = 0;
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    bool has_t = false;
+    for (size_t i = 0; i < k->nparams; i++) has_t |= !strcmp(k->params[i].name, "temperature");
+    if (k->family != SS_FAMILY_SAMPLER || !has_t) continue;
+    tested++;
+    double p[8];
+    params_with(k, p, "temperature", 1e-300);
+    for (size_t i = 0; i < k->nparams; i++) {
+      if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
+      if (!strcmp(k->params[i].name, "k")) p[i] = 2;
+    }
+    float probs0[5], probs1[5];
+    uint32_t d0[3], d1[3];
+    CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
+    CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
+          "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
+      CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
+            k->name);
+    }
+  }
+  CHECK(tested >= 5, "only %d samplers have a temperature", tested);
+}
+
+/* Gumbel-Softmax (and ReinMax's backward) with tau = 5e-324: SS_ERR_DOMAIN
+   for an in-range tau (the float tau was 0); gumbel_sigmoid's VJP gave NaN.
+   Now one-hot relaxed samples (the tau -> 0 limit), finite gradients. */
+TEST(regress_gumbel_tiny_tau) {
+  const float x[4] = {0.1f, 1.5f, -0.3f, -INFINITY};
+  static const char *const names[] = {"gumbel_softmax", "gumbel_softmax_hard", "reinmax",
+                                      "gumbel_sigmoid"};
+  for (int k = 0; k < 4; k++) {
+    const ss_kernel_info *K = S_(names[k]);
+    double p[8];
+    params_with(K, p, "tau", 0x1p-1074);
+    for (size_t i = 0; i < K->nparams; i++)
+      if (!strcmp(K->params[i].name, "draws")) p[i] = 2;
+    float probs[4], s0[8], s1[8], g[8] = {1, -1, 0.5f, 2, 0.25f, 0, 1, -2}, dx[4];
+    uint32_t idx[2];
+    CHECK_STATUS(ss_sample(K, SS_IMPL_SCALAR, x, 4, p, K->nparams, probs, idx, s0), SS_OK);
+    CHECK(finite_row(s0, 8), "%s: samples not finite", names[k]);
+    for (int t = 0; t < 8; t++) CHECK(s0[t] == 0.0f || s0[t] == 1.0f, "%s: sample %g", names[k], s0[t]);
+    if (ss_impl_available(SS_IMPL_SIMD)) {
+      CHECK_STATUS(ss_sample(K, SS_IMPL_SIMD, x, 4, p, K->nparams, probs, idx, s1), SS_OK);
+      CHECK(!memcmp(s0, s1, sizeof s0), "%s: SIMD differs", names[k]);
+    }
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_sample_vjp(K, impl, x, 4, p, K->nparams, g, dx), SS_OK);
+      CHECK(finite_row(dx, 4), "%s %s: dx not finite", names[k], ss_impl_name(impl));
+    }
+  }
+}
+
+/* categorical with subnormal weights gave +Inf probabilities (1 / sum
+   overflowed), and with weights near FLT_MAX at n = 65539 probabilities
+   summing to 1.002 (a subnormal 1 / sum); +-Inf weights were SS_ERR_DOMAIN
+   unlike every other probability input (now SS_ERR_NONFINITE). */
+TEST(regress_categorical_extreme_weight_totals) {
+  const ss_kernel_info *k = S_("categorical");
+  const double p[2] = {0, 4};
+  const float tiny[3] = {0x1p-149f, 0x1p-148f, 0.0f};
+  enum { N = 65539 };
+  float *big = ss_test_alloc(N * 4), *probs = ss_test_alloc(N * 4);
+  for (size_t i = 0; i < N; i++) big[i] = i % 3 ? FLT_MAX : 0.5f * FLT_MAX;
+  uint32_t d[4];
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_sample(k, impl, tiny, 3, p, 2, probs, d, NULL), SS_OK);
+    CHECK(fabsf(probs[0] - 1.0f / 3) < 1e-7f && fabsf(probs[1] - 2.0f / 3) < 1e-7f && probs[2] == 0.0f,
+          "%s: [%g %g %g]", ss_impl_name(impl), probs[0], probs[1], probs[2]);
+    CHECK_STATUS(ss_sample(k, impl, big, N, p, 2, probs, d, NULL), SS_OK);
+    double s = 0.0;
+    for (size_t i = 0; i < N; i++) s += probs[i];
+    CHECK(fabs(s - 1.0) < 1e-5, "%s: sum %.9g", ss_impl_name(impl), s);
+    const float inf[2] = {1.0f, INFINITY};
+    CHECK_STATUS(ss_sample(k, impl, inf, 2, p, 2, probs, d, NULL), SS_ERR_NONFINITE);
+  }
+}
+
+/* dirichlet with subnormal concentrations wrote NaN samples (log-gammas
+   below -FLT_MAX rounded to -Inf in the float row, then -Inf - -Inf). */
+TEST(regress_dirichlet_subnormal_concentrations) {
+  const float a[4] = {0x1p-149f, 1e-44f, 0x1p-140f, 1e-40f};
+  const double p[2] = {3, 5};
+  float probs[4], s[20];
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_sample(S_("dirichlet"), impl, a, 4, p, 2, probs, NULL, s), SS_OK);
+    for (int d = 0; d < 5; d++) {
+      double sum = 0.0;
+      for (int i = 0; i < 4; i++) {
+        CHECK(isfinite(s[4 * d + i]) && s[4 * d + i] >= 0.0f, "%s: sample %g", ss_impl_name(impl), s[4 * d + i]);
+        sum += s[4 * d + i];
+      }
+      CHECK(fabs(sum - 1.0) < 1e-6, "%s: draw %d sums to %.9g", ss_impl_name(impl), d, sum);
+    }
+  }
+}
+
+/* dare's survivors x / (1 - p) overflowed to +Inf with SS_OK for x near
+   FLT_MAX; now SS_ERR_DOMAIN (samples not written), probs-only calls fine. */
+TEST(regress_dare_rescale_overflow) {
+  const float x[3] = {3.0e38f, -1.0f, 2.0f};
+  const double p[4] = {0.5, 1, 0, 2};
+  float probs[3], s[6];
+  FOR_EACH_IMPL(impl) {
+    memset(s, 0x7f, sizeof s);
+    CHECK_STATUS(ss_sample(S_("dare"), impl, x, 3, p, 4, probs, NULL, s), SS_ERR_DOMAIN);
+    CHECK(s[0] != 0.0f && isnan(s[0]) == 0, "samples written");
+    CHECK_STATUS(ss_sample(S_("dare"), impl, x, 3, p, 4, probs, NULL, NULL), SS_OK);
+  }
+}
+
+/* Samplers wrote their probs scratch before answering SS_ERR_ALL_MASKED. */
+TEST(regress_sampler_all_masked_writes_nothing) {
+  const float x[5] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (k->family != SS_FAMILY_SAMPLER || k->input != SS_INPUT_LOGITS) continue;
+    double p[8];
+    params_with(k, p, "k", 2);
+    FOR_EACH_IMPL(impl) {
+      float probs[5] = {7, 7, 7, 7, 7};
+      CHECK_STATUS(ss_sample(k, impl, x, 5, p, k->nparams, probs, NULL, NULL), SS_ERR_ALL_MASKED);
+      for (int i = 0; i < 5; i++) CHECK(probs[i] == 7.0f, "%s %s: probs written", k->name, ss_impl_name(impl));
+    }
+  }
+}
+
+/* ---- quantizers ----------------------------------------------------------- */
+
+static const ss_kernel_info *Q_(const char *name) { return ss_kernel_find(name, SS_FAMILY_QUANTIZER); }
+
+/* fp8 with scale = 1e-50: the float scale was 0, x / 0 gave +-Inf and NaN,
+   values NaN and codes above 255. Now every value saturates (448 / 57344),
+   codes are bytes, y = q scale (tiny or 0), and 0 stays 0. */
+TEST(regress_fp8_scale_1e_50) {
+  const float x[5] = {1.0f, -2.5f, 0.0f, 3e38f, -1e-30f};
+  const double s = 1e-50;
+  static const char *const names[] = {"fp8_e4m3", "fp8_e5m2"};
+  for (int f = 0; f < 2; f++) {
+    int32_t c0[5], c1[5];
+    float y0[5], y1[5];
+    FOR_EACH_IMPL(impl) {
+      int32_t *c = impl == SS_IMPL_SCALAR ? c0 : c1;
+      float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+      CHECK_STATUS(ss_quantize(Q_(names[f]), impl, x, 5, &s, 1, c, y), SS_OK);
+      for (int i = 0; i < 5; i++)
+        CHECK(c[i] >= 0 && c[i] <= 255 && isfinite(y[i]) && fabsf(y[i]) < 1e-40f, "%s %s: code %d y %g",
+              names[f], ss_impl_name(impl), (int)c[i], y[i]);
+      CHECK(c[2] == 0 && y[2] == 0.0f && (c[1] & 0x80) && !(c[0] & 0x80), "%s: signs / zero", names[f]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD))
+      CHECK(!memcmp(c0, c1, sizeof c0) && !memcmp(y0, y1, sizeof y0), "%s: impls differ", names[f]);
+  }
+}
+
+/* uniform, asymmetric, on values at +-FLT_MAX: hi - lo overflowed float and
+   every value came out NaN with SS_OK. */
+TEST(regress_uniform_asymmetric_full_float_range) {
+  const float x[4] = {3.0e38f, -3.0e38f, 0.0f, 1.0e38f};
+  const double p[5] = {8, 0, 0, 0, 0};
+  FOR_EACH_IMPL(impl) {
+    int32_t c[4];
+    float y[4];
+    CHECK_STATUS(ss_quantize(Q_("uniform"), impl, x, 4, p, 5, c, y), SS_OK);
+    for (int i = 0; i < 4; i++)
+      CHECK(isfinite(y[i]) && fabs((double)y[i] - x[i]) <= 6.1e38 / 255.0, "%s: y[%d] = %g",
+            ss_impl_name(impl), i, y[i]);
+    CHECK(c[0] == 255 && c[1] == 0, "%s: codes %d %d", ss_impl_name(impl), (int)c[0], (int)c[1]);
+  }
+}
+
+/* ss_vq_backward read x, g and the codebook unchecked (NaN in, NaN out with
+   SS_OK) and converted 2 beta to float (undefined past FLT_MAX). */
+TEST(regress_vq_backward_checks_its_inputs) {
+  float x[4] = {1, 2, 3, 4}, cb[4] = {0, 0, 1, 1}, g[4] = {1, 1, 1, 1}, dx[4], dcb[4];
+  const int32_t codes[2] = {0, 1};
+  x[1] = NAN;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NAN);
+  x[1] = 2;
+  g[3] = INFINITY;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NONFINITE);
+  g[3] = 1;
+  cb[0] = -INFINITY;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_ERR_NONFINITE);
+  cb[0] = 0;
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 1e300, dx, dcb), SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_vq_backward(x, 2, 2, cb, 2, codes, g, 0.25, dx, dcb), SS_OK);
+  CHECK(dx[0] == 1.5f && dx[3] == 2.5f && dcb[0] == -2.0f, "dx %g %g dcb %g", dx[0], dx[3], dcb[0]);
+}
+
+/* Size helpers wrapped around for lengths past SS_MAX_N. */
+TEST(regress_size_helpers_do_not_wrap) {
+  CHECK(ss_packed_bytes((size_t)-1, 8) == 0 && ss_packed_bytes(SS_MAX_N + 1, 2) == 0, "packed bytes");
+  CHECK(ss_packed_bytes(SS_MAX_N, 8) == SS_MAX_N, "packed bytes at SS_MAX_N");
+  const ss_kernel_info *k = ss_kernel_find("amsgrad", SS_FAMILY_OPTIMIZER);
+  CHECK(ss_opt_state_size(k, (size_t)-1 / 2) == 0 && ss_opt_state_size(k, 10) == 30, "state size");
+}
+
+/* Fuzzer (regress-pow2-subnormal-max): pow2 (2 bits) on a row whose max is
+   the subnormal 1.0ap-142 next to zeros: 1 / max overflowed float, 0 * Inf
+   was NaN and scalar and SIMD chose different levels for the zeros. Now the
+   row is scaled by 2^64 first; both impls agree bit for bit and the max is
+   its own level. Same for log_quant. */
+TEST(regress_pow2_log_quant_subnormal_max) {
+  const float x[9] = {0x1.0ap-142f, 0, 0, 0, 0, 0x1p-145f, 0, 0, 0};
+  static const char *const names[] = {"pow2", "log_quant"};
+  for (int q = 0; q < 2; q++) {
+    const ss_kernel_info *k = Q_(names[q]);
+    double p[4];
+    params_with(k, p, "bits", 2);
+    int32_t c0[9], c1[9];
+    float y0[9], y1[9];
+    FOR_EACH_IMPL(impl) {
+      int32_t *c = impl == SS_IMPL_SCALAR ? c0 : c1;
+      float *y = impl == SS_IMPL_SCALAR ? y0 : y1;
+      CHECK_STATUS(ss_quantize(k, impl, x, 9, p, k->nparams, c, y), SS_OK);
+      CHECK(y[0] == x[0], "%s %s: y[0] = %a", names[q], ss_impl_name(impl), y[0]);
+      for (int i = 0; i < 9; i++)
+        CHECK(isfinite(y[i]) && y[i] >= 0 && y[i] <= x[0], "%s %s: y[%d] = %a", names[q], ss_impl_name(impl), i,
+              y[i]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD))
+      CHECK(!memcmp(c0, c1, sizeof c0) && !memcmp(y0, y1, sizeof y0), "%s: impls differ", names[q]);
+  }
+}
+
+/* ---- optimizers ----------------------------------------------------------- */
+
+static const ss_kernel_info *O_(const char *name) { return ss_kernel_find(name, SS_FAMILY_OPTIMIZER); }
+
+/* LARS / LAMB / perpGrad took their norms in float in SIMD: gradients of
+   3e19 overflowed (NaN where scalar was finite); LAMB's |w| of weights
+   1e-44 underflowed to 0 (a step 1e7 times the scalar one). */
+TEST(regress_optimizer_norms_in_double) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  static const char *const names[] = {"lars", "lamb", "perpgrad", "adagrad_norm", "sam"};
+  const float big[8] = {3e19f, -2e19f, 1e19f, 5e18f, -3e19f, 1e19f, 2e19f, -1e19f};
+  const float tiny[8] = {1e-44f, -3e-44f, 2e-44f, 1e-44f, -1e-44f, 4e-44f, 1e-44f, 2e-44f};
+  for (int k = 0; k < 5; k++) {
+    const ss_kernel_info *K = O_(names[k]);
+    double p[8];
+    for (size_t i = 0; i < K->nparams; i++) p[i] = K->params[i].def;
+    for (int c = 0; c < 2; c++) {
+      const float *w0 = c ? tiny : big, *g0 = c ? tiny : big;
+      float w[2][8], sl[2][24] = {{0}};
+      double sc[2][SS_OPT_SCALARS] = {{0}};
+      ss_status s[2];
+      for (int impl = 0; impl < 2; impl++) {
+        memcpy(w[impl], w0, sizeof w[impl]);
+        s[impl] = ss_optimize(K, (ss_impl)impl, w[impl], g0, 8, p, K->nparams, sl[impl], sc[impl]);
+      }
+      CHECK(s[0] == s[1], "%s case %d: scalar %d SIMD %d", names[k], c, (int)s[0], (int)s[1]);
+      if (s[0] != SS_OK) continue;
+      for (int i = 0; i < 8; i++)
+        CHECK(isfinite(w[1][i]) && fabs((double)w[1][i] - w[0][i]) <= 1e-5 * (fabs(w[0][i]) + fabs(w0[i])),
+              "%s case %d w[%d]: SIMD %g scalar %g", names[k], c, i, w[1][i], w[0][i]);
+    }
+  }
+}
+
+/* eps = 5e-324 (inside (0, 1]) rounded to a float 0: a coordinate whose
+   gradient history is 0 stepped 0 / 0 = NaN with SS_OK. */
+TEST(regress_optimizer_eps_below_float) {
+  static const char *const names[] = {"adam", "adamw", "amsgrad", "adabelief", "rmsprop",
+                                      "adagrad", "lamb", "adabound", "amsbound"};
+  const float w0[5] = {1, -2, 0, 0.5f, 3}, g[5] = {0.5f, 0, 0, -1, 2};
+  for (int k = 0; k < 9; k++) {
+    const ss_kernel_info *K = O_(names[k]);
+    double p[8];
+    params_with(K, p, "eps", 0x1p-1074);
+    FOR_EACH_IMPL(impl) {
+      float w[5], sl[15] = {0};
+      double sc[SS_OPT_SCALARS] = {0};
+      memcpy(w, w0, sizeof w);
+      CHECK_STATUS(ss_optimize(K, impl, w, g, 5, p, K->nparams, sl, sc), SS_OK);
+      CHECK(finite_row(w, 5) && w[2] == 0.0f, "%s %s: w[2] = %g", names[k], ss_impl_name(impl), w[2]);
+    }
+  }
+}
+
+/* A step that overflows float returned SS_OK with +-Inf weights (SGD, lr
+   1e6, weights near FLT_MAX): now SS_ERR_DOMAIN, the counter not advanced.
+   AdaBound with gamma = 1e-300 (in range) converted its upper bound 1e305
+   to float: undefined behaviour (float-cast-overflow), now FLT_MAX. */
+TEST(regress_optimizer_overflow_and_huge_bounds) {
+  float w[3] = {3e38f, -1.0f, 2.0f};
+  const float g[3] = {1.0f, 1.0f, 1.0f};
+  const double p[2] = {1e6, 1e3};
+  FOR_EACH_IMPL(impl) {
+    double sc[SS_OPT_SCALARS] = {0};
+    w[0] = 3e38f, w[1] = -1, w[2] = 2;
+    CHECK_STATUS(ss_optimize(O_("sgd"), impl, w, g, 3, p, 2, NULL, sc), SS_ERR_DOMAIN);
+    CHECK(sc[0] == 0.0, "the counter advanced");
+    const ss_kernel_info *ab = O_("adabound");
+    double q[7];
+    params_with(ab, q, "gamma", 1e-300);
+    float w2[3] = {1, -1, 0.5f}, sl[6] = {0};
+    CHECK_STATUS(ss_optimize(ab, impl, w2, g, 3, q, 7, sl, sc), SS_OK);
+    CHECK(finite_row(w2, 3), "adabound: not finite");
+  }
+}
+
+/* ---- losses and measures -------------------------------------------------- */
+
+static const ss_kernel_info *L_(const char *name) { return ss_kernel_find(name, SS_FAMILY_LOSS); }
+
+/* entmax_bisect_loss with alpha just above 1 gave 0 or 1.6e6 (1 - sum p^a
+   over a = 2^-52): now it tends to the cross-entropy, as the loss does. */
+TEST(regress_entmax_bisect_loss_tends_to_cross_entropy) {
+  const float x[5] = {0.5f, -1.0f, 2.0f, 0.25f, 1.5f};
+  const double pc[1] = {3};
+  double ce;
+  float g[5];
+  CHECK_STATUS(ss_loss(L_("cross_entropy"), SS_IMPL_SCALAR, x, 5, pc, 1, &ce, g), SS_OK);
+  const double alphas[] = {1.0 + 0x1p-52, 1.0 + 1e-9, 1.0 + 1e-6};
+  for (int a = 0; a < 3; a++)
+    FOR_EACH_IMPL(impl) {
+      const double p[2] = {3, alphas[a]};
+      double l;
+      CHECK_STATUS(ss_loss(L_("entmax_bisect_loss"), impl, x, 5, p, 2, &l, g), SS_OK);
+      CHECK(fabs(l - ce) <= 1e-5 * ce + 2.0 * (alphas[a] - 1.0), "%s alpha-1 = %g: loss %.9g, CE %.9g",
+            ss_impl_name(impl), alphas[a] - 1.0, l, ce);
+    }
+}
+
+/* Fenchel-Young losses on logits near +-FLT_MAX: the SIMD sum of
+   p (x - x_t) took x - x_t in float (+Inf where scalar was 3.9e38); and a
+   masked target wrote grad before SS_ERR_DOMAIN. */
+TEST(regress_fy_loss_huge_logits_and_masked_target) {
+  const float x[4] = {3e38f, -3e38f, 2e38f, 0.0f};
+  static const char *const names[] = {"sparsemax_loss", "entmax15_loss"};
+  for (int k = 0; k < 2; k++) {
+    const double p[1] = {1};
+    double l0 = 0, l1 = 0;
+    float g[4];
+    CHECK_STATUS(ss_loss(L_(names[k]), SS_IMPL_SCALAR, x, 4, p, 1, &l0, g), SS_OK);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_loss(L_(names[k]), impl, x, 4, p, 1, &l1, g), SS_OK);
+      CHECK(isfinite(l1) && fabs(l1 - l0) <= 1e-6 * l0, "%s %s: loss %g vs %g", names[k],
+            ss_impl_name(impl), l1, l0);
+      const float xm[3] = {-INFINITY, 1.0f, 2.0f};
+      float gm[3] = {7, 7, 7};
+      double lm = 7;
+      CHECK_STATUS(ss_loss(L_(names[k]), impl, xm, 3, (double[]){0}, 1, &lm, gm), SS_ERR_DOMAIN);
+      CHECK(gm[0] == 7 && gm[1] == 7 && lm == 7, "%s: written on a masked target", names[k]);
+    }
+  }
+}
+
+/* Tsallis entropy of weights near FLT_MAX at alpha = 1000: -Inf with
+   SS_OK (sum p^a beyond double); now SS_ERR_DOMAIN, out untouched. */
+TEST(regress_measure_beyond_double_is_domain) {
+  const float p[2] = {3e38f, 1.0f};
+  const double a = 1000.0;
+  FOR_EACH_IMPL(impl) {
+    double out = 7;
+    CHECK_STATUS(ss_measure(ss_kernel_find("tsallis_entropy", SS_FAMILY_MEASURE), impl, p, NULL, 2,
+                            &a, 1, &out),
+                 SS_ERR_DOMAIN);
+    CHECK(out == 7, "out written");
+  }
+}
+
+/* ---- attention ------------------------------------------------------------ */
+
+/* ss_attention_scratch_size cast an out-of-range `features` (NaN, 1e300) to
+   size_t: undefined behaviour, reported by UBSan's float-cast-overflow. */
+TEST(regress_attention_scratch_size_invalid_features) {
+  const ss_kernel_info *k = ss_kernel_find("performer", SS_FAMILY_ATTENTION);
+  float buf[64];
+  const ss_attention_io io = {buf, buf, buf, 2, 2, 4, 4, 1, NULL, NULL, NULL, 0, buf, NULL, buf};
+  double p[5] = {1, 0, 0, NAN, 0};
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "NaN features");
+  p[3] = 1e300;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "1e300 features");
+  p[3] = -1e300;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 0, "-1e300 features");
+  p[3] = 16;
+  CHECK(ss_attention_scratch_size(k, &io, p) == 2 * 16 + 16 * 4 + 2 * 16 + 16 * 4, "16 features");
+}
+
+/* sdpa with |q| = |k| = 1e20: scores beyond FLT_MAX became -Inf (a silent
+   mask) or +Inf (SS_ERR_POS_INF, a misleading status); now SS_ERR_DOMAIN
+   (beyond SS_ATTN_QK_MAX). */
+TEST(regress_attention_score_overflow) {
+  float q[4] = {1e20f, 1e20f, -1e20f, 1e20f}, k[4] = {1e20f, 1e20f, 1e20f, -1e20f}, v[4] = {1, 2, 3, 4};
+  float out[4], scratch[8];
+  const ss_attention_io io = {q, k, v, 2, 2, 2, 2, 1, NULL, N_("softmax"), NULL, 0, out, NULL, scratch};
+  const double p[3] = {1, 0, 0};
+  FOR_EACH_IMPL(impl)
+    CHECK_STATUS(ss_attend(ss_kernel_find("sdpa", SS_FAMILY_ATTENTION), impl, &io, p, 3), SS_ERR_DOMAIN);
+}
+
+/* Fuzzer (regress-sdpa-score-sum-order): q, k near 2^39 .. 2^41 whose
+   products summed to beyond FLT_MAX in one order and not in the other:
+   scalar SS_ERR_DOMAIN, SIMD SS_OK. |q|, |k| <= SS_ATTN_QK_MAX = 2^40 now
+   bounds every partial sum (any order is finite), beyond it SS_ERR_DOMAIN. */
+TEST(regress_attention_qk_bound) {
+  enum { N = 3, D = 5 };
+  float q[N * D], k[N * D], v[N * D], out[N * D], o0[N * D], scratch[4 * N * N + 64];
+  for (size_t i = 0; i < N * D; i++)
+    q[i] = (i % 3 ? 1.0f : -1.0f) * SS_ATTN_QK_MAX, k[i] = (i % 2 ? -1.0f : 1.0f) * SS_ATTN_QK_MAX,
+    v[i] = (float)i;
+  const ss_attention_io io = {q, k, v, N, N, D, D, 1, NULL, N_("softmax"), NULL, 0, out, NULL, scratch};
+  const ss_kernel_info *sdpa = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION);
+  CHECK(ss_attention_scratch_size(sdpa, &io, (double[]){1, 0, 0}) <= sizeof scratch / sizeof *scratch,
+        "scratch");
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_OK);
+    CHECK(finite_row(out, N * D), "%s: non-finite output", ss_impl_name(impl));
+    if (impl == SS_IMPL_SCALAR) memcpy(o0, out, sizeof o0);
+    else
+      for (size_t i = 0; i < N * D; i++)
+        CHECK(fabsf(out[i] - o0[i]) <= 1e-4f * 14, "SIMD out[%zu] = %g, scalar %g", i, out[i], o0[i]);
+  }
+  q[7] = nextafterf(SS_ATTN_QK_MAX, INFINITY);
+  FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
+  q[7] = 1.0f, k[14] = -nextafterf(SS_ATTN_QK_MAX, INFINITY);
+  FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
+}

@@ -1,0 +1,75 @@
+/*
+ * libFuzzer target: every registered attention kernel through ss_attend,
+ * kernel by registry index, exact attention with any registered normalizer
+ * (by index, its own parameters fuzzed too), fuzzed shapes (heads that may
+ * not match or divide d), padding masks, raw Q, K, V bits, the attention
+ * matrix asked for or not, scratch sized by ss_attention_scratch_size.
+ * Properties: no sanitizer report; the scratch size is 0 for every call
+ * that is rejected on its parameters or shape and enough for every call
+ * that succeeds; scalar and SIMD give the same status; on SS_OK out and
+ * the weights are finite and invisible keys get exactly +0.
+ */
+#include "fuzz_common.h"
+
+#define FZ_ATT 24
+static float q[FZ_ATT * 64], kk[FZ_ATT * 64], v[FZ_ATT * 64], o0[FZ_ATT * 64], o1[FZ_ATT * 64];
+static float a0[FZ_ATT * FZ_ATT * 64], a1[FZ_ATT * FZ_ATT * 64];
+static uint8_t mask[FZ_ATT];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const ss_kernel_info *ks[64], *norms[128];
+  static size_t nk, nn;
+  if (!nk) nk = fz_family(SS_FAMILY_ATTENTION, ks, 64), nn = fz_family(SS_FAMILY_NORMALIZER, norms, 128);
+  fz f = {data, size};
+  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *nkern = norms[fz_u8(&f) % nn];
+  const size_t n = fz_u8(&f) % FZ_ATT, m = fz_u8(&f) % FZ_ATT;
+  const size_t d = fz_u8(&f) % 65, dv = fz_u8(&f) % 65;
+  double p[17], np[17];
+  fz_params(&f, k, m, p);
+  fz_params(&f, nkern, m, np);
+  long hi = -1;
+  for (size_t i = 0; i < k->nparams; i++)
+    if (!strcmp(k->params[i].name, "heads")) hi = (long)i;
+  FZ_CHECK(hi >= 0, "%s has no heads parameter", k->name);
+  size_t heads = (fz_u8(&f) & 1) && isfinite(p[hi]) && p[hi] >= 1 && p[hi] <= 64 ? (size_t)p[hi] : 1 + fz_u8(&f) % 4;
+  if (fz_u8(&f) & 1) p[hi] = (double)heads; /* matching, or not */
+  fz_floats(&f, q, n * d);
+  fz_floats(&f, kk, m * d);
+  fz_floats(&f, v, m * dv);
+  fz_case(k, p, q, n * d);
+  const bool masked = fz_u8(&f) & 1, want_attn = fz_u8(&f) & 1;
+  for (size_t j = 0; j < m; j++) mask[j] = !masked || fz_u8(&f) % 4 != 0;
+  ss_attention_io io = {q, kk, v, n, m, d, dv, heads, masked ? mask : NULL, nkern, np,
+                        nkern->nparams, o0, want_attn ? a0 : NULL, NULL};
+  const size_t sz = ss_attention_scratch_size(k, &io, p);
+  float *scratch = malloc(sz * 4 + 64);
+  FZ_CHECK(scratch, "scratch of %zu floats", sz);
+  io.scratch = scratch;
+  const bool simd = ss_impl_available(SS_IMPL_SIMD);
+  const ss_status s0 = ss_attend(k, SS_IMPL_SCALAR, &io, p, k->nparams);
+  if (ss_params_check(k, p, k->nparams) != SS_OK)
+    FZ_CHECK(sz == 0, "%s: scratch size %zu for invalid parameters", k->name, sz);
+  if (s0 == SS_OK) FZ_CHECK(sz > 0, "%s: SS_OK with a scratch size of 0", k->name);
+  io.out = o1, io.attn = want_attn ? a1 : NULL;
+  const ss_status s1 = simd ? ss_attend(k, SS_IMPL_SIMD, &io, p, k->nparams) : s0;
+  free(scratch);
+  FZ_CHECK(s0 == s1, "%s (%s) n=%zu m=%zu d=%zu heads=%zu: scalar %s, SIMD %s", k->name, nkern->name, n,
+           m, d, heads, ss_status_name(s0), ss_status_name(s1));
+  if (s0 != SS_OK) return 0;
+  const bool causal = ss_param_value(k, p, "causal", 0) != 0;
+  for (int impl = 0; impl < (simd ? 2 : 1); impl++) {
+    const float *o = impl ? o1 : o0, *a = impl ? a1 : a0;
+    FZ_CHECK(fz_finite(o, n * dv), "%s: non-finite out on SS_OK", k->name);
+    if (!want_attn) continue;
+    FZ_CHECK(fz_finite(a, heads * n * m), "%s: non-finite weights on SS_OK", k->name);
+    for (size_t h = 0; h < heads; h++)
+      for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++) {
+          const bool vis = (!masked || mask[j]) && (!causal || (long long)j <= (long long)i + (long long)m - (long long)n);
+          const float w = a[(h * n + i) * m + j];
+          FZ_CHECK(vis || (w == 0.0f && !signbit(w)), "%s: invisible key weight %g", k->name, w);
+        }
+  }
+  return 0;
+}
