@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every suite (built by `make test` beforehand), prints each suite's
 # counts, and ends with the closing line "N passed, N failed".
-# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD,
+# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD, C as
+# wasm relaxed SIMD (Node 20 validates relaxed ops only behind a flag),
 # checks on the built wasm, Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,7 @@ run_suite() {
 run_suite c-native "$B/native/tests" native-asan
 run_suite c-wasm-scalar $NODE wasm/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
 run_suite c-wasm-simd $NODE wasm/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
+run_suite c-wasm-relaxed $NODE --experimental-wasm-relaxed-simd wasm/run-wasi.js "$B/wasm/tests-relaxed.wasm" wasm-relaxed
 run_suite build-checks bash tests/build-checks.sh
 run_suite js $NODE tests/vitest-suite.js js tests/js/vitest.config.js
 run_suite examples bash tests/examples.sh
