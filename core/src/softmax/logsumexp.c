@@ -72,7 +72,7 @@ static ss_status lse_vjp_scalar(const float *x, size_t n, const double *params,
 #if SS_HAVE_SIMD
 
 /* The sum pass, one template for softmax's two exps (ss_expm_f32x4 when the
-   max is in its range, else the TwoSum exp): 8 vectors per step as
+   max is in its range, else the TwoSum exp): 12 vectors per step as
    softmax's exp-and-store pass, pairwise into two float accumulators per
    block of SS_SUM_BLOCK, blocks into a double. */
 SS_ALWAYS_INLINE v128_t sum_lane(v128_t x, const ss_expm *em, const ss_exp_consts *c,
@@ -87,11 +87,15 @@ SS_ALWAYS_INLINE double sum_exp(const float *x, size_t n, const ss_expm *em,
   while (i < n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
     v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0;
-    for (; i + 32 <= end; i += 32) {
-      v128_t e[8];
-      for (int j = 0; j < 8; j++) e[j] = sum_lane(wasm_v128_load(x + i + 4 * j), em, c, vmax, row);
-      s0 = wasm_f32x4_add(s0, wasm_f32x4_add(wasm_f32x4_add(e[0], e[1]), wasm_f32x4_add(e[2], e[3])));
-      s1 = wasm_f32x4_add(s1, wasm_f32x4_add(wasm_f32x4_add(e[4], e[5]), wasm_f32x4_add(e[6], e[7])));
+    for (; i + 48 <= end; i += 48) {
+      v128_t e[12];
+#pragma GCC unroll 12
+      for (int j = 0; j < 12; j++) e[j] = sum_lane(wasm_v128_load(x + i + 4 * j), em, c, vmax, row);
+#pragma GCC unroll 12
+      for (int j = 0; j < 12; j += 4) {
+        s0 = wasm_f32x4_add(s0, wasm_f32x4_add(e[j], e[j + 1]));
+        s1 = wasm_f32x4_add(s1, wasm_f32x4_add(e[j + 2], e[j + 3]));
+      }
     }
     for (; i + 4 <= end; i += 4)
       s0 = wasm_f32x4_add(s0, sum_lane(wasm_v128_load(x + i), em, c, vmax, row));
