@@ -3,7 +3,8 @@
 #
 #   make play    install what is missing, build, serve the playground
 #   make test    install what is missing, build, run every suite
-#   make bench   benchmarks (native, wasm scalar, wasm SIMD, plain JS)
+#   make bench   benchmarks (wasm relaxed / SIMD / scalar, peers, plain JS)
+#   make bench-check  a quick benchmark run's ratios against the baseline
 #   make native  C library + native test and bench binaries
 #   make wasm    wasm/dist/softscope-{simd,scalar,relaxed}.wasm and the wasm tests
 SHELL := /bin/bash
@@ -58,14 +59,14 @@ WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,-
 # the plain kernels ran up to 19% slower (sparsemax) than in the simd build.
 # -ffp-contract=off: no multiply-add is fused behind the code's back. The
 # same API is exported as by the emcc builds; libc is a WASI "reactor"
-# (_initialize runs the constructors), the tests and bench a WASI command.
+# (_initialize runs the constructors), the C tests a WASI command.
 RELAXED_CC := clang-19
 PLAIN_CC := clang-14
 RELAXED_LD := wasm-ld-19
 WASI_LIB := /usr/lib/wasm32-wasi
 RELAXED_SRC := $(wildcard core/src/softmax/*.c)
 WASI_CFLAGS := $(CSTD) $(WARN) $(INC) -O3 --target=wasm32-wasi --sysroot=/usr \
-  -msimd128 -fno-vectorize -fno-slp-vectorize -ffp-contract=off
+  -msimd128 -fno-vectorize -fno-slp-vectorize -ffp-contract=off -DSS_BUILD_RELAXED
 RELAXED_LINK := -L$(WASI_LIB) -z stack-size=1048576 --initial-memory=16777216 \
   --max-memory=2147483648
 # (expanded when a link runs: after tests/install-deps.sh installed clang-19)
@@ -75,7 +76,7 @@ NODE := node --no-warnings
 DIST ?= wasm/dist
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench web clean
+        play bench bench-check web clean
 
 all: native wasm
 
@@ -163,16 +164,6 @@ $(B)/wasm/tests-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC) $(TEST_SRC))
 	@mkdir -p $(@D)
 	$(RELAXED_LD) $(RELAXED_LINK) $(WASI_LIB)/crt1-command.o $^ $(RELAXED_LIBS) -o $@
 
-$(B)/wasm/bench-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC) $(BENCH_SRC))
-	@mkdir -p $(@D)
-	$(EMCC) $(WASM_LINK) $^ -o $@
-$(B)/wasm/bench-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC) $(BENCH_SRC))
-	@mkdir -p $(@D)
-	$(EMCC) $(WASM_LINK) $^ -o $@
-$(B)/wasm/bench-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC) $(BENCH_SRC))
-	@mkdir -p $(@D)
-	$(RELAXED_LD) $(RELAXED_LINK) $(WASI_LIB)/crt1-command.o $^ $(RELAXED_LIBS) -o $@
-
 # ---- tests ---------------------------------------------------------------
 # Each suite prints "suite NAME: P passed, F failed, S skipped"; the summary
 # script adds them up and prints the closing "N passed, N failed" line.
@@ -212,14 +203,20 @@ play: deps wasm
 	npx vite web --host 127.0.0.1 --port $${PORT:-5173} --strictPort
 
 # ---- benchmarks ----------------------------------------------------------
-bench: deps native $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm \
-       $(B)/wasm/bench-simd.wasm $(B)/wasm/bench-scalar.wasm
-	$(NODE) tests/bench/run.js
-	$(NODE) tests/bench/run-normalizers.js
-	$(NODE) tests/bench/run-samplers.js
-	$(NODE) tests/bench/run-quantizers.js
-	$(NODE) tests/bench/run-optimizers.js
-	$(NODE) tests/bench/run-attention.js
+# One registry-driven harness: every family, softscope's three wasm builds,
+# the peers (devDependencies), plain JS and memcpy side by side in one Node
+# process; tables on stdout (also $(B)/bench/bench.txt), JSON and SVG per
+# family in $(B)/bench. `node tests/bench/readme-tables.js` then rewrites the
+# README's benchmark sections from the JSON. bench-check: a quick run's
+# ratios against tests/bench/baseline.json (not part of `make test`).
+BENCH_WASM := $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm $(DIST)/softscope-relaxed.wasm
+
+bench: deps $(BENCH_WASM)
+	@mkdir -p $(B)/bench
+	set -o pipefail; $(NODE) tests/bench/bench.js | tee $(B)/bench/bench.txt
+
+bench-check: deps $(BENCH_WASM)
+	$(NODE) tests/bench/bench-check.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist
