@@ -139,9 +139,14 @@ static inline v128_t ss_exp_nonpos_f32x4(v128_t x, const ss_exp_consts *c) {
  * reduction is the same fused or not; the polynomial rounds once or twice
  * per step. Measured error (tests/c/test_exp.c): <= 3 ulp either way.
  */
+/* The polynomial's constants, shared by ss_expm and ss_expz. */
+typedef struct ss_expm_poly {
+  v128_t r4, r3, r2, r1, r0, one;
+} ss_expm_poly;
+
 typedef struct ss_expm {
   v128_t xlo, mh, log2e, bias, nbias, mln2_hi, mln2_lo, tm;
-  v128_t r4, r3, r2, r1, r0, one;
+  ss_expm_poly r;
 } ss_expm;
 
 /* Largest |N| for which N ln2_hi is exact. */
@@ -164,6 +169,26 @@ typedef struct ss_expm {
                   written as is, e.g. exp(x - logsumexp)). */
 typedef enum ss_expm_mode { SS_EXPM_ONE, SS_EXPM_FLOOR } ss_expm_mode;
 
+static inline ss_expm_poly ss_expm_poly_load(void) {
+  ss_expm_poly r;
+  r.r4 = wasm_f32x4_splat(SS_EXPM_R4);
+  r.r3 = wasm_f32x4_splat(SS_EXPM_R3);
+  r.r2 = wasm_f32x4_splat(SS_EXPM_R2);
+  r.r1 = wasm_f32x4_splat(SS_EXPM_R1);
+  r.r0 = wasm_f32x4_splat(SS_EXPM_R0);
+  r.one = wasm_f32x4_splat(1.0f);
+  return r;
+}
+
+/* 2^k (1 + t r(t)) given s = 2^k (+0 for k = -127). */
+static inline v128_t ss_expm_poly_eval(v128_t t, v128_t s, const ss_expm_poly *r) {
+  v128_t p = ss_madd_relaxed(r->r4, t, r->r3);
+  p = ss_madd_relaxed(p, t, r->r2);
+  p = ss_madd_relaxed(p, t, r->r1);
+  p = ss_madd_relaxed(p, t, r->r0);
+  return wasm_f32x4_mul(s, ss_madd_relaxed(p, t, r->one));
+}
+
 /* Row constants for a finite m (a float row max, or a double such as the
    log-sum-exp of a row, which only x <= m matters for); false when m is
    outside the range above (the caller then uses ss_exp_diff_f32x4). */
@@ -179,22 +204,8 @@ static inline bool ss_expm_init(double m, ss_expm_mode mode, ss_expm *c) {
   c->mln2_hi = wasm_f32x4_splat(-0x1.62E400p-1f);
   c->mln2_lo = wasm_f32x4_splat(-0x1.7F7D1Cp-20f);
   c->tm = wasm_f32x4_splat((float)(m - nm * ln2));
-  c->r4 = wasm_f32x4_splat(SS_EXPM_R4);
-  c->r3 = wasm_f32x4_splat(SS_EXPM_R3);
-  c->r2 = wasm_f32x4_splat(SS_EXPM_R2);
-  c->r1 = wasm_f32x4_splat(SS_EXPM_R1);
-  c->r0 = wasm_f32x4_splat(SS_EXPM_R0);
-  c->one = wasm_f32x4_splat(1.0f);
+  c->r = ss_expm_poly_load();
   return true;
-}
-
-/* 2^k (1 + t r(t)) given s = 2^k (+0 for k = -127). */
-static inline v128_t ss_expm_poly(v128_t t, v128_t s, const v128_t *r) {
-  v128_t p = ss_madd_relaxed(r[0], t, r[1]);
-  p = ss_madd_relaxed(p, t, r[2]);
-  p = ss_madd_relaxed(p, t, r[3]);
-  p = ss_madd_relaxed(p, t, r[4]);
-  return wasm_f32x4_mul(s, ss_madd_relaxed(p, t, r[5]));
 }
 
 /* exp(x - m) for x <= m (or -Inf), four lanes; m as given to ss_expm_init. */
@@ -205,7 +216,7 @@ static inline v128_t ss_expm_f32x4(v128_t x, const ss_expm *c) {
   const v128_t N = wasm_f32x4_sub(nb, c->nbias);    /* k + nm, exact */
   const v128_t t1 = ss_madd_relaxed(N, c->mln2_hi, x); /* exact product */
   const v128_t t = ss_madd_relaxed(N, c->mln2_lo, wasm_f32x4_sub(t1, c->tm));
-  return ss_expm_poly(t, s, &c->r4);
+  return ss_expm_poly_eval(t, s, &c->r);
 }
 
 /*
@@ -226,8 +237,8 @@ static inline v128_t ss_expm_f32x4(v128_t x, const ss_expm *c) {
  * vector).
  */
 typedef struct ss_expz {
-  v128_t m, beta, zlo, off, log2e, bias, ln2;          /* f64x2 */
-  v128_t r4, r3, r2, r1, r0, one;                      /* f32x4 */
+  v128_t m, beta, zlo, off, log2e, bias, ln2; /* f64x2 */
+  ss_expm_poly r;                             /* f32x4 */
 } ss_expz;
 
 static inline void ss_expz_init(float m, double beta, ss_expz *c) {
@@ -239,12 +250,7 @@ static inline void ss_expz_init(float m, double beta, ss_expz *c) {
   c->log2e = wasm_f64x2_splat(0x1.71547652B82FEp+0);
   c->bias = wasm_f64x2_splat(0x1.8p52 + 127.0); /* low word of kb: k + 127 */
   c->ln2 = wasm_f64x2_splat(ln2);
-  c->r4 = wasm_f32x4_splat(SS_EXPM_R4);
-  c->r3 = wasm_f32x4_splat(SS_EXPM_R3);
-  c->r2 = wasm_f32x4_splat(SS_EXPM_R2);
-  c->r1 = wasm_f32x4_splat(SS_EXPM_R1);
-  c->r0 = wasm_f32x4_splat(SS_EXPM_R0);
-  c->one = wasm_f32x4_splat(1.0f);
+  c->r = ss_expm_poly_load();
 }
 
 /* Two lanes: kb = 1.5 2^52 + 127 + k (its low word is k + 127) and t. */
@@ -266,7 +272,7 @@ static inline v128_t ss_expz_f32x4(v128_t x, const ss_expz *c) {
   const v128_t s = wasm_i32x4_shl(wasm_i32x4_shuffle(k0, k1, 0, 2, 4, 6), 23);
   const v128_t t = wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(t0),
                                       wasm_f32x4_demote_f64x2_zero(t1), 0, 1, 4, 5);
-  return ss_expm_poly(t, s, &c->r4);
+  return ss_expm_poly_eval(t, s, &c->r);
 }
 
 #endif /* SS_HAVE_SIMD */

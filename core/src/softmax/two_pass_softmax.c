@@ -277,16 +277,19 @@ static ss_status two_pass_simd(const float *x, size_t n, const double *params,
   ss_expm ec;
   if (!ss_expm_init(log(S) + (double)E * 0x1.62E42FEFA39EFp-1, SS_EXPM_FLOOR, &ec))
     return fallback(SS_IMPL_SIMD, x, n, y);
+  /* y <= 1: c is the log of a rounded sum, so for n = 1 (or one entry
+     holding all the mass) exp(x - c) can come out 1 ulp above 1 */
+  const v128_t one = wasm_f32x4_splat(1.0f);
+#define SS_TP_OUT(v) wasm_f32x4_pmin(one, ss_expm_f32x4((v), &ec)) /* y < 1 ? y : 1 */
   i = 0;
   for (; i + 32 <= n; i += 32) {
     v128_t v[8];
-    for (int j = 0; j < 8; j++) v[j] = ss_expm_f32x4(wasm_v128_load(x + i + 4 * j), &ec);
+    for (int j = 0; j < 8; j++) v[j] = SS_TP_OUT(wasm_v128_load(x + i + 4 * j));
     for (int j = 0; j < 8; j++) wasm_v128_store(y + i + 4 * j, v[j]);
   }
-  for (; i + 4 <= n; i += 4)
-    wasm_v128_store(y + i, ss_expm_f32x4(wasm_v128_load(x + i), &ec));
-  if (i < n)
-    ss_store_partial(y + i, n - i, ss_expm_f32x4(ss_load_partial(x + i, n - i, -INFINITY), &ec));
+  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, SS_TP_OUT(wasm_v128_load(x + i)));
+  if (i < n) ss_store_partial(y + i, n - i, SS_TP_OUT(ss_load_partial(x + i, n - i, -INFINITY)));
+#undef SS_TP_OUT
   return SS_OK;
 }
 
