@@ -11,7 +11,9 @@
 // (every family, machine, settings, targets).
 //
 // Usage: node tests/bench/bench.js [--quick] [--families a,b] [--kernels a,b]
-//        [--clock cpu|wall] [--no-peers] [--out DIR]   (env: B, DIST, BENCH_QUICK=1)
+//        [--clock cpu|wall] [--no-peers] [--out DIR] [--merge]
+//        (env: B, DIST, BENCH_QUICK=1). --merge: the families run now replace
+//        theirs in an existing bench.json, the others stay.
 import v8 from 'node:v8';
 
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd'); // before any compile
@@ -33,7 +35,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const log = (s) => process.stderr.write(s + '\n');
 
 export function parseArgs(argv) {
-  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, clock: 'cpu', peers: true, out: null };
+  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, clock: 'cpu', peers: true, out: null, merge: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -42,6 +44,7 @@ export function parseArgs(argv) {
     else if (a === '--clock') o.clock = argv[++i];
     else if (a === '--no-peers') o.peers = false;
     else if (a === '--out') o.out = argv[++i];
+    else if (a === '--merge') o.merge = true;
     else throw new Error(`bench: unknown argument "${a}"`);
   }
   return o;
@@ -91,7 +94,7 @@ export async function runBench(opts) {
         }
         const times = await race(cands, n, st, opts.clock);
         const row = { kernel: k, n, results: {} };
-        const ref = cands.some((c) => c.out) && spec.family === 'normalizer' ? reference64(k, inp.x) : null;
+        const ref = cands.some((c) => c.out) && spec.family === 'normalizer' ? reference64(k, inp.x, spec.params(k)) : null;
         for (const c of cands) {
           const t = times.get(c.id);
           const r = { ns_per_elem: t.ns_per_elem, min: t.min, max: t.max };
@@ -108,9 +111,14 @@ export async function runBench(opts) {
     }
     result.families[name] = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline, rows, seconds: (Date.now() - t0) / 1000 };
   }
+  const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
+  if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
+    const old = JSON.parse(readFileSync(path.join(outDir, 'bench.json'), 'utf8'));
+    result.merged = { from: old.machine.date, rerun: Object.keys(result.families) };
+    result.families = { ...old.families, ...result.families };
+  }
   result.targets = computeTargets(result);
 
-  const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
   mkdirSync(outDir, { recursive: true });
   for (const fam of Object.values(result.families)) {
     writeFileSync(path.join(outDir, `${fam.family}.json`), JSON.stringify({ machine: result.machine, settings: result.settings, ...fam,

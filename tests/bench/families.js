@@ -61,10 +61,11 @@ const normalizer = {
     : quick ? [65536] : [65536, 1 << 20]),
   headline: 1 << 20,
   bytes: (n) => 8 * n, // x read, y written
+  params: (k) => (k === 'softmax_temperature' ? { temperature: 0.37 } : {}),
   input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),
   async candidates(ctx, k, n, inp) {
     const res = resident(ctx, `${n}`, { x: inp.x, y: new Float32Array(n) });
-    const over = k === 'softmax_temperature' ? { temperature: 0.37 } : {};
+    const over = normalizer.params(k);
     const cands = buildCands(ctx, (b, l) => ({
       fn: normalizeCall(b, k, over, res[l].x, res[l].y, n),
       out: () => res[l].y.view(),
@@ -178,7 +179,8 @@ const optimizer = {
   title: 'optimizers (one update step)',
   unit: 'ns per parameter',
   inputText: 'gradients g ~ N(0, 1), weights |g| / 50, seeded; state from zero',
-  sizes: (k, quick) => (quick ? [1 << 20] : [65536, 1 << 20, 1 << 22]),
+  // 2^22 (out of cache) for the kernels with a plain-JS row
+  sizes: (k, quick) => (quick ? [1 << 20] : JS_OPT[k] ? [65536, 1 << 20, 1 << 22] : [65536, 1 << 20]),
   headline: 1 << 20,
   input(n) {
     const g = weights(n, 5);

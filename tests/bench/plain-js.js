@@ -42,15 +42,16 @@ export function sparsemaxJs(x, y) {
 
 // 1.5-entmax (Peters, Niculae & Martins 2019) by the exact sort-based
 // algorithm of the paper on z = x / 2: tau_k = mean_k - sqrt((1 - ss_k) / k)
-// over the k largest, the support is the number of k with tau_k <= z_(k).
+// over the k largest (ss_k = sum of squared deviations, updated stably), the
+// support is the number of k with tau_k <= z_(k).
 export function entmax15Js(x, y) {
   const n = x.length, z = Float64Array.from(x, (v) => v / 2).sort().reverse();
   const taus = new Float64Array(n);
-  let s1 = 0, s2 = 0, support = 0;
+  let mean = 0, ss = 0, support = 0;
   for (let k = 1; k <= n; k++) {
-    s1 += z[k - 1];
-    s2 += z[k - 1] * z[k - 1];
-    const mean = s1 / k, ss = s2 - k * mean * mean;
+    const d = z[k - 1] - mean;
+    mean += d / k;
+    ss += d * (z[k - 1] - mean); // Welford
     taus[k - 1] = mean - Math.sqrt(Math.max((1 - ss) / k, 0));
     if (taus[k - 1] <= z[k - 1]) support = k;
   }
@@ -118,8 +119,9 @@ export function refSoftmax64(x, log) {
   return out;
 }
 
-export function reference64(kernel, x) {
+export function reference64(kernel, x, params = {}) {
   if (kernel === 'log_softmax') return refSoftmax64(x, true);
+  if (params.temperature) return refSoftmax64(Float64Array.from(x, (v) => v / params.temperature), false);
   if (kernel === 'sparsemax' || kernel === 'entmax15') {
     const y = new Float64Array(x.length);
     (kernel === 'sparsemax' ? sparsemaxJs : entmax15Js)(x, y);

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2 } from './report.js';
+import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2, ratio } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -45,7 +45,7 @@ function softmax() {
   const out = [['n', ...ids.map((id) => NAMES[id] ?? id), 'relaxed vs tfjs', 'max rel err: softscope / tfjs / ort-web / ort-node']];
   for (const n of ns) {
     const r = row('normalizer', 'softmax', n).results, t = (id) => r[id]?.ns_per_elem;
-    out.push([pow2(n), ...ids.map((id) => (r[id] ? `${fmt(t(id))} (${r[id].gbps.toFixed(1)} GB/s)` : '—')), fmtX(t('tfjs') / t('relaxed')),
+    out.push([pow2(n), ...ids.map((id) => (r[id] ? `${fmt(t(id))} (${r[id].gbps.toFixed(1)} GB/s)` : '—')), fmtX(ratio(t('tfjs'), t('relaxed'))),
       ['relaxed', 'tfjs', 'ort-web', 'ort-node'].map((id) => fmtE(r[id]?.max_rel_err)).join(' / ')]);
   }
   return `ns per element (GB/s: 8 bytes per element, x read and y written, as memcpy of n floats)\n\n${md(out)}`;
@@ -61,8 +61,8 @@ function family(name) {
   for (const r of fam.rows) {
     if (r.error) continue;
     const t = (id) => r.results[id]?.ns_per_elem ?? null, lead = t('relaxed') ?? t('simd'), best = bestPeer(r);
-    out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(t('simd') / t('relaxed')),
-      fmtX(t('scalar') / t('simd')), fmtX(t('js') / lead), best ? `${fmtX(best.ns / lead)} (${best.id})` : '—',
+    out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
+      fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)), best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
       ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : [])]);
   }
   return `${fam.unit}; input: ${fam.input}\n\n${md(out)}`;

@@ -11,7 +11,9 @@ export const pow2 = (n) => {
   return Number.isInteger(l) && l >= 13 ? `2^${l}` : String(n);
 };
 export const fmt = (v) => (v == null ? '—' : v >= 1000 ? v.toFixed(0) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
-export const fmtX = (v) => (v == null || !isFinite(v) ? '—' : `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)}x`);
+export const fmtX = (v) => (v == null || !isFinite(v) || v <= 0 ? '—' : `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)}x`);
+/** a / b, null when either is missing. */
+export const ratio = (a, b) => (a != null && b != null && b > 0 ? a / b : null);
 export const fmtE = (v) => (v == null ? '—' : v === Infinity || v >= 1e300 ? 'Inf' : v.toExponential(1));
 
 /** A figure in the family's unit from ns per element over n units. */
@@ -40,8 +42,8 @@ export function familyTable(fam) {
     const best = bestPeer(r);
     const lead = t('relaxed') ?? t('simd');
     out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))),
-      fmtX(t('simd') / t('relaxed')), fmtX(t('scalar') / t('simd')), fmtX(t('js') / lead),
-      best ? `${fmtX(best.ns / lead)} (${best.id})` : '—',
+      fmtX(ratio(t('simd'), t('relaxed'))), fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)),
+      best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
       ...(hasErr ? [`${fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`] : [])]);
   }
   return alignTable(out);

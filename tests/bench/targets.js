@@ -1,7 +1,7 @@
 // The targets of issue 18 (and the earlier ones still in force), evaluated
 // on a benchmark result: every one is a ratio of two candidates measured
 // side by side in the same run, or an error bound.
-import { fmtE, fmtX, pow2 } from './report.js';
+import { fmtE, fmtX, pow2, ratio } from './report.js';
 
 const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
 const N22 = 1 << 22;
@@ -13,7 +13,6 @@ function finder(result) {
   return { rows, t, e };
 }
 
-const ratio = (a, b) => (a != null && b != null && b > 0 ? a / b : null);
 
 /** [{ family, name, want, values: [{ at, value }], status, note? }] */
 export function computeTargets(result) {
