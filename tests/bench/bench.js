@@ -77,6 +77,7 @@ export async function runBench(opts) {
     if (!kernels.length) continue;
     const t0 = Date.now();
     const ctx = { family: name, builds, peers };
+    const fst = spec.rounds && !opts.quick ? { ...st, rounds: spec.rounds } : st;
     // by size, so the inputs are resident once per n
     const bySize = new Map();
     for (const k of kernels) for (const n of spec.sizes(k, opts.quick)) bySize.set(n, [...(bySize.get(n) ?? []), k]);
@@ -92,7 +93,7 @@ export async function runBench(opts) {
           rows.push({ kernel: k, n, error: e.message, results: {} });
           continue;
         }
-        const times = await race(cands, n, st, opts.clock);
+        const times = await race(cands, n, fst, opts.clock);
         const row = { kernel: k, n, results: {} };
         const ref = cands.some((c) => c.out) && spec.family === 'normalizer' ? reference64(k, inp.x, spec.params(k)) : null;
         for (const c of cands) {
@@ -109,7 +110,8 @@ export async function runBench(opts) {
         log(`  ${name} ${k} n=${pow2(n)}: ${Object.entries(row.results).map(([id, r]) => `${id} ${r.ns_per_elem.toPrecision(3)}`).join(', ')}${lead?.max_rel_err != null ? ` (err ${fmtE(lead.max_rel_err)})` : ''}`);
       }
     }
-    result.families[name] = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline, rows, seconds: (Date.now() - t0) / 1000 };
+    result.families[name] = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline,
+      rounds: fst.rounds, rows, seconds: (Date.now() - t0) / 1000 };
   }
   const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
   if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
@@ -134,10 +136,10 @@ export async function runBench(opts) {
 export function formatBench(result) {
   const m = result.machine, s = result.settings;
   let text = `softscope bench — ${m.cpu}, ${m.cores} cores, node ${m.node} (V8 ${m.v8}), load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
-  text += `median of ${s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, ${s.clock} clock; builds: ${s.builds.join(', ')}\n`;
+  text += `medians of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), ${s.clock} clock; builds: ${s.builds.join(', ')}\n`;
   text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
   for (const fam of Object.values(result.families)) {
-    text += `\n== ${fam.title} — ${fam.unit}; input: ${fam.input}\n`;
+    text += `\n== ${fam.title} — ${fam.unit}, median of ${fam.rounds} rounds; input: ${fam.input}\n`;
     text += familyTable(fam);
   }
   text += '\n' + formatTargets(result.targets);

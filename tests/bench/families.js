@@ -60,6 +60,7 @@ const normalizer = {
   sizes: (k, quick) => (JS_NORM.has(k) || k === 'softmax_temperature' ? HEADLINE
     : quick ? [65536] : [65536, 1 << 20]),
   headline: 1 << 20,
+  rounds: 11, // the targets' rows: more rounds for a steadier median
   bytes: (n) => 8 * n, // x read, y written
   params: (k) => (k === 'softmax_temperature' ? { temperature: 0.37 } : {}),
   input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),

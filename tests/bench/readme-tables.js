@@ -33,7 +33,8 @@ const NAMES = {
 function machine() {
   const m = res.machine, s = res.settings;
   return `Measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared), Node ${m.node}, git ${m.git}; ` +
-    `${s.quick ? 'QUICK run; ' : ''}median of ${s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, ${s.clock} clock. ` +
+    `${s.quick ? 'QUICK run; ' : ''}medians of ${s.rounds} interleaved rounds (normalizers: ${res.families.normalizer?.rounds ?? s.rounds}) of ~${s.roundMs} ms per candidate, ${s.clock} clock` +
+    `${res.merged ? ` (families ${res.merged.rerun.join(', ')} rerun into the run of ${res.merged.from.slice(0, 16)})` : ''}. ` +
     `Peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
 }
 
