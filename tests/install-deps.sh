@@ -6,6 +6,13 @@ need=()
 command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/include/simde/wasm/simd128.h ] || need+=(libsimde-dev)
 command -v wasm-objdump >/dev/null || need+=(wabt)
+# the relaxed-SIMD wasm build: clang-19 + wasm-ld-19 and a libc (wasi-libc,
+# compiler-rt's builtins for wasm32); clang 14 for its plain files
+command -v clang-19 >/dev/null || need+=(clang-19)
+command -v clang-14 >/dev/null || need+=(clang-14)
+command -v wasm-ld-19 >/dev/null || need+=(lld-19)
+[ -f /usr/lib/wasm32-wasi/libc.a ] || need+=(wasi-libc)
+[ -f /usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a ] || need+=(libclang-rt-19-dev-wasm32)
 command -v chromium >/dev/null || need+=(chromium)
 command -v gcc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)

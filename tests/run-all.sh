@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every suite (built by `make test` beforehand), prints each suite's
 # counts, and ends with the closing line "N passed, N failed".
-# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD, the
+# Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD, C as
+# wasm relaxed SIMD (Node 20 validates relaxed ops only behind a flag), the
 # libFuzzer targets for a few seconds each over their committed corpus
-# (FUZZ_TEST_SECONDS, default 5; seed fixed), checks on the built wasm, Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
+# (FUZZ_TEST_SECONDS, default 5; seed fixed), checks on the built wasm,
+# Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -34,6 +36,7 @@ run_suite() {
 run_suite c-native "$B/native/tests" native-asan
 run_suite c-wasm-scalar $NODE tests/support/run-wasi.js "$B/wasm/tests-scalar.wasm" wasm-scalar
 run_suite c-wasm-simd $NODE tests/support/run-wasi.js "$B/wasm/tests-simd.wasm" wasm-simd
+run_suite c-wasm-relaxed $NODE --experimental-wasm-relaxed-simd tests/support/run-wasi.js "$B/wasm/tests-relaxed.wasm" wasm-relaxed
 run_suite fuzz env FUZZ_SEED=1 FUZZ_FRESH=1 bash tests/fuzz/run.sh "${FUZZ_TEST_SECONDS:-5}"
 run_suite build-checks bash tests/build-checks.sh
 run_suite js $NODE tests/vitest-suite.js js tests/js/vitest.config.js

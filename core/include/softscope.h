@@ -81,6 +81,12 @@ typedef enum ss_impl {
 
 /* The best implementation compiled into this build. */
 ss_impl ss_impl_default(void);
+/* Which build this is: "scalar" (the wasm build without SIMD), "simd"
+   (SIMD128: the emcc wasm build, or natively through SIMDe) or "relaxed"
+   (the wasm build with relaxed SIMD, clang-19). The relaxed build's SIMD
+   impl is SS_IMPL_SIMD: kernels whose descriptor sets .relaxed_simd use relaxed
+   ops there, all others run the same SIMD128 code as in the simd build. */
+const char *ss_build_name(void);
 /* Whether `impl` is compiled into this build (the scalar wasm build has no SIMD). */
 bool ss_impl_available(ss_impl impl);
 const char *ss_impl_name(ss_impl impl);
@@ -296,6 +302,12 @@ typedef struct ss_kernel_info {
      trig, hrf): their estimate of the softmax kernel, per impl */
   ss_attend_scratch_fn attend_scratch;
   ss_kernel_estimate_fn kernel_estimate[SS_IMPL_COUNT];
+  /* Non-NULL when the SIMD impl uses relaxed-SIMD ops in the relaxed build
+     (relaxed_madd may round once or twice, by CPU): the error bound that
+     holds either way, tested against the scalar reference in every build.
+     NULL: the same plain SIMD128 code in every build (anything pinned bit
+     for bit: seeded draws, hashes, quantizer rounding). */
+  const char *relaxed_simd;
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);

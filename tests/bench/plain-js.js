@@ -1,6 +1,6 @@
-// The softmax a JavaScript user writes over Float32Arrays -- the "plain JS"
-// column of the benchmark -- plus the input generator and float64 reference
-// that mirror tests/bench/bench_ref.c, so JS sees the very same logits.
+// The normalizers a JavaScript user writes over Float32Arrays -- the "plain
+// JS" column of the benchmark -- plus the input generator and the float64
+// references of the accuracy report.
 
 // max, then Math.exp and sum, then divide: three passes (softmax rows).
 export function softmaxJs(x, y) {
@@ -27,13 +27,50 @@ export function logSoftmaxJs(x, y) {
   for (let i = 0; i < n; i++) y[i] = x[i] - lse;
 }
 
-// Which plain-JS loop stands for each kernel row: a user writes "a softmax",
-// so the probability kernels (three-pass, online, two-pass) share softmaxJs.
+// sparsemax (Martins & Astudillo 2016) as one writes it from the paper:
+// sort, find the support size k(z) by the running sum, tau, clip.
+export function sparsemaxJs(x, y) {
+  const n = x.length, z = Float64Array.from(x).sort().reverse();
+  let cum = 0, k = 0, ck = 0;
+  for (let j = 0; j < n; j++) {
+    cum += z[j];
+    if (1 + (j + 1) * z[j] > cum) k = j + 1, ck = cum;
+  }
+  const tau = (ck - 1) / k;
+  for (let i = 0; i < n; i++) y[i] = Math.max(x[i] - tau, 0);
+}
+
+// 1.5-entmax (Peters, Niculae & Martins 2019) by the exact sort-based
+// algorithm of the paper on z = x / 2: tau_k = mean_k - sqrt((1 - ss_k) / k)
+// over the k largest (ss_k = sum of squared deviations, updated stably), the
+// support is the number of k with tau_k <= z_(k).
+export function entmax15Js(x, y) {
+  const n = x.length, z = Float64Array.from(x, (v) => v / 2).sort().reverse();
+  const taus = new Float64Array(n);
+  let mean = 0, ss = 0, support = 0;
+  for (let k = 1; k <= n; k++) {
+    const d = z[k - 1] - mean;
+    mean += d / k;
+    ss += d * (z[k - 1] - mean); // Welford
+    taus[k - 1] = mean - Math.sqrt(Math.max((1 - ss) / k, 0));
+    if (taus[k - 1] <= z[k - 1]) support = k;
+  }
+  const tau = taus[support - 1];
+  for (let i = 0; i < n; i++) {
+    const v = Math.max(x[i] / 2 - tau, 0);
+    y[i] = v * v;
+  }
+}
+
+// Which plain-JS loop stands for a normalizer row (a user writes "a
+// softmax", so online and two-pass softmax share softmaxJs).
 export const jsVariants = {
   softmax: softmaxJs,
   online_softmax: softmaxJs,
   two_pass_softmax: softmaxJs,
   log_softmax: logSoftmaxJs,
+  sparsemax: sparsemaxJs,
+  entmax15: entmax15Js,
 };
 
 // splitmix64 -> 53-bit uniform u in [0, 1) -> fround(lo + (hi - lo) * u),
@@ -56,7 +93,9 @@ export function fillUniform(n, seed, lo, hi) {
   return x;
 }
 
-// Float64 softmax / log-softmax with a compensated sum (as bench_ref.c).
+// Float64 references for the accuracy report. softmax / log-softmax with a
+// compensated sum; sparsemax and 1.5-entmax by the same sort algorithms in
+// float64 (exact up to double rounding).
 export function refSoftmax64(x, log) {
   const n = x.length;
   let m = -Infinity;
@@ -80,8 +119,20 @@ export function refSoftmax64(x, log) {
   return out;
 }
 
-// Same metric as bench_max_rel_err: relative error of p over ref >= floor;
-// for log-probabilities the absolute error of log p over exp(ref) >= floor.
+export function reference64(kernel, x, params = {}) {
+  if (kernel === 'log_softmax') return refSoftmax64(x, true);
+  if (params.temperature) return refSoftmax64(Float64Array.from(x, (v) => v / params.temperature), false);
+  if (kernel === 'sparsemax' || kernel === 'entmax15') {
+    const y = new Float64Array(x.length);
+    (kernel === 'sparsemax' ? sparsemaxJs : entmax15Js)(x, y);
+    return y;
+  }
+  return refSoftmax64(x, false);
+}
+
+// Relative error of p over ref >= floor (probabilities below the floor must
+// be within floor absolutely: a sparse kernel's zeros must be zeros); for
+// log-probabilities the absolute error of log p over exp(ref) >= floor.
 export function maxRelErr(y, ref, log, floor = 1e-30) {
   let worst = 0, at = 0;
   const logFloor = Math.log(floor);
@@ -90,8 +141,10 @@ export function maxRelErr(y, ref, log, floor = 1e-30) {
     if (log) {
       if (ref[i] < logFloor) continue;
       e = Math.abs(y[i] - ref[i]);
+    } else if (ref[i] < floor) {
+      if (!(Math.abs(y[i] - ref[i]) <= floor)) e = Infinity;
+      else continue;
     } else {
-      if (ref[i] < floor) continue;
       e = Math.abs(y[i] - ref[i]) / ref[i];
     }
     if (!(e <= worst)) { worst = Number.isNaN(e) ? Infinity : e; at = i; }

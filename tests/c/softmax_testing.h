@@ -10,6 +10,8 @@
 #include <float.h>
 #include <string.h>
 
+#include "reference.h"
+
 #include "harness.h"
 
 /* Logits uniform in [lo, hi). */
@@ -132,6 +134,57 @@ static inline void st_normalizer_bad_inputs(const ss_kernel_info *k,
   if (!ss_impl_available(SS_IMPL_SIMD))
     CHECK_STATUS(ss_normalize(k, SS_IMPL_SIMD, x, N, params, np, y), SS_ERR_UNSUPPORTED);
   CHECK(st_untouched(y, N), "y written on an unsupported impl");
+}
+
+/* The subnormal rule (core/src/softmax/softmax_internal.h) for a
+   probability kernel computing softmax(beta x): on rows whose outputs sit
+   around FLT_MIN (sums S of 1 and of ~40, entries at ln(FLT_MIN S) + delta
+   for small and large delta, -Inf, far below), every impl gives
+   - no denormal output (0 or >= FLT_MIN),
+   - exactly +0 where the exact output is below FLT_MIN (1 - band),
+   - a value within `band` (relative) where it is above FLT_MIN (1 + band),
+   and so scalar and SIMD agree on every zero outside the band. Rows have
+   the max at 0 and at `far` (e.g. outside a kernel's fast range). */
+static inline void st_check_subnormal_rule(const ss_kernel_info *k, const double *params,
+                                           size_t np, double beta, double band, float far) {
+  enum { N = 67 };
+  static const double deltas[] = {-30.0, -1.0, -0.5, -0.01, -1e-4, -1e-5, 1e-5, 1e-4,
+                                  0.01, 0.5, 1.0, 5.0};
+  enum { ND = sizeof deltas / sizeof deltas[0] };
+  float x[N], y[N];
+  double ref[N];
+  CHECK(k != NULL, "kernel not registered");
+  for (int rep = 0; rep < 2; rep++) {     /* rep 0: S ~ 1; rep 1: S ~ 40 */
+    for (size_t shift = 0; shift < 3; shift++) { /* where the entries sit in the SIMD lanes */
+      const float base = shift == 2 ? far : 0.0f;
+      for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+      x[0] = base;
+      size_t at = 1 + shift;
+      if (rep == 1)
+        for (size_t j = 0; j < 39; j++) x[at++] = base;
+      const double S = rep == 1 ? 40.0 : 1.0;
+      for (size_t d = 0; d < ND && at < N - 2; d++) {
+        const double z = log(FLT_MIN * S) + deltas[d];   /* beta (x - max) */
+        x[at++] = (float)((double)base + z / beta);
+      }
+      x[N - 1] = (float)((double)base - 200.0 / beta);
+      ref_softmax(x, N, beta, ref);
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(k, impl, x, N, params, np, y), SS_OK);
+        for (size_t i = 0; i < N; i++) {
+          const char *in = ss_impl_name(impl);
+          CHECK(y[i] == 0.0f || y[i] >= FLT_MIN, "%s rep %d i=%zu: denormal output %a (ref %g)",
+                in, rep, i, y[i], ref[i]);
+          if (ref[i] < FLT_MIN * (1.0 - band))
+            CHECK(y[i] == 0.0f && !signbit(y[i]), "%s rep %d i=%zu: %a where the exact output "
+                  "%g is below FLT_MIN", in, rep, i, y[i], ref[i]);
+          else if (ref[i] >= FLT_MIN * (1.0 + band))
+            CHECK(fabs(y[i] - ref[i]) <= band * ref[i], "%s rep %d i=%zu: %a, exact %a", in, rep,
+                  i, y[i], ref[i]);
+        }
+      }
+    }
+  }
 }
 
 #endif

@@ -150,3 +150,132 @@ TEST(exp_special_values) {
     CHECK(memcmp(&y[k], &zero, 4) == 0, "exp_diff(%a, %a) = %a, want +0", a4[k], b4[k], y[k]);
 #endif
 }
+
+/* ---- the row-reduced exps of the softmax kernels (ss_expm, ss_expz) ---- */
+
+#if SS_HAVE_SIMD
+/* The lowest value SS_EXPM_ONE may return as a denormal: 2^(-2^-10) FLT_MIN. */
+#define ONE_BAND 0.99932
+/* A value of exp(x - m) against its float64 reference: within EXP_MAX_ULP
+   when ref >= FLT_MIN (1 + 1e-5), exactly +0 when ref < FLT_MIN (1 - 1e-5)
+   (below band FLT_MIN when denormals are allowed in [band FLT_MIN, FLT_MIN)),
+   either of the two in between (the rounding of (x - m) log2e decides), and
+   never another denormal. Returns the ulp distance (0 for zeros). */
+static bool tiny_ok(float y, double ref, double band, uint32_t *ulp) {
+  *ulp = 0;
+  if (y != 0.0f && fabsf(y) < FLT_MIN) /* a denormal: only where allowed */
+    return band < 1.0 && ref >= band * FLT_MIN * (1.0 - 1e-5) && ref < FLT_MIN * (1.0 + 1e-5) &&
+           fabs(y - ref) <= 0x1p-149 * 4.0;
+  if (ref < fmin(band, 1.0 - 1e-5) * FLT_MIN) return y == 0.0f && !signbit(y);
+  if (ref < FLT_MIN * (1.0 + 1e-5) && y == 0.0f) return true;
+  *ulp = ss_ulp_diff(y, (float)ref);
+  return *ulp <= EXP_MAX_ULP;
+}
+#endif
+
+/* ss_expm_f32x4 (softmax's exp of x - max for a whole row, and two-pass
+   softmax's exp(x - logsumexp)): <= 3 ulp over the whole range of outputs
+   for row maxima across its range [-266, 354], the subnormal rule (+0
+   exactly below FLT_MIN; SS_EXPM_FLOOR never returns a denormal,
+   SS_EXPM_ONE only within 0.07% below FLT_MIN), -Inf -> +0, and
+   SS_EXPM_ONE's exp(0) = 1 exactly. Runs unfused in the SIMD builds and
+   fused (relaxed_madd on an FMA CPU) in the relaxed build: the bound holds
+   both ways. */
+TEST(expm_row_ulp_sweep) {
+#if !SS_HAVE_SIMD
+  SKIP("no SIMD in this build");
+#else
+  static const float ms[] = {0.0f, 1.0f, -1.0f, 3.7f, -20.5f, 0.001f, 87.5f,
+                             100.25f, 200.0f, 353.5f, -266.0f, -150.125f};
+  uint32_t worst = 0;
+  float wx = 0, wm = 0;
+  for (int mode = 0; mode < 2; mode++)
+    for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++) {
+      const float m = ms[j];
+      const double band = mode == SS_EXPM_ONE ? ONE_BAND : 1.0;
+      ss_expm c;
+      CHECK(ss_expm_init(m, (ss_expm_mode)mode, &c), "m = %g should be in range", m);
+      float x[4], y[4];
+      const uint32_t N = 1u << 18;
+      for (uint32_t i = 0; i <= N + 64; i += 4) {
+        for (int k = 0; k < 4; k++) {
+          const uint32_t ii = i + (uint32_t)k;
+          /* a dense sweep of [m - 88.5, m], then a window around FLT_MIN */
+          const double d = ii <= N ? 88.5 * ii / N : 87.3365 + (double)(ii - N) * 1e-5 - 32e-5;
+          x[k] = (float)((double)m - d);
+        }
+        wasm_v128_store(y, ss_expm_f32x4(wasm_v128_load(x), &c));
+        for (int k = 0; k < 4; k++) {
+          const double ref = exp((double)x[k] - (double)m);
+          uint32_t u;
+          CHECK(tiny_ok(y[k], ref, band, &u), "mode %d m=%g: exp(%a - m) = %a, want %a", mode, m,
+                x[k], y[k], ref);
+          if (u > worst) worst = u, wx = x[k], wm = m;
+        }
+      }
+      for (int k = 0; k < 4; k++) x[k] = k ? -INFINITY : m;
+      wasm_v128_store(y, ss_expm_f32x4(wasm_v128_load(x), &c));
+      if (mode == SS_EXPM_ONE)
+        CHECK(y[0] == 1.0f, "m=%g: exp(0) = %a, want exactly 1", m, y[0]);
+      else
+        CHECK(ss_ulp_diff(y[0], 1.0f) <= EXP_MAX_ULP, "m=%g: exp(0) = %a", m, y[0]);
+      for (int k = 1; k < 4; k++) CHECK(y[k] == 0.0f && !signbit(y[k]), "exp(-Inf) = %a", y[k]);
+    }
+  CHECK(worst <= EXP_MAX_ULP, "max %u ulp at x=%a m=%g", worst, wx, wm);
+#endif
+}
+
+/* Outside [-266, 354] ss_expm_init refuses the row (N ln2_hi would no
+   longer be exact); the kernels then take the TwoSum exp. */
+TEST(expm_row_range) {
+#if !SS_HAVE_SIMD
+  SKIP("no SIMD in this build");
+#else
+  ss_expm c;
+  static const double in[] = {-266.0, 354.0, 0.0, -FLT_MIN};
+  static const double out[] = {-267.0, 355.0, 1e4, -1e4, 3e38, -3e38};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+    CHECK(ss_expm_init(in[i], SS_EXPM_ONE, &c), "m = %g refused", in[i]);
+  for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+    CHECK(!ss_expm_init(out[i], SS_EXPM_ONE, &c), "m = %g accepted", out[i]);
+#endif
+}
+
+/* ss_expz_f32x4 (softmax_temperature's exp of beta (x - max), reduced in
+   double): <= 3 ulp against exp(beta (x - m)) in double over the whole
+   range of outputs, the zeros and denormals of SS_EXPM_ONE, exp(0) = 1,
+   -Inf -> +0, for scales from 1e-3 to 3e4 (T = 0.37 included). */
+TEST(expz_scaled_ulp_sweep) {
+#if !SS_HAVE_SIMD
+  SKIP("no SIMD in this build");
+#else
+  static const double betas[] = {1.0 / 0.37, 0.5, 1e-3, 1000.0, 1.0 / 3.0, 3e4, 1.0 + 0x1p-20};
+  static const float ms[] = {0.0f, 5.5f, -13.0f, 300.0f, 20.0f};
+  uint32_t worst = 0;
+  for (size_t b = 0; b < sizeof betas / sizeof betas[0]; b++)
+    for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++) {
+      const double beta = betas[b];
+      const float m = ms[j];
+      ss_expz c;
+      ss_expz_init(m, beta, &c);
+      float x[4], y[4];
+      const uint32_t N = 1u << 15;
+      for (uint32_t i = 0; i <= N; i += 4) {
+        for (int k = 0; k < 4; k++) x[k] = (float)((double)m - 88.5 / beta * (i + (uint32_t)k) / N);
+        wasm_v128_store(y, ss_expz_f32x4(wasm_v128_load(x), &c));
+        for (int k = 0; k < 4; k++) {
+          const double ref = exp(beta * ((double)x[k] - (double)m));
+          uint32_t u;
+          CHECK(tiny_ok(y[k], ref, ONE_BAND, &u), "beta=%g m=%g: exp(beta (%a - m)) = %a, want %a",
+                beta, m, x[k], y[k], ref);
+          if (u > worst) worst = u;
+        }
+      }
+      x[0] = m, x[1] = x[2] = x[3] = -INFINITY;
+      wasm_v128_store(y, ss_expz_f32x4(wasm_v128_load(x), &c));
+      CHECK(y[0] == 1.0f, "beta=%g: exp(0) = %a, want exactly 1", beta, y[0]);
+      for (int k = 1; k < 4; k++) CHECK(y[k] == 0.0f && !signbit(y[k]), "exp(-Inf) = %a", y[k]);
+    }
+  CHECK(worst <= EXP_MAX_ULP, "max %u ulp", worst);
+#endif
+}

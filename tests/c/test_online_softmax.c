@@ -43,6 +43,12 @@ static size_t test_n(size_t t) {
 }
 #define N_SIZES (67 + 7)
 
+/* The subnormal rule (softmax_internal.h). */
+TEST(online_softmax_subnormal_rule) {
+  st_check_subnormal_rule(K(), NULL, 0, 1.0, REL_F64, 137.25f);
+  st_check_subnormal_rule(K(), NULL, 0, 1.0, REL_F64, 1e5f); /* the multiply path */
+}
+
 TEST(online_softmax_matches_float64_reference) {
   CHECK(K() != NULL, "online_softmax not registered");
   for (size_t t = 0; t < N_SIZES; t++) {

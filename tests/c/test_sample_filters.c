@@ -214,3 +214,48 @@ TEST(mass_select_is_expected_linear) {
       CHECK(work < 8u * N, "order %d p %g: %zu elements touched (n = %d)", order, ps[j], work, N);
     }
 }
+/* ss_mass_threshold_bits (top-p's histogram threshold) against the sorted
+   tie-closed prefix (prefix_by_key) on inputs with ties, zeros, values
+   spanning 40 octaves, one dominant entry, n from 1 to 2^17 and P from tiny
+   to all the mass: the same threshold whenever it reports ok (it may only
+   decline, never differ), the input left unchanged. */
+TEST(mass_threshold_bits_matches_sorted_prefix) {
+  static const size_t ns[] = {1, 2, 7, 100, 4099, 1 << 17};
+  static const double ps[] = {1e-9, 0.1, 0.5, 0.9, 0.999, 1.0};
+  ss_rng r = {21};
+  size_t declined = 0, runs = 0;
+  for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++)
+    for (int kind = 0; kind < 4; kind++) {
+      const size_t n = ns[t];
+      float *a = ss_test_alloc(n * 4), *copy = ss_test_alloc(n * 4);
+      double *key = ss_test_alloc(n * 8), total = 0.0;
+      bool *keep = ss_test_alloc(n);
+      for (size_t i = 0; i < n; i++) {
+        const double u = ss_rng_unif(&r);
+        a[i] = kind == 0 ? (float)u                                   /* uniform */
+             : kind == 1 ? (float)((int)(u * 8) / 8.0)                /* ties and zeros */
+             : kind == 2 ? (float)exp(-30.0 * u)                       /* 40 octaves */
+             : (i == n / 2 ? 1.0f : (float)(1e-6 * u));                /* one dominant */
+        key[i] = a[i];
+        total += a[i];
+      }
+      memcpy(copy, a, n * 4);
+      for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+        const double P = ps[j] * total;
+        bool ok;
+        const float k = ss_mass_threshold_bits(a, n, P, &ok);
+        CHECK(memcmp(a, copy, n * 4) == 0, "n=%zu kind %d: input changed", n, kind);
+        runs++;
+        if (!ok) {
+          declined++;
+          continue;
+        }
+        prefix_by_key(key, key, n, P, keep);
+        for (size_t i = 0; i < n; i++)
+          CHECK(keep[i] == (a[i] > 0.0f && a[i] >= k),
+                "n=%zu kind %d P=%g: i=%zu a=%a threshold %a, reference keeps %d", n, kind, ps[j], i,
+                a[i], k, keep[i]);
+      }
+    }
+  CHECK(declined * 10 <= runs, "declined %zu of %zu", declined, runs);
+}

@@ -234,6 +234,39 @@ TEST(softmax_masking) {
   }
 }
 
+/* The subnormal rule (softmax_internal.h): outputs whose exact value is
+   below FLT_MIN are +0 and no output is a denormal, in every impl, so
+   scalar and SIMD agree on the zeros (outside the 2e-6 band around FLT_MIN
+   that the error bound leaves open). */
+TEST(softmax_subnormal_rule) {
+  st_check_subnormal_rule(K(), NULL, 0, 1.0, 2e-6, 137.25f);
+  st_check_subnormal_rule(K(), NULL, 0, 1.0, 2e-6, 600.0f); /* the TwoSum exp */
+}
+
+/* The same on softmax's other exp: rows whose max is outside the row-reduced
+   exp's range [-266, 354] take the TwoSum exp. */
+TEST(softmax_subnormal_rule_far_max) {
+  static const float bases[] = {400.0f, -300.0f, 1e4f};
+  for (size_t b = 0; b < 3; b++) {
+    float x[37], y[37];
+    double ref[37];
+    for (size_t i = 0; i < 37; i++) x[i] = bases[b] - (float)(86.5 + 0.05 * (double)i);
+    x[5] = bases[b];
+    ref_softmax(x, 37, 1.0, ref);
+    FOR_EACH_IMPL(impl) {
+      CHECK_STATUS(ss_normalize(K(), impl, x, 37, NULL, 0, y), SS_OK);
+      for (size_t i = 0; i < 37; i++) {
+        CHECK(y[i] == 0.0f || y[i] >= FLT_MIN, "%s max %g i=%zu: denormal %a", ss_impl_name(impl),
+              bases[b], i, y[i]);
+        if (ref[i] < FLT_MIN * (1 - 1e-5)) CHECK(y[i] == 0.0f, "%s i=%zu: %a, exact %g",
+                                                  ss_impl_name(impl), i, y[i], ref[i]);
+        if (ref[i] >= FLT_MIN * (1 + 1e-5)) CHECK(y[i] != 0.0f, "%s i=%zu: 0, exact %g",
+                                                   ss_impl_name(impl), i, ref[i]);
+      }
+    }
+  }
+}
+
 TEST(softmax_bad_inputs) {
   const double params[1] = {0.0};
   st_normalizer_bad_inputs(K(), params, 0);

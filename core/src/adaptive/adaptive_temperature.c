@@ -233,6 +233,7 @@ const ss_kernel_info ss_kernel_adaptive_temperature = {
     .has_backward = true,
     .normalize = {adaptive_scalar, SS_SIMD(adaptive_simd)},
     .normalize_vjp = {adaptive_vjp_scalar, SS_SIMD(adaptive_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_adaptive_temperature(const float *x, size_t n, float *y) {

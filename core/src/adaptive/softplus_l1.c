@@ -296,6 +296,7 @@ const ss_kernel_info ss_kernel_softplus_l1 = {
     .has_backward = true,
     .normalize = {softplus_l1_scalar, SS_SIMD(softplus_l1_simd)},
     .normalize_vjp = {softplus_l1_vjp_scalar, SS_SIMD(softplus_l1_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_softplus_l1(const float *x, size_t n, double head_dim, float *y) {

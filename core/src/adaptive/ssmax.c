@@ -167,6 +167,7 @@ const ss_kernel_info ss_kernel_ssmax = {
     .has_param_backward = true,
     .normalize = {ssmax_scalar, SS_SIMD(ssmax_simd)},
     .normalize_vjp = {ssmax_vjp_scalar, SS_SIMD(ssmax_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
     .normalize_param_vjp = {ssmax_param_vjp_scalar, SS_SIMD(ssmax_param_vjp_simd)},
 };
 

@@ -78,4 +78,5 @@ const ss_kernel_info ss_kernel_cross_entropy = {
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
     .loss = {ce_scalar, SS_SIMD(ce_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };

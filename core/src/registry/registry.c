@@ -253,7 +253,12 @@ static void json_kernel(jbuf *b, const ss_kernel_info *k) {
     jstr(b, ss_impl_name((ss_impl)i));
     first = false;
   }
-  jraw(b, "],\"params\":[");
+  jraw(b, "]");
+  if (k->relaxed_simd) {
+    jraw(b, ",\"relaxed_simd\":");
+    jstr(b, k->relaxed_simd);
+  }
+  jraw(b, ",\"params\":[");
   for (size_t i = 0; i < k->nparams; i++) {
     const ss_param_info *p = &k->params[i];
     if (i) jraw(b, ",");
@@ -371,6 +376,8 @@ ss_status ss_registry_json(char *buf, size_t cap, size_t *len) {
   jbuf b = {buf, buf ? cap : 0, 0};
   jraw(&b, "{\"version\":\"" SS_VERSION "\",\"impl_default\":");
   jstr(&b, ss_impl_name(ss_impl_default()));
+  jraw(&b, ",\"build\":");
+  jstr(&b, ss_build_name());
   jraw(&b, ",\"max_n\":");
   jnum(&b, (double)SS_MAX_N);
   jraw(&b, ",\"kernels\":[");

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 static uint64_t splitmix(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
@@ -60,4 +61,61 @@ float ss_mass_select(float *a, size_t m, double P, const ss_mass_spec *s, size_t
     }
   }
   return best;
+}
+
+/* ---- the bit-field histograms (ss_mass_threshold_bits) ------------------ */
+
+static inline uint32_t fbits(float v) {
+  uint32_t u;
+  memcpy(&u, &v, 4);
+  return u;
+}
+
+/* From the top bin down: the first bin where acc + mass reaches P; *acc
+   becomes the mass strictly above it. -1 when no bin does. */
+static long crossing(const double *mass, size_t bins, double P, double *acc) {
+  for (size_t b = bins; b-- > 0;) {
+    if (*acc + mass[b] >= P) return (long)b;
+    *acc += mass[b];
+  }
+  return -1;
+}
+
+float ss_mass_threshold_bits(const float *a, size_t m, double P, bool *ok) {
+  /* level 1: bits >> 19 (a <= 1 in top-p, but any finite a >= 0 works:
+     8 exponent bits + 4 mantissa bits = 4096 bins) */
+  enum { B1 = 4096, B2 = 1024, B3 = 512 };
+  double m1[B1] = {0}, m1b[B1] = {0};
+  size_t i = 0;
+  for (; i + 2 <= m; i += 2) { /* two histograms: no store-to-load chain */
+    m1[fbits(a[i]) >> 19] += (double)a[i];
+    m1b[fbits(a[i + 1]) >> 19] += (double)a[i + 1];
+  }
+  if (i < m) m1[fbits(a[i]) >> 19] += (double)a[i];
+  for (size_t b = 0; b < B1; b++) m1[b] += m1b[b];
+  double acc = 0.0;
+  const long b1 = crossing(m1, B1, P, &acc);
+  *ok = b1 >= 0;
+  if (b1 < 0) return 0.0f;
+  /* level 2: the next 10 bits, within bin b1 */
+  double m2[B2] = {0};
+  for (i = 0; i < m; i++) {
+    const uint32_t u = fbits(a[i]);
+    if ((u >> 19) == (uint32_t)b1) m2[(u >> 9) & (B2 - 1)] += (double)a[i];
+  }
+  const long b2 = crossing(m2, B2, P, &acc);
+  /* level 3: the last 9 bits, one bin per value */
+  double m3[B3] = {0};
+  const uint32_t hi = ((uint32_t)b1 << 10 | (uint32_t)(b2 < 0 ? 0 : b2)) << 9;
+  if (b2 >= 0)
+    for (i = 0; i < m; i++) {
+      const uint32_t u = fbits(a[i]);
+      if ((u & ~(uint32_t)(B3 - 1)) == hi) m3[u & (B3 - 1)] += (double)a[i];
+    }
+  const long b3 = b2 < 0 ? -1 : crossing(m3, B3, P, &acc);
+  *ok = b3 >= 0;
+  const uint32_t k = hi | (uint32_t)(b3 < 0 ? 0 : b3);
+  float kv;
+  memcpy(&kv, &k, 4);
+  return kv;
 }

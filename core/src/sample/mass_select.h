@@ -20,6 +20,7 @@
 #ifndef SS_SAMPLE_MASS_SELECT_H
 #define SS_SAMPLE_MASS_SELECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct ss_mass_spec {
@@ -29,5 +30,19 @@ typedef struct ss_mass_spec {
 } ss_mass_spec;
 
 float ss_mass_select(float *a, size_t m, double P, const ss_mass_spec *spec, size_t *work);
+
+/*
+ * The same threshold for key = mass = a_i, finite a_i >= 0 (top-p over the
+ * exps e), without moving anything: a float >= 0 orders like its bits, so
+ * three mass histograms by bit fields find k* exactly -- by the top 13 bits
+ * (2048 bins: exponent and 4 mantissa bits) the bin where the mass from
+ * the top reaches P, within it by the next 10 bits, within that by the last
+ * 9 (one bin per float value, ties together). Three reads of a[], the first
+ * with a scatter-add, the others a compare each; no sort, no partition, a
+ * left as it is. Masses summed in double in index order, per bin.
+ * *ok = false when rounding left a level without a crossing (the sums per
+ * bin can differ from the bin total in the last bit): use ss_mass_select.
+ */
+float ss_mass_threshold_bits(const float *a, size_t m, double P, bool *ok);
 
 #endif

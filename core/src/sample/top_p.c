@@ -9,8 +9,10 @@
  * < top_p; tied tokens are all in or all out). The top token is always
  * kept; top_p = 1 keeps every token with p > 0. Hugging Face's
  * TopPLogitsWarper is the same up to ties (it breaks them by the sort).
- * No sort: the threshold comes from an expected-O(n) weighted selection on
- * a copy of e in probs (mass_select.c), masses e_i against top_p * S.
+ * No sort: the threshold comes from three mass histograms over the bits of
+ * e (ss_mass_threshold_bits, mass_select.c), masses e_i against top_p * S,
+ * with e left in place; if rounding leaves a level without a crossing, the
+ * expected-O(n) weighted selection on e in probs (ss_mass_select) decides.
  */
 #include "registry/kernels.h"
 #include "sample/filter.h"
@@ -31,6 +33,9 @@ static double mass_id(float a, const void *ctx) { (void)ctx; return (double)a; }
 static float top_p_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *permuted) {
   const double p = c->params[0];
   if (p >= 1.0) return 0.0f;
+  bool ok;
+  const float k = ss_mass_threshold_bits(e, n, p * c->sum, &ok);
+  if (ok) return k;
   *permuted = true;
   const ss_mass_spec spec = {key_id, mass_id, NULL};
   return ss_mass_select(e, n, p * c->sum, &spec, NULL);

@@ -10,10 +10,10 @@
  * Gradient: d LSE / d x_i = softmax(x)_i, so the measure VJP is dp = g * softmax(x).
  *
  * Scalar reference: libm exp in double of the double difference x_i - m,
- * summed in double. SIMD: NaN-propagating max (validates the row), then the
- * rr2_p5 exp with the TwoSum correction (common/exp_simd.h) unrolled 16 wide
- * with 4 accumulators, float block sums added into a double
- * (common/vec_simd.h); the result is computed in double.
+ * summed in double. SIMD: NaN-propagating max (validates the row), then
+ * softmax's row-reduced exp (ss_expm_f32x4 of common/exp_simd.h; the TwoSum
+ * exp for a max outside its range) unrolled 32 wide, float block sums added
+ * into a double (common/vec_simd.h); the result is computed in double.
  * Measured (tests/c/test_log_softmax.c): |LSE - LSE_float64| <= 1e-6 * max(1, |LSE|).
  */
 #include <float.h>
@@ -71,30 +71,51 @@ static ss_status lse_vjp_scalar(const float *x, size_t n, const double *params,
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
 
-double ss_sum_exp_simd(const float *x, size_t n, float max) {
-  const ss_exp_consts c = ss_exp_consts_load();
-  const v128_t vmax = wasm_f32x4_splat(max);
+/* The sum pass, one template for softmax's two exps (ss_expm_f32x4 when the
+   max is in its range, else the TwoSum exp): 12 vectors per step as
+   softmax's exp-and-store pass, pairwise into two float accumulators per
+   block of SS_SUM_BLOCK, blocks into a double. */
+SS_ALWAYS_INLINE v128_t sum_lane(v128_t x, const ss_expm *em, const ss_exp_consts *c,
+                                 v128_t vmax, bool row) {
+  return row ? ss_expm_f32x4(x, em) : ss_exp_diff_f32x4(x, vmax, c);
+}
+
+SS_ALWAYS_INLINE double sum_exp(const float *x, size_t n, const ss_expm *em,
+                                const ss_exp_consts *c, v128_t vmax, bool row) {
   double total = 0.0;
   size_t i = 0;
   while (i < n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
-    for (; i + 16 <= end; i += 16) {
-      s0 = wasm_f32x4_add(s0, ss_exp_diff_f32x4(wasm_v128_load(x + i), vmax, &c));
-      s1 = wasm_f32x4_add(s1, ss_exp_diff_f32x4(wasm_v128_load(x + i + 4), vmax, &c));
-      s2 = wasm_f32x4_add(s2, ss_exp_diff_f32x4(wasm_v128_load(x + i + 8), vmax, &c));
-      s3 = wasm_f32x4_add(s3, ss_exp_diff_f32x4(wasm_v128_load(x + i + 12), vmax, &c));
+    v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0;
+    for (; i + 48 <= end; i += 48) {
+      v128_t e[12];
+#pragma GCC unroll 12
+      for (int j = 0; j < 12; j++) e[j] = sum_lane(wasm_v128_load(x + i + 4 * j), em, c, vmax, row);
+#pragma GCC unroll 12
+      for (int j = 0; j < 12; j += 4) {
+        s0 = wasm_f32x4_add(s0, wasm_f32x4_add(e[j], e[j + 1]));
+        s1 = wasm_f32x4_add(s1, wasm_f32x4_add(e[j + 2], e[j + 3]));
+      }
     }
     for (; i + 4 <= end; i += 4)
-      s0 = wasm_f32x4_add(s0, ss_exp_diff_f32x4(wasm_v128_load(x + i), vmax, &c));
+      s0 = wasm_f32x4_add(s0, sum_lane(wasm_v128_load(x + i), em, c, vmax, row));
     if (i < end) { /* tail: pad with -Inf, whose exp is exactly 0 */
-      s1 = wasm_f32x4_add(
-          s1, ss_exp_diff_f32x4(ss_load_partial(x + i, end - i, -INFINITY), vmax, &c));
+      s1 = wasm_f32x4_add(s1, sum_lane(ss_load_partial(x + i, end - i, -INFINITY), em, c, vmax, row));
       i = end;
     }
-    total += ss_hsum_f64(wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3)));
+    total += ss_hsum_f64(wasm_f32x4_add(s0, s1));
   }
   return total;
+}
+
+/* The max entry contributes exp(0) = 1 exactly (SS_EXPM_ONE), so S >= 1:
+   LSE >= max and log_softmax <= 0 hold exactly. */
+double ss_sum_exp_simd(const float *x, size_t n, float max) {
+  ss_expm em;
+  const ss_exp_consts c = ss_exp_consts_load();
+  const v128_t vmax = wasm_f32x4_splat(max);
+  if (ss_expm_init(max, SS_EXPM_ONE, &em)) return sum_exp(x, n, &em, &c, vmax, true);
+  return sum_exp(x, n, &em, &c, vmax, false);
 }
 
 static ss_status lse_simd(const float *x, const float *q, size_t n,
@@ -138,6 +159,8 @@ const ss_kernel_info ss_kernel_logsumexp = {
     .has_backward = true,
     .measure = {lse_scalar, SS_SIMD(lse_simd)},
     .measure_vjp = {lse_vjp_scalar, SS_SIMD(lse_vjp_simd)},
+    .relaxed_simd = "softmax's exp with relaxed_madd (fused or not): "
+                    "|LSE - LSE_float64| <= 5e-7, gradient as softmax",
 };
 
 ss_status ss_logsumexp(const float *x, size_t n, double *out) {

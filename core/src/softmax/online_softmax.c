@@ -29,7 +29,9 @@
  * as a +Inf lane max, NaN as a NaN lane sum (exp(NaN) is NaN): each block's
  * flush checks both and the cold path classifies the input.
  * Pass 2 folds 1/d into the exponent, y = exp(x - (m + ln d)) with m + ln d
- * as a float pair: no multiply, no denormal outputs (below 2^-126 -> 0). Lane sums are
+ * as a float pair: no multiply, and outputs below 2^-126 are +0 (the
+ * subnormal rule of softmax_internal.h; the scalar reference and the
+ * multiply path for |m| > 2^16 flush explicitly). Lane sums are
  * float within a block of SS_SUM_BLOCK, then rescaled (one SIMD exp per
  * accumulator) and added into the double state.
  * Measured (tests/c/test_online_softmax.c): rel err <= 2e-6 vs float64,
@@ -66,7 +68,7 @@ void ss_online_apply_scalar(const float *x, size_t n, float m, double d,
   for (size_t i = 0; i < n; i++)
     y[i] = x[i] == -INFINITY
                ? 0.0f
-               : (float)((double)ss_online_exp_diff(x[i], m) * inv);
+               : ss_flush_tiny((double)ss_online_exp_diff(x[i], m) * inv);
 }
 
 /* Status of a chunk for the state API: NaN, +Inf; all -Inf is fine. */
@@ -240,12 +242,16 @@ static void apply_mul_simd(const float *x, size_t n, float m, double d,
   const ss_exp_consts c = ss_exp_consts_load();
   const v128_t vm = wasm_f32x4_splat(m);
   const v128_t vinv = wasm_f32x4_splat((float)(1.0 / d));
+  /* the subnormal rule: e * inv below FLT_MIN is +0, never formed */
+  const v128_t vth = wasm_f32x4_splat((float)((double)FLT_MIN * d * (1.0 + 0x1p-21)));
   size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    wasm_v128_store(y + i, wasm_f32x4_mul(ss_exp_diff_f32x4(wasm_v128_load(x + i), vm, &c), vinv));
+  for (; i + 4 <= n; i += 4) {
+    const v128_t e = ss_exp_diff_f32x4(wasm_v128_load(x + i), vm, &c);
+    wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_and(e, wasm_f32x4_ge(e, vth)), vinv));
+  }
   if (i < n) {
     const v128_t e = ss_exp_diff_f32x4(ss_load_partial(x + i, n - i, -INFINITY), vm, &c);
-    ss_store_partial(y + i, n - i, wasm_f32x4_mul(e, vinv));
+    ss_store_partial(y + i, n - i, wasm_f32x4_mul(wasm_v128_and(e, wasm_f32x4_ge(e, vth)), vinv));
   }
 }
 

@@ -9,15 +9,15 @@
  *
  * Backward: with beta = 1/T, dx = beta * y * (g - <g, y>).
  *
- * Implementation: the softmax passes of softmax/softmax.c with beta = 1/T
- * rounded to float: e_i = exp(beta*d_i + beta*err_i), where d_i + err_i =
- * x_i - m exactly (TwoSum). At T = 1 the SIMD path is the plain softmax code
- * (bitwise equal). For T != 1 the float beta and the float product beta*d_i
- * each add a relative error of up to 2^-24 to the exponent z_i = (x_i - m)/T,
- * i.e. up to ~|z_i| * 2^-23 relative error in e_i on top of softmax's:
- * the stated bound is rel err <= 2e-6 + 1.2e-7 * |z_i| (about 1e-5 for the
- * smallest outputs, 1e-30, where |z_i| ~ 69); measured max 5.2e-6 relative,
- * 0.54 of that bound (tests/c/test_temperature.c).
+ * Implementation: the softmax passes of softmax/softmax.c with beta = 1/T in
+ * double: e_i = exp(beta (x_i - m)) with the exponent formed in double
+ * (x_i - m exact there, the product rounded to 2^-53) and reduced there, so
+ * neither beta nor beta (x_i - m) is rounded to float (which cost up to
+ * 2^-24 |z_i| each, 5e-6 relative for the smallest outputs). SIMD: the
+ * double-reduced exp of common/exp_simd.h (ss_expz_f32x4), about twice the
+ * instructions of softmax's; at T = 1 the SIMD path is the plain softmax
+ * code (bitwise equal). Subnormal rule and bound as softmax: rel err <= 2e-6
+ * vs float64 for outputs >= 1e-30 at every T (tests/c/test_temperature.c).
  * When 1/T exceeds the float range (T < 2.9e-39) beta is no float, so the
  * kernel computes z_i = (x_i - m) / T by a division in double instead (rows
  * of tiny logits, where x_i - m ~ 1e-45, are not one-hot even then), and
@@ -52,7 +52,7 @@ static void softmax_divide_f64(const float *x, size_t n, float max, double t,
   double sum = 0.0;
   for (size_t i = 0; i < n; i++) sum += exp(((double)x[i] - (double)max) / t);
   for (size_t i = 0; i < n; i++)
-    y[i] = (float)(exp(((double)x[i] - (double)max) / t) / sum);
+    y[i] = ss_flush_tiny(exp(((double)x[i] - (double)max) / t) / sum);
 }
 
 /* dx = y (g - <g, y>) / T in double, for T so small that 1/T is no float. */
@@ -66,7 +66,7 @@ static void vjp_divide(const float *y, const float *g, size_t n, double t,
 
 /* ---- scalar reference ------------------------------------------------- */
 
-static ss_status temperature_scalar(const float *x, size_t n,
+static ss_status softmax_temperature_scalar(const float *x, size_t n,
                                     const double *params, float *y) {
   float max;
   ss_status s = ss_check_logits(x, n, &max);
@@ -76,12 +76,11 @@ static ss_status temperature_scalar(const float *x, size_t n,
     softmax_divide_f64(x, n, max, params[0], y);
     return SS_OK;
   }
-  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, (float)beta, y);
-  for (size_t i = 0; i < n; i++) y[i] = (float)((double)y[i] * inv);
+  ss_softmax_row_scalar(x, n, max, beta, y);
   return SS_OK;
 }
 
-static ss_status temperature_vjp_scalar(const float *x, const float *y,
+static ss_status softmax_temperature_vjp_scalar(const float *x, const float *y,
                                         const float *g, size_t n,
                                         const double *params, float *dx) {
   (void)x;
@@ -96,9 +95,10 @@ static ss_status temperature_vjp_scalar(const float *x, const float *y,
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
 
-static ss_status temperature_simd(const float *x, size_t n,
+static ss_status softmax_temperature_simd(const float *x, size_t n,
                                   const double *params, float *y) {
-  const float max = ss_max_simd(x, n);
+  float min;
+  const float max = ss_max_min_simd(x, n, &min);
   ss_status s = ss_classify_max(max);
   if (s != SS_OK) return s;
   const double beta = 1.0 / params[0];
@@ -106,13 +106,12 @@ static ss_status temperature_simd(const float *x, size_t n,
     softmax_divide_f64(x, n, max, params[0], y);
     return SS_OK;
   }
-  /* beta == 1 takes softmax's unscaled path inside ss_exp_store_simd. */
-  const double sum = ss_exp_store_simd(x, n, max, (float)beta, y);
-  ss_scale_simd(y, n, (float)(1.0 / sum), y);
+  /* beta == 1 is softmax's own path. */
+  ss_softmax_row_simd(x, n, max, min, beta, y);
   return SS_OK;
 }
 
-static ss_status temperature_vjp_simd(const float *x, const float *y,
+static ss_status softmax_temperature_vjp_simd(const float *x, const float *y,
                                       const float *g, size_t n,
                                       const double *params, float *dx) {
   (void)x;
@@ -142,8 +141,10 @@ const ss_kernel_info ss_kernel_softmax_temperature = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {temperature_scalar, SS_SIMD(temperature_simd)},
-    .normalize_vjp = {temperature_vjp_scalar, SS_SIMD(temperature_vjp_simd)},
+    .normalize = {softmax_temperature_scalar, SS_SIMD(softmax_temperature_simd)},
+    .normalize_vjp = {softmax_temperature_vjp_scalar, SS_SIMD(softmax_temperature_vjp_simd)},
+    .relaxed_simd = "relaxed_madd exp polynomial (fused or not): rel err <= 2e-6 "
+                    "vs float64 for outputs >= 1e-30 at every T; zeros as scalar",
 };
 
 ss_status ss_softmax_temperature(const float *x, size_t n, double temperature,

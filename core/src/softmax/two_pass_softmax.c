@@ -6,7 +6,8 @@
  *                          m = exp(t) in [sqrt(1/2), sqrt(2)]
  *   pass 1, one read:  S = sum_i m_i 2^{e_i}, kept as (mantissa, exponent)
  *                      (s, E): E' = max(E, e), s' = s 2^{E - E'} + m 2^{e - E'}
- *   pass 2:            y_i = m_i 2^{e_i - E} / s      (m_i, e_i recomputed)
+ *   pass 2:            y_i = m_i 2^{e_i - E} / s = exp(x_i - c),
+ *                      c = log(s) + E ln2, the row's log-sum-exp
  *
  * No max pass: the exponent is carried separately, so the sum cannot
  * overflow whatever the logits are. Why it is faster: three-pass softmax
@@ -31,8 +32,15 @@
  * 1.5 2^23, 1.5 2^23)) << 23, where k = -127 gives the pattern of +0.0. The
  * terms are formed as (2m) 2^{k-1} (bias 126, coefficients doubled), which
  * is either 0 or >= 1.41 2^-126: no denormal is ever multiplied (x86 does
- * that ~100x slower and V8 runs without flush-to-zero); same in pass 2,
- * where 1/S = f 2^L is folded in as (2m f) 2^{k + L - 1}.
+ * that ~100x slower and V8 runs without flush-to-zero).
+ *
+ * Pass 2 is exp(x - c) by softmax's row-reduced exp (ss_expm_f32x4 with c in
+ * double): it follows the subnormal rule (softmax_internal.h) exactly -- an
+ * output is +0 iff its exact value is below FLT_MIN -- where folding 1/S as
+ * (2m f) 2^{k + L - 1} had to drop outputs whose mantissa factor 2mf, which
+ * spans two octaves, would have kept them normal (x - max = -87 gave 0
+ * instead of 1.6e-38). Rows with c above ss_expm's range (max logit above
+ * about 335) take the three-pass kernel.
  *
  * SIMD: a SIMD128 port of XNNPACK's AVX2 f32-raddextexp (XNNPACK has no
  * SSE/NEON/WASM version): f32x4.nearest for e, the rr2_p5 polynomial for m,
@@ -40,9 +48,10 @@
  * pairs each taking 4 vectors per step with one shared max exponent (one
  * rescale of the accumulator per 4 vectors). Lane sums are float within a
  * block of SS_SUM_BLOCK and go into a double state per block. Pass 2 runs
- * 16 wide with f folded into the polynomial coefficients.
+ * 32 wide. Relaxed build: the multiply-adds of both passes are relaxed_madd
+ * (e c1 is exact, so the reduction is the same fused or not).
  * Scalar reference: the same decomposition with e ln2 in double, m = expf(t),
- * the sum in double with ldexp.
+ * the sum in double with ldexp; outputs by ss_flush_tiny.
  * Backward: the softmax VJP (shared, softmax.c).
  * Measured (tests/c/test_two_pass_softmax.c): rel err <= 2e-6 vs float64.
  */
@@ -50,6 +59,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/exp_simd.h"
 #include "common/vec_simd.h"
 #include "registry/kernels.h"
 #include "softmax/softmax_internal.h"
@@ -106,7 +116,7 @@ static ss_status two_pass_scalar(const float *x, size_t n,
     }
     int e;
     const float m = tp_mexp_scalar(x[i], &e);
-    y[i] = (float)(ldexp(m, e - E) * inv);
+    y[i] = ss_flush_tiny(ldexp(m, e - E) * inv);
   }
   return SS_OK;
 }
@@ -146,9 +156,9 @@ static inline tp_consts tp_consts_load(void) {
 static inline v128_t tp_reduce(v128_t x, v128_t *n, const tp_consts *c) {
   x = wasm_f32x4_pmax(x, c->xclamp);
   const v128_t e = wasm_f32x4_nearest(wasm_f32x4_mul(x, c->log2e));
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(e, c->mc1), x); /* exact */
+  const v128_t t = ss_madd_relaxed(e, c->mc1, x); /* exact product */
   *n = e;
-  return wasm_f32x4_add(wasm_f32x4_mul(e, c->mc2), t);
+  return ss_madd_relaxed(e, c->mc2, t);
 }
 
 /* Horner: q0 + t (q1 + t (q2 + t (q3 + t (q4 + t q5)))) with q0 the
@@ -158,11 +168,11 @@ typedef struct tp_poly {
 } tp_poly;
 
 static inline v128_t tp_eval(v128_t t, const tp_poly *q) {
-  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(q->q5, t), q->q4);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q3);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q2);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q1);
-  return wasm_f32x4_add(wasm_f32x4_mul(p, t), q->q0);
+  v128_t p = ss_madd_relaxed(q->q5, t, q->q4);
+  p = ss_madd_relaxed(p, t, q->q3);
+  p = ss_madd_relaxed(p, t, q->q2);
+  p = ss_madd_relaxed(p, t, q->q1);
+  return ss_madd_relaxed(p, t, q->q0);
 }
 
 /* 2^{k} for k = n - E <= 0 given bE = bias - E; 0 for k <= -127. */
@@ -225,16 +235,6 @@ static inline bool tp_flush(tp_acc *a, double *S, float *E,
   return true;
 }
 
-/* Pass 2 with 1/S = f 2^L, f in [1, 2), and the polynomial pre-scaled by f:
-     y = m 2^{n-E} f 2^L = (2m f) 2^{(n - (E - L)) - 1},
-   2m f in [1.41, 5.66], so y is 0 or a normal float. */
-static inline v128_t tp_out(v128_t x, v128_t bEL, const tp_poly *qf,
-                            const tp_consts *c) {
-  v128_t n;
-  const v128_t t = tp_reduce(x, &n, c);
-  return wasm_f32x4_mul(tp_eval(t, qf), tp_scale(n, bEL, c));
-}
-
 static ss_status two_pass_simd(const float *x, size_t n, const double *params,
                                float *y) {
   (void)params;
@@ -270,29 +270,26 @@ static ss_status two_pass_simd(const float *x, size_t n, const double *params,
   /* Out of range, or all -Inf (E is then the clamp's exponent). */
   if (!tp_in_range(E)) return fallback(SS_IMPL_SIMD, x, n, y);
 
-  /* pass 2 */
-  int ex;
-  const float f = (float)(2.0 * frexp(1.0 / S, &ex)); /* 1/S = f 2^{ex-1} */
-  const v128_t vf = wasm_f32x4_splat(f);
-  const tp_poly qf = {wasm_f32x4_mul(c.p5, vf), wasm_f32x4_mul(c.p4, vf),
-                      wasm_f32x4_mul(c.p3, vf), wasm_f32x4_mul(c.p2, vf),
-                      wasm_f32x4_mul(c.p1, vf), wasm_f32x4_mul(c.two, vf)};
-  const v128_t bEL = wasm_f32x4_splat(0x1.8000FCp23f - (E - (float)(ex - 1)));
+  /* pass 2: y = exp(x - c) with c = log(S 2^E), the row's log-sum-exp, in
+     double: softmax's row-reduced exp (exact zeros below FLT_MIN, no
+     denormal). c >= max x; outside ss_expm's range (a max logit above about
+     335) the three-pass kernel runs. */
+  ss_expm ec;
+  if (!ss_expm_init(log(S) + (double)E * 0x1.62E42FEFA39EFp-1, SS_EXPM_FLOOR, &ec))
+    return fallback(SS_IMPL_SIMD, x, n, y);
+  /* y <= 1: c is the log of a rounded sum, so for n = 1 (or one entry
+     holding all the mass) exp(x - c) can come out 1 ulp above 1 */
+  const v128_t one = wasm_f32x4_splat(1.0f);
+#define SS_TP_OUT(v) wasm_f32x4_pmin(one, ss_expm_f32x4((v), &ec)) /* y < 1 ? y : 1 */
   i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const v128_t y0 = tp_out(wasm_v128_load(x + i), bEL, &qf, &c);
-    const v128_t y1 = tp_out(wasm_v128_load(x + i + 4), bEL, &qf, &c);
-    const v128_t y2 = tp_out(wasm_v128_load(x + i + 8), bEL, &qf, &c);
-    const v128_t y3 = tp_out(wasm_v128_load(x + i + 12), bEL, &qf, &c);
-    wasm_v128_store(y + i, y0);
-    wasm_v128_store(y + i + 4, y1);
-    wasm_v128_store(y + i + 8, y2);
-    wasm_v128_store(y + i + 12, y3);
+  for (; i + 32 <= n; i += 32) {
+    v128_t v[8];
+    for (int j = 0; j < 8; j++) v[j] = SS_TP_OUT(wasm_v128_load(x + i + 4 * j));
+    for (int j = 0; j < 8; j++) wasm_v128_store(y + i + 4 * j, v[j]);
   }
-  for (; i + 4 <= n; i += 4)
-    wasm_v128_store(y + i, tp_out(wasm_v128_load(x + i), bEL, &qf, &c));
-  if (i < n)
-    ss_store_partial(y + i, n - i, tp_out(ss_load_partial(x + i, n - i, -INFINITY), bEL, &qf, &c));
+  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, SS_TP_OUT(wasm_v128_load(x + i)));
+  if (i < n) ss_store_partial(y + i, n - i, SS_TP_OUT(ss_load_partial(x + i, n - i, -INFINITY)));
+#undef SS_TP_OUT
   return SS_OK;
 }
 
@@ -316,6 +313,8 @@ const ss_kernel_info ss_kernel_two_pass_softmax = {
     .has_backward = true,
     .normalize = {two_pass_scalar, SS_SIMD(two_pass_simd)},
     .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .relaxed_simd = "relaxed_madd in both passes (fused or not): rel err <= 2e-6 vs "
+                    "float64 for outputs >= 1e-30; zeros as scalar",
 };
 
 ss_status ss_two_pass_softmax(const float *x, size_t n, float *y) {

@@ -161,6 +161,7 @@ const ss_kernel_info ss_kernel_topk_softmax = {
     .has_backward = true,
     .normalize = {topk_softmax_scalar, SS_SIMD(topk_softmax_simd)},
     .normalize_vjp = {topk_softmax_vjp_scalar, SS_SIMD(topk_softmax_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_topk_softmax(const float *x, size_t n, size_t k, float *y) {

@@ -42,6 +42,7 @@
 #include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/vec_simd.h"
+#include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
 
 static const ss_param_info boltzmann_params[] = {{
@@ -241,6 +242,7 @@ const ss_kernel_info ss_kernel_boltzmann = {
     .has_param_backward = true,
     .normalize = {boltzmann_scalar, SS_SIMD(boltzmann_simd)},
     .normalize_vjp = {boltzmann_vjp_scalar, SS_SIMD(boltzmann_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
     .normalize_param_vjp = {boltzmann_param_vjp_scalar, SS_SIMD(boltzmann_param_vjp_simd)},
 };
 

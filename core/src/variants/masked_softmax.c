@@ -225,6 +225,7 @@ const ss_kernel_info ss_kernel_masked_softmax = {
     .has_backward = true,
     .normalize = {masked_scalar, SS_SIMD(masked_simd)},
     .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_masked_softmax(ss_impl impl, const float *x, const uint8_t *keep,

@@ -344,6 +344,7 @@ const ss_kernel_info ss_kernel_multimax = {
     .has_param_backward = true,
     .normalize = {multimax_scalar, SS_SIMD(multimax_simd)},
     .normalize_vjp = {multimax_vjp_scalar, SS_SIMD(multimax_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
     .normalize_param_vjp = {multimax_param_vjp_scalar, SS_SIMD(multimax_param_vjp_simd)},
 };
 

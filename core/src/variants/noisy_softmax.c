@@ -240,6 +240,7 @@ const ss_kernel_info ss_kernel_noisy_softmax = {
     .has_backward = true,
     .normalize = {noisy_scalar, SS_SIMD(noisy_simd)},
     .normalize_vjp = {noisy_vjp_scalar, SS_SIMD(noisy_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_noisy_softmax(const float *x, size_t n, double sigma, double decay,

@@ -282,6 +282,7 @@ const ss_kernel_info ss_kernel_sa_softmax = {
     .has_backward = true,
     .normalize = {sa_scalar, SS_SIMD(sa_simd)},
     .normalize_vjp = {sa_vjp_scalar, SS_SIMD(sa_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_sa_softmax(const float *x, size_t n, bool normalized, float *y) {

@@ -290,6 +290,7 @@ const ss_kernel_info ss_kernel_vq_softmax = {
     .has_backward = true,
     .normalize = {vq_registry_scalar, SS_SIMD(vq_registry_simd)},
     .normalize_vjp = {vq_registry_vjp_scalar, SS_SIMD(vq_registry_vjp_simd)},
+    .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
 ss_status ss_vq_softmax(ss_impl impl, const float *z, size_t k,

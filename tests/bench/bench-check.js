@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `make bench-check`: a quick run of the benchmark's key rows, compared with
+// the committed baseline (tests/bench/baseline.json) by RATIOS only --
+// relaxed build vs SIMD128 vs scalar vs each peer and plain JS, measured
+// side by side in the same run -- never by absolute times, which depend on
+// the machine and its load. Fails (exit 1) when a ratio falls more than
+// MARGIN below its baseline. Not part of `make test`.
+//
+// Usage: node tests/bench/bench-check.js [--update] [--margin 0.3]
+//   --update: write the fresh ratios as the new baseline.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BASELINE = path.join(here, 'baseline.json');
+// A quick run on a shared 2-core machine moves ratios by up to ~15%; a real
+// regression (losing relaxed_madd, a copy in a hot path) costs more than 30%.
+const MARGIN = 0.3;
+const SUBSET = {
+  families: ['normalizer', 'sampler', 'quantizer', 'optimizer'],
+  kernels: ['softmax', 'log_softmax', 'two_pass_softmax', 'softmax_temperature', 'sparsemax', 'entmax15',
+    'top_p', 'top_k', 'min_p', 'uniform', 'fp8_e4m3', 'adam', 'lion'],
+};
+
+const args = process.argv.slice(2);
+const update = args.includes('--update');
+const mi = args.indexOf('--margin');
+const margin = mi >= 0 ? Number(args[mi + 1]) : MARGIN;
+
+const { runBench } = await import('./bench.js');
+const result = await runBench({ quick: true, clock: 'cpu', peers: true, out: path.join(process.env.B || 'build', 'bench-check'), ...SUBSET });
+
+// ratio key "family kernel n: a/b" = time(b) / time(a): how many times a is faster
+const ratios = {};
+const PAIRS = [['relaxed', 'simd'], ['simd', 'scalar'], ['relaxed', 'js'], ['relaxed', 'tfjs'], ['relaxed', 'ort-web'],
+  ['relaxed', 'ort-node'], ['relaxed', 'transformers'], ['relaxed', 'relaxed sort']];
+for (const fam of Object.values(result.families))
+  for (const r of fam.rows)
+    for (const [a, b] of PAIRS) {
+      const ta = r.results[a]?.ns_per_elem, tb = r.results[b]?.ns_per_elem;
+      if (ta && tb) ratios[`${fam.family} ${r.kernel} ${r.n}: ${a} vs ${b}`] = +(tb / ta).toFixed(4);
+    }
+
+if (update) {
+  writeFileSync(BASELINE, JSON.stringify({ note: 'ratios of a quick `make bench-check` run (time of b / time of a); tests/bench/bench-check.js --update', machine: result.machine, margin, ratios }, null, 1) + '\n');
+  console.log(`wrote ${path.relative(process.cwd(), BASELINE)} (${Object.keys(ratios).length} ratios)`);
+  process.exit(0);
+}
+
+const base = JSON.parse(readFileSync(BASELINE, 'utf8'));
+let fails = 0, compared = 0;
+for (const [k, b] of Object.entries(base.ratios)) {
+  const v = ratios[k];
+  if (v == null) {
+    console.log(`missing  ${k} (baseline ${b}x): not measured in this run`);
+    continue;
+  }
+  compared++;
+  const ok = v >= b * (1 - margin);
+  if (!ok) fails++;
+  console.log(`${ok ? 'ok      ' : 'DROPPED '} ${k}: ${v.toFixed(2)}x (baseline ${b.toFixed(2)}x, floor ${(b * (1 - margin)).toFixed(2)}x)`);
+}
+console.log(`\nbench-check: ${compared} ratios compared with ${path.relative(process.cwd(), BASELINE)}, margin ${margin * 100}%: ${fails} dropped`);
+process.exitCode = fails ? 1 : 0;

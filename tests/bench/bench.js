@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// softscope benchmark (`make bench`): one registry-driven harness. For every
+// family of the registry (normalizer, sampler, quantizer, optimizer,
+// measure, loss, attention) every kernel runs in softscope's three wasm
+// builds -- relaxed SIMD, SIMD128, scalar -- side by side with the peers a
+// user would otherwise install (tfjs-backend-wasm, onnxruntime-web and
+// -node, transformers.js; peers.js), plain JavaScript and, for softmax, the
+// memcpy lines, all in this one process, in interleaved rounds
+// (timing.js). Prints a table per family and the issue's targets; writes
+// $B/bench/<family>.json, $B/bench/<family>.svg and $B/bench/bench.json
+// (every family, machine, settings, targets).
+//
+// Usage: node tests/bench/bench.js [--quick] [--families a,b] [--kernels a,b]
+//        [--clock cpu|wall] [--no-peers] [--out DIR] [--merge]
+//        (env: B, DIST, BENCH_QUICK=1). --merge: the families run now replace
+//        theirs in an existing bench.json, the others stay.
+import v8 from 'node:v8';
+
+v8.setFlagsFromString('--experimental-wasm-relaxed-simd'); // before any compile
+
+const { spawnSync } = await import('node:child_process');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+const os = await import('node:os');
+const path = await import('node:path');
+const { fileURLToPath } = await import('node:url');
+const { loadBuilds } = await import('./raw.js');
+const { loadPeers } = await import('./peers.js');
+const { FAMILIES } = await import('./families.js');
+const { race, settings } = await import('./timing.js');
+const { reference64, maxRelErr } = await import('./plain-js.js');
+const { familyTable, familySvg, fmtE, pow2 } = await import('./report.js');
+const { computeTargets, formatTargets } = await import('./targets.js');
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (s) => process.stderr.write(s + '\n');
+
+export function parseArgs(argv) {
+  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, clock: 'cpu', peers: true, out: null, merge: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') o.quick = true;
+    else if (a === '--families') o.families = argv[++i].split(',');
+    else if (a === '--kernels') o.kernels = argv[++i].split(',');
+    else if (a === '--clock') o.clock = argv[++i];
+    else if (a === '--no-peers') o.peers = false;
+    else if (a === '--out') o.out = argv[++i];
+    else if (a === '--merge') o.merge = true;
+    else throw new Error(`bench: unknown argument "${a}"`);
+  }
+  return o;
+}
+
+function machine() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) cpu = m[1].trim();
+  } catch { /* not Linux */ }
+  const git = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+  return { date: new Date().toISOString(), node: process.version, v8: process.versions.v8, cpu, cores: os.cpus().length,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`, git: git.status === 0 ? git.stdout.trim() : null, loadavg: os.loadavg() };
+}
+
+/** Run the families; returns the whole result (also written to $B/bench). */
+export async function runBench(opts) {
+  const B = path.resolve(root, process.env.B || 'build'), DIST = path.resolve(root, process.env.DIST || 'wasm/dist');
+  const labels = ['relaxed', 'simd', 'scalar'].filter((l) => existsSync(path.join(DIST, `softscope-${l}.wasm`)));
+  const builds = await loadBuilds(DIST, labels);
+  const peers = opts.peers ? await loadPeers() : { versions: {} };
+  const st = settings(opts.quick);
+  const result = { machine: machine(), settings: { quick: opts.quick, clock: opts.clock, ...st, builds: labels, peers: peers.versions }, families: {} };
+  log(`bench: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock ${opts.clock}${opts.quick ? '; QUICK' : ''}`);
+
+  for (const [name, spec] of Object.entries(FAMILIES)) {
+    if (opts.families && !opts.families.includes(name)) continue;
+    const kernels = builds.simd.registry.kernels.filter((k) => k.family === name && (!opts.kernels || opts.kernels.includes(k.name))).map((k) => k.name);
+    if (!kernels.length) continue;
+    const t0 = Date.now();
+    const ctx = { family: name, builds, peers };
+    const fst = spec.rounds && !opts.quick ? { ...st, rounds: spec.rounds } : st;
+    // by size, so the inputs are resident once per n
+    const bySize = new Map();
+    for (const k of kernels) for (const n of spec.sizes(k, opts.quick)) bySize.set(n, [...(bySize.get(n) ?? []), k]);
+    const rows = [];
+    for (const n of [...bySize.keys()].sort((a, b) => a - b)) {
+      const inp = spec.input(n);
+      for (const k of bySize.get(n)) {
+        let cands;
+        try {
+          cands = await spec.candidates(ctx, k, n, inp);
+        } catch (e) {
+          log(`  ${name} ${k} n=${n}: ${e.message}`);
+          rows.push({ kernel: k, n, error: e.message, results: {} });
+          continue;
+        }
+        const times = await race(cands, n, fst, opts.clock);
+        const row = { kernel: k, n, results: {} };
+        const ref = cands.some((c) => c.out) && spec.family === 'normalizer' ? reference64(k, inp.x, spec.params(k)) : null;
+        for (const c of cands) {
+          const t = times.get(c.id);
+          const r = { ns_per_elem: t.ns_per_elem, min: t.min, max: t.max };
+          if (spec.bytes) r.gbps = spec.bytes(n) / (t.ns_per_elem * n);
+          if (ref && c.out) r.max_rel_err = maxRelErr(c.out(), ref, k === 'log_softmax').maxRelErr;
+          row.results[c.id] = r;
+          c.fn.free?.();
+          c.dispose?.();
+        }
+        rows.push(row);
+        const lead = row.results.relaxed ?? row.results.simd;
+        log(`  ${name} ${k} n=${pow2(n)}: ${Object.entries(row.results).map(([id, r]) => `${id} ${r.ns_per_elem.toPrecision(3)}`).join(', ')}${lead?.max_rel_err != null ? ` (err ${fmtE(lead.max_rel_err)})` : ''}`);
+      }
+    }
+    result.families[name] = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline,
+      rounds: fst.rounds, rows, seconds: (Date.now() - t0) / 1000 };
+  }
+  const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
+  if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
+    const old = JSON.parse(readFileSync(path.join(outDir, 'bench.json'), 'utf8'));
+    result.merged = { from: old.machine.date, rerun: Object.keys(result.families) };
+    result.families = { ...old.families, ...result.families };
+  }
+  result.targets = computeTargets(result);
+
+  mkdirSync(outDir, { recursive: true });
+  for (const fam of Object.values(result.families)) {
+    writeFileSync(path.join(outDir, `${fam.family}.json`), JSON.stringify({ machine: result.machine, settings: result.settings, ...fam,
+      targets: result.targets.filter((t) => t.family === fam.family) }, null, 1) + '\n');
+    const svg = familySvg(fam);
+    if (svg) writeFileSync(path.join(outDir, `${fam.family}.svg`), svg);
+  }
+  writeFileSync(path.join(outDir, 'bench.json'), JSON.stringify(result, null, 1) + '\n');
+  result.outDir = outDir;
+  return result;
+}
+
+export function formatBench(result) {
+  const m = result.machine, s = result.settings;
+  let text = `softscope bench — ${m.cpu}, ${m.cores} cores, node ${m.node} (V8 ${m.v8}), load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
+  text += `medians of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), ${s.clock} clock; builds: ${s.builds.join(', ')}\n`;
+  text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
+  for (const fam of Object.values(result.families)) {
+    text += `\n== ${fam.title} — ${fam.unit}, median of ${fam.rounds} rounds; input: ${fam.input}\n`;
+    text += familyTable(fam);
+  }
+  text += '\n' + formatTargets(result.targets);
+  return text;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const opts = parseArgs(process.argv.slice(2));
+  const result = await runBench(opts);
+  process.stdout.write(formatBench(result));
+  console.log(`\nwrote ${path.relative(root, result.outDir)}/{${Object.keys(result.families).join(',')}}.{json,svg} and bench.json`);
+}

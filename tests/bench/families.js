@@ -1,0 +1,268 @@
+// What the benchmark runs, family by family, driven by the registry: every
+// kernel of a family is timed in each softscope build (relaxed SIMD, SIMD128,
+// scalar; raw exports on wasm-resident buffers, raw.js) with its registry
+// defaults, next to the peers and plain JavaScript that do the same job
+// (peers.js, plain-js*.js). Nothing here lists a family's kernels; the peers
+// attach to the kernels they implement.
+//
+// A family spec: sizes (full / quick), unit of the report, inputs(n), and
+// candidates(ctx, kernel, n, input) -> [{ id, fn, out? }]; `out` gives the
+// last result for the accuracy report (normalizers).
+import { memcpyCandidates } from './memcpy.js';
+import * as P from './peers.js';
+import { jsVariants, fillUniform } from './plain-js.js';
+import { samplerJs, lmLogits } from './plain-js-samplers.js';
+import { int8Js, pow2Js, fp8E4M3Js, weights } from './plain-js-quantizers.js';
+import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
+import { sdpaJs } from './plain-js-attention.js';
+import { normalizeCall, sampleCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
+
+export const ENGINES = ['relaxed', 'simd', 'scalar'];
+const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
+
+// Per build, resident copies of an input (cached per family and n).
+function resident(ctx, key, arrays) {
+  ctx.resident ??= new Map();
+  const k = `${ctx.family}:${key}`;
+  if (!ctx.resident.has(k)) {
+    for (const old of ctx.resident.keys()) if (old.startsWith(`${ctx.family}:`)) freeResident(ctx, old);
+    const per = {};
+    for (const [label, b] of Object.entries(ctx.builds))
+      per[label] = Object.fromEntries(Object.entries(arrays).map(([name, a]) => [name, b.floats(a.length, a)]));
+    ctx.resident.set(k, per);
+  }
+  return ctx.resident.get(k);
+}
+function freeResident(ctx, k) {
+  for (const bufs of Object.values(ctx.resident.get(k))) for (const b of Object.values(bufs)) b.free();
+  ctx.resident.delete(k);
+}
+
+/** The three builds of one raw call, as candidates. */
+function buildCands(ctx, make) {
+  return Object.entries(ctx.builds).map(([label, b]) => {
+    const r = make(b, label);
+    return r && { id: label, engine: label, ...r };
+  }).filter(Boolean);
+}
+
+// ---- normalizers ---------------------------------------------------------------
+
+const JS_NORM = new Set(Object.keys(jsVariants));
+
+const normalizer = {
+  family: 'normalizer',
+  title: 'normalizers',
+  unit: 'ns per element',
+  inputText: 'logits uniform in [-10, 10), splitmix64 seed 0x50f75c09e',
+  // The softmax family (and the kernels the issue compares with peers) at
+  // the four sizes of the targets; every other normalizer at two.
+  sizes: (k, quick) => (JS_NORM.has(k) || k === 'softmax_temperature' ? HEADLINE
+    : quick ? [65536] : [65536, 1 << 20]),
+  headline: 1 << 20,
+  rounds: 11, // the targets' rows: more rounds for a steadier median
+  bytes: (n) => 8 * n, // x read, y written
+  params: (k) => (k === 'softmax_temperature' ? { temperature: 0.37 } : {}),
+  input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, { x: inp.x, y: new Float32Array(n) });
+    const over = normalizer.params(k);
+    const cands = buildCands(ctx, (b, l) => ({
+      fn: normalizeCall(b, k, over, res[l].x, res[l].y, n),
+      out: () => res[l].y.view(),
+    }));
+    if (JS_NORM.has(k)) {
+      const y = new Float32Array(n), f = jsVariants[k];
+      cands.push({ id: 'js', engine: 'js', fn: () => f(inp.x, y), out: () => y });
+    }
+    if (k === 'softmax' || k === 'log_softmax') {
+      // the public API, copies included (the package's default build)
+      const ss = ctx.builds.simd.ss;
+      let y = null;
+      cands.push({ id: 'api', engine: 'api', fn: () => { y = ss.normalize(k, inp.x); }, out: () => y });
+      const peers = [
+        ['tfjs', P.tfjsKernel(ctx.peers, k, inp.x)],
+        ['tfjs+dataSync', P.tfjsEndToEnd(ctx.peers, k, inp.x)],
+        ['ort-web', await P.ortSoftmax(ctx.peers, 'web', k, inp.x)],
+        ['ort-node', await P.ortSoftmax(ctx.peers, 'node', k, inp.x)],
+        ['transformers', P.transformersNormalize(ctx.peers, k, inp.x)],
+      ];
+      for (const [id, c] of peers) if (c) cands.push({ id, engine: id, ...c });
+    }
+    if (k === 'softmax') {
+      const m = memcpyCandidates(n);
+      cands.push({ id: 'memcpy wasm', engine: 'memcpy', fn: m.wasm }, { id: 'memcpy native', engine: 'memcpy', fn: m.native });
+    }
+    if (k === 'sparsemax' || k === 'entmax15')
+      for (const l of ['relaxed', 'simd']) {
+        const b = ctx.builds[l];
+        if (b) cands.push({ id: `${l} sort`, engine: 'sort', fn: thresholdCall(b, k, 'sort', res[l].x, res[l].y, n), out: () => res[l].y.view() });
+      }
+    return cands;
+  },
+};
+
+// ---- samplers ------------------------------------------------------------------
+
+const sampler = {
+  family: 'sampler',
+  title: 'samplers (one draw per call)',
+  unit: 'us per call',
+  inputText: 'LM-like logits N(0, 2^2), seeded (lmLogits(n, 7)); probability inputs: their softmax; value inputs: 0.1 + |logits|',
+  sizes: (k, quick) => (quick ? [262144] : [32768, 131072, 262144]),
+  headline: 262144,
+  input(n) {
+    const x = lmLogits(n, 7);
+    let m = -Infinity, s = 0;
+    for (const v of x) m = Math.max(m, v);
+    const p = Float32Array.from(x, (v) => Math.exp(v - m));
+    for (const v of p) s += v;
+    return { x, probs: p.map((v) => v / s), values: Float32Array.from(x, (v) => 0.1 + Math.abs(v)) };
+  },
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, { ...inp, p: new Float32Array(n) });
+    const over = { top_p: { p: 0.9 }, top_k: { k: 50 }, min_p: { min_p: 0.1 } }[k] ?? {};
+    const kind = { logits: 'x', probs: 'probs', values: 'values' }[ctx.builds.simd.kernel(k, 'sampler').info.input];
+    const cands = buildCands(ctx, (b, l) => ({ fn: sampleCall(b, k, over, res[l][kind], res[l].p, n) }));
+    if (samplerJs[k]) cands.push({ id: 'js', engine: 'js', fn: () => samplerJs[k](inp.x, over) });
+    if (k === 'top_p') {
+      const t = P.transformersSample(ctx.peers, inp.x, 0);
+      if (t) cands.push({ id: 'transformers', engine: 'transformers', ...t });
+    }
+    if (k === 'top_k') {
+      const t = P.transformersSample(ctx.peers, inp.x, 50);
+      if (t) cands.push({ id: 'transformers', engine: 'transformers', ...t });
+      for (const w of ['web', 'node']) {
+        const c = await P.ortTopKSample(ctx.peers, w, inp.x, 50);
+        if (c) cands.push({ id: `ort-${w}`, engine: `ort-${w}`, ...c });
+      }
+    }
+    return cands;
+  },
+};
+
+// ---- quantizers ----------------------------------------------------------------
+
+// Plain JS where it matches the kernel at the parameters given here.
+const JS_QUANT = {
+  uniform: [{ bits: 8, symmetric: 1 }, int8Js],
+  pow2: [{ bits: 4 }, (x) => pow2Js(x, 4)],
+  fp8_e4m3: [{}, fp8E4M3Js],
+};
+const quantizer = {
+  family: 'quantizer',
+  title: 'quantizers (quantize + dequantize)',
+  unit: 'ns per value',
+  inputText: '|w|, w ~ N(0, 1) seeded: non-negative, in every quantizer\'s domain',
+  sizes: (k, quick) => (quick ? [1 << 20] : [1 << 20, 1 << 22]),
+  headline: 1 << 20,
+  input: (n) => ({ x: Float32Array.from(weights(n, 11), Math.abs) }),
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, { x: inp.x, y: new Float32Array(n) });
+    const [over, js] = JS_QUANT[k] ?? [{}, null];
+    const cands = buildCands(ctx, (b, l) => ({ fn: quantizeCall(b, k, over, res[l].x, res[l].y, n) }));
+    if (js) cands.push({ id: 'js', engine: 'js', fn: () => js(inp.x) });
+    return cands;
+  },
+};
+
+// ---- optimizers ----------------------------------------------------------------
+
+const JS_OPT = {
+  adam: (w, g, s, t) => adamJs(w, g, s, t),
+  adamw: (w, g, s, t) => adamJs(w, g, s, t, true),
+  adabelief: adabeliefJs,
+  lion: lionJs,
+  sage: sageJs,
+};
+const optimizer = {
+  family: 'optimizer',
+  title: 'optimizers (one update step)',
+  unit: 'ns per parameter',
+  inputText: 'gradients g ~ N(0, 1), weights |g| / 50, seeded; state from zero',
+  // 2^22 (out of cache) for the kernels with a plain-JS row
+  sizes: (k, quick) => (quick ? [1 << 20] : JS_OPT[k] ? [65536, 1 << 20, 1 << 22] : [65536, 1 << 20]),
+  headline: 1 << 20,
+  input(n) {
+    const g = weights(n, 5);
+    return { g, w: Float32Array.from(g, (v) => Math.abs(v) / 50) };
+  },
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, { w: inp.w, g: inp.g });
+    const cands = buildCands(ctx, (b, l) => ({ fn: optimizeCall(b, k, {}, res[l].w, res[l].g, n) }));
+    if (JS_OPT[k]) {
+      const w = inp.w.slice(), s = { m: new Float32Array(n), v: new Float32Array(n) };
+      let t = 0;
+      cands.push({ id: 'js', engine: 'js', fn: () => JS_OPT[k](w, inp.g, s, ++t) });
+    }
+    return cands;
+  },
+};
+
+// ---- measures and losses ---------------------------------------------------------
+
+const measure = {
+  family: 'measure',
+  title: 'measures',
+  unit: 'ns per element',
+  inputText: 'p = softmax of LM-like logits (q: of another draw); logits for logit measures',
+  sizes: (k, quick) => (quick ? [1 << 20] : [65536, 1 << 20]),
+  headline: 1 << 20,
+  input(n) {
+    const sm = (x) => {
+      let m = -Infinity, s = 0;
+      for (const v of x) m = Math.max(m, v);
+      const p = Float32Array.from(x, (v) => Math.exp(v - m));
+      for (const v of p) s += v;
+      return p.map((v) => v / s);
+    };
+    const x = lmLogits(n, 3);
+    return { x, p: sm(x), q: sm(lmLogits(n, 4)) };
+  },
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, inp);
+    return buildCands(ctx, (b, l) => {
+      const logits = b.kernel(k, 'measure').info.input === 'logits';
+      return { fn: measureCall(b, k, {}, logits ? res[l].x : res[l].p, res[l].q, n) };
+    });
+  },
+};
+
+const loss = {
+  family: 'loss',
+  title: 'losses (value and gradient)',
+  unit: 'ns per element',
+  inputText: 'logits uniform in [-10, 10), target 0',
+  sizes: (k, quick) => (quick ? [1 << 20] : [65536, 1 << 20]),
+  headline: 1 << 20,
+  input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, { x: inp.x, g: new Float32Array(n) });
+    return buildCands(ctx, (b, l) => ({ fn: lossCall(b, k, {}, res[l].x, res[l].g, n) }));
+  },
+};
+
+// ---- attention -------------------------------------------------------------------
+
+const D = 64;
+const attention = {
+  family: 'attention',
+  title: `attention (one head, d = ${D}, Q, K, V of n x ${D}; sdpa with softmax)`,
+  unit: 'ms per call',
+  inputText: 'Q, K, V uniform in [-1, 1), seeded',
+  sizes: (k, quick) => (quick ? [512] : [128, 512, 2048]),
+  headline: 2048,
+  input(n) {
+    let s = 12345;
+    const u = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+    return { q: Float32Array.from({ length: n * D }, u), k: Float32Array.from({ length: n * D }, u), v: Float32Array.from({ length: n * D }, u) };
+  },
+  async candidates(ctx, k, n, inp) {
+    const res = resident(ctx, `${n}`, inp);
+    const cands = buildCands(ctx, (b, l) => ({ fn: attendCall(b, k, {}, res[l].q, res[l].k, res[l].v, n, D) }));
+    if (k === 'sdpa') cands.push({ id: 'js', engine: 'js', fn: () => sdpaJs(inp.q, inp.k, inp.v, n, D) });
+    return cands;
+  },
+};
+
+export const FAMILIES = { normalizer, sampler, quantizer, optimizer, measure, loss, attention };

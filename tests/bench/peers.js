@@ -1,0 +1,195 @@
+// The libraries a user would otherwise install (devDependencies), wrapped as
+// benchmark candidates. Each loader returns null (with the reason logged)
+// when the package is missing or fails, so a run without them still works.
+//
+//   tfjs         @tensorflow/tfjs-core + @tensorflow/tfjs-backend-wasm (XNNPACK
+//                kernels, SIMD, no threads): tf.softmax / tf.logSoftmax on a
+//                tensor already in its wasm heap, timed without readback; and
+//                end to end: tf.tensor1d(x), the op, dataSync().
+//   ort-web      onnxruntime-web, wasm backend, one thread: one-node graphs
+//                (Softmax, LogSoftmax, TopK) built in onnx-graph.js; a run
+//                copies the input in and the output out.
+//   ort-node     onnxruntime-node (native MLAS, one intra-op thread): the same
+//                graphs, the native reference line.
+//   transformers @huggingface/transformers: its softmax / log_softmax (plain JS
+//                over the array) and the sampling path of its generate():
+//                topk (its ORT TopK op) -> softmax -> a weighted draw.
+import { softmaxModel, topkModel } from './onnx-graph.js';
+
+const log = (s) => process.stderr.write(s + '\n');
+
+async function tryImport(name) {
+  try {
+    return await import(name);
+  } catch (e) {
+    log(`peer ${name}: not available (${e.message.split('\n')[0]})`);
+    return null;
+  }
+}
+
+export async function loadPeers() {
+  const peers = { versions: {} };
+  const version = async (pkg) => {
+    try {
+      const { readFileSync } = await import('node:fs');
+      return JSON.parse(readFileSync(new URL(`../../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
+    } catch {
+      return null;
+    }
+  };
+
+  const tf = await tryImport('@tensorflow/tfjs-core');
+  if (tf && (await tryImport('@tensorflow/tfjs-backend-wasm'))) {
+    try {
+      await tf.setBackend('wasm');
+      await tf.ready();
+      peers.tfjs = tf;
+      peers.versions.tfjs = `${await version('@tensorflow/tfjs-backend-wasm')} (wasm backend, simd ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, threads ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT')})`;
+    } catch (e) {
+      log(`peer tfjs: ${e.message}`);
+    }
+  }
+  const ortWeb = await tryImport('onnxruntime-web');
+  if (ortWeb) {
+    ortWeb.env.wasm.numThreads = 1;
+    ortWeb.env.logLevel = 'error';
+    peers.ortWeb = ortWeb;
+    peers.versions['ort-web'] = `${await version('onnxruntime-web')} (wasm backend, 1 thread)`;
+  }
+  const ortNode = await tryImport('onnxruntime-node');
+  if (ortNode) {
+    peers.ortNode = ortNode;
+    peers.versions['ort-node'] = `${await version('onnxruntime-node')} (CPU, MLAS, 1 intra-op thread)`;
+  }
+  const tr = await tryImport('@huggingface/transformers');
+  if (tr) {
+    peers.transformers = tr;
+    peers.versions.transformers = await version('@huggingface/transformers');
+  }
+  return peers;
+}
+
+// ---- candidates --------------------------------------------------------------
+// Each maker returns { fn, out } or null: fn does one call; out() returns the
+// last result as an array (for the accuracy report), read after timing.
+
+const TF_OPS = { softmax: 'softmax', log_softmax: 'logSoftmax' };
+const ORT_OPS = { softmax: 'Softmax', log_softmax: 'LogSoftmax' };
+
+/** tf.softmax on a resident tensor, no readback (the kernel's time). */
+export function tfjsKernel(peers, kernel, x) {
+  const tf = peers.tfjs, op = TF_OPS[kernel];
+  if (!tf || !op) return null;
+  const t = tf.tensor1d(x);
+  let last = null;
+  return {
+    fn: () => {
+      if (last) last.dispose();
+      last = tf[op](t);
+    },
+    out: () => last.dataSync(),
+    dispose: () => { t.dispose(); if (last) last.dispose(); },
+  };
+}
+
+/** tf.tensor1d(x) -> op -> dataSync(): what a JS caller pays end to end. */
+export function tfjsEndToEnd(peers, kernel, x) {
+  const tf = peers.tfjs, op = TF_OPS[kernel];
+  if (!tf || !op) return null;
+  let y = null;
+  return {
+    fn: () => {
+      const t = tf.tensor1d(x), r = tf[op](t);
+      y = r.dataSync();
+      t.dispose();
+      r.dispose();
+    },
+    out: () => y,
+  };
+}
+
+const sessions = new Map();
+async function session(ort, bytes, opts, key) {
+  if (!sessions.has(key)) sessions.set(key, await ort.InferenceSession.create(bytes, opts));
+  return sessions.get(key);
+}
+const ORT_OPTS = {
+  web: { executionProviders: ['wasm'], graphOptimizationLevel: 'all' },
+  node: { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' },
+};
+
+/** onnxruntime-web / -node: Softmax or LogSoftmax over [1, n]. */
+export async function ortSoftmax(peers, which, kernel, x) {
+  const ort = which === 'web' ? peers.ortWeb : peers.ortNode, op = ORT_OPS[kernel];
+  if (!ort || !op) return null;
+  const n = x.length;
+  const s = await session(ort, softmaxModel(op, n), ORT_OPTS[which], `${which}:${op}:${n}`);
+  const feeds = { x: new ort.Tensor('float32', x, [1, n]) };
+  let y = null;
+  return {
+    fn: async () => { y = (await s.run(feeds)).y; },
+    out: () => y.data,
+  };
+}
+
+/** onnxruntime TopK(k) over [1, n], then softmax over the k values and a
+    draw: top-k sampling as one writes it on onnxruntime. */
+export async function ortTopKSample(peers, which, x, k) {
+  const ort = which === 'web' ? peers.ortWeb : peers.ortNode;
+  if (!ort) return null;
+  const n = x.length;
+  const s = await session(ort, topkModel(n, k), ORT_OPTS[which], `${which}:topk:${n}:${k}`);
+  const feeds = { x: new ort.Tensor('float32', x, [1, n]) };
+  let pick = -1;
+  return {
+    fn: async () => {
+      const r = await s.run(feeds);
+      pick = Number(r.indices.data[drawFromLogits(r.values.data)]);
+    },
+    out: () => [pick],
+  };
+}
+
+// softmax of logits v, then one inverse-CDF draw (Math.random)
+function drawFromLogits(v) {
+  let m = -Infinity;
+  for (let i = 0; i < v.length; i++) m = v[i] > m ? v[i] : m;
+  const p = new Float64Array(v.length);
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += p[i] = Math.exp(v[i] - m);
+  let u = Math.random() * s;
+  for (let i = 0; i < v.length; i++) if ((u -= p[i]) < 0) return i;
+  return v.length - 1;
+}
+
+/** transformers.js's softmax / log_softmax (utils/maths.js): plain JS. */
+export function transformersNormalize(peers, kernel, x) {
+  const tr = peers.transformers, f = tr && { softmax: tr.softmax, log_softmax: tr.log_softmax }[kernel];
+  if (!f) return null;
+  let y = null;
+  return { fn: () => { y = f(x); }, out: () => y };
+}
+
+/** The sampling step of transformers.js's generate() with do_sample: its
+    MultinomialSampler takes topk(logits, k) (k = top_k, 0 = the whole
+    vocabulary; the TopK runs on onnxruntime), softmax of those values and a
+    weighted draw. Its TopPLogitsWarper has no _call and generate() does not
+    apply top_p (4.3.2): this is the path a top_p = 0.9 request takes. */
+export function transformersSample(peers, x, k) {
+  const tr = peers.transformers;
+  if (!tr?.topk || !tr.Tensor) return null;
+  const t = new tr.Tensor('float32', x, [1, x.length]);
+  let pick = -1;
+  return {
+    fn: async () => {
+      const [v, i] = await tr.topk(t, k || x.length);
+      const p = tr.softmax(v.data);
+      let s = 0;
+      for (let j = 0; j < p.length; j++) s += p[j];
+      let u = Math.random() * s, j = 0;
+      for (; j < p.length - 1; j++) if ((u -= p[j]) < 0) break;
+      pick = Number(i.data[j]);
+    },
+    out: () => [pick],
+  };
+}

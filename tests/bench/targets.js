@@ -1,0 +1,77 @@
+// The targets of issue 18 (and the earlier ones still in force), evaluated
+// on a benchmark result: every one is a ratio of two candidates measured
+// side by side in the same run, or an error bound.
+import { fmtE, fmtX, pow2, ratio } from './report.js';
+
+const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
+const N22 = 1 << 22;
+
+function finder(result) {
+  const rows = (fam) => result.families[fam]?.rows ?? [];
+  const t = (fam, kernel, n, id) => rows(fam).find((r) => r.kernel === kernel && r.n === n)?.results[id]?.ns_per_elem ?? null;
+  const e = (fam, kernel, n, id) => rows(fam).find((r) => r.kernel === kernel && r.n === n)?.results[id]?.max_rel_err ?? null;
+  return { rows, t, e };
+}
+
+
+/** [{ family, name, want, values: [{ at, value }], status, note? }] */
+export function computeTargets(result) {
+  const { rows, t, e } = finder(result);
+  const out = [];
+  const target = (family, name, want, values, ok, note) => {
+    const measured = values.filter((v) => v.value != null);
+    const status = !measured.length ? 'not measured' : measured.length < values.length ? 'partly measured'
+      : measured.every((v) => ok(v.value)) ? 'met' : 'not met';
+    out.push({ family, name, want, values, status, ...(note ? { note } : {}) });
+  };
+  const sizes = (fam, k, list) => list.filter((n) => rows(fam).some((r) => r.kernel === k && r.n === n));
+
+  // softmax kernel vs tfjs-backend-wasm (XNNPACK), without readback
+  for (const id of ['relaxed', 'simd']) {
+    const ns = sizes('normalizer', 'softmax', HEADLINE);
+    target('normalizer', `softmax kernel (${id} build) vs tfjs-backend-wasm tf.softmax, no readback`, '>= 1.25x',
+      ns.map((n) => ({ at: n, value: ratio(t('normalizer', 'softmax', n, 'tfjs'), t('normalizer', 'softmax', n, id)) })), (v) => v >= 1.25);
+  }
+  target('normalizer', 'softmax max relative error vs float64 (relaxed, simd, scalar; outputs >= 1e-30)', '<= 2e-6',
+    sizes('normalizer', 'softmax', HEADLINE).map((n) => ({ at: n,
+      value: Math.max(...['relaxed', 'simd', 'scalar'].map((id) => e('normalizer', 'softmax', n, id) ?? 0)) })), (v) => v <= 2e-6);
+  target('normalizer', 'end to end: ss.normalize (copies) vs tf.softmax + dataSync (phase 2: copy-free API)', '>= 1.5x',
+    sizes('normalizer', 'softmax', HEADLINE).map((n) => ({ at: n, value: ratio(t('normalizer', 'softmax', n, 'tfjs+dataSync'), t('normalizer', 'softmax', n, 'api')) })),
+    (v) => v >= 1.5);
+  // out of cache: time over memcpy's for the same bytes (x read, y written)
+  for (const k of ['softmax', 'log_softmax', 'two_pass_softmax', 'online_softmax']) {
+    const mc = t('normalizer', 'softmax', N22, 'memcpy wasm');
+    target('normalizer', `${k} at 2^22 (relaxed) within 2x of wasm memory.copy of its bytes`, '<= 2x',
+      [{ at: N22, value: ratio(t('normalizer', k, N22, 'relaxed'), mc) }], (v) => v <= 2,
+      'time / memory.copy time of n floats (8n bytes moved)');
+  }
+  for (const id of ['relaxed', 'simd'])
+    target('normalizer', `two-pass vs three-pass softmax at 2^22 (${id})`, '>= 1.15x',
+      [{ at: N22, value: ratio(t('normalizer', 'softmax', N22, id), t('normalizer', 'two_pass_softmax', N22, id)) }], (v) => v >= 1.15);
+  target('normalizer', 'sparsemax: selection vs sort at 2^20 (simd)', '>= 3x',
+    [{ at: 1 << 20, value: ratio(t('normalizer', 'sparsemax', 1 << 20, 'simd sort'), t('normalizer', 'sparsemax', 1 << 20, 'simd')) }], (v) => v >= 3);
+
+  // top-p sampling over 256k logits
+  const tp = 262144;
+  target('sampler', 'top_p at 256k (relaxed build) vs transformers.js sampling path', '>= 10x',
+    [{ at: tp, value: ratio(t('sampler', 'top_p', tp, 'transformers'), t('sampler', 'top_p', tp, 'relaxed')) }], (v) => v >= 10,
+    'transformers.js 4.3.2 applies no top_p: generate() samples via topk (ORT TopK) + softmax + draw');
+  target('sampler', 'top_p at 256k (relaxed build) vs sort-based plain JS', '>= 30x',
+    [{ at: tp, value: ratio(t('sampler', 'top_p', tp, 'js'), t('sampler', 'top_p', tp, 'relaxed')) }], (v) => v >= 30);
+
+  target('quantizer', 'uniform int8: SIMD vs scalar build at 2^20', '>= 4x',
+    [{ at: 1 << 20, value: ratio(t('quantizer', 'uniform', 1 << 20, 'scalar'), t('quantizer', 'uniform', 1 << 20, 'simd')) }], (v) => v >= 4);
+  target('optimizer', 'adam: SIMD vs scalar build at 2^20', '>= 2.5x',
+    [{ at: 1 << 20, value: ratio(t('optimizer', 'adam', 1 << 20, 'scalar'), t('optimizer', 'adam', 1 << 20, 'simd')) }], (v) => v >= 2.5);
+  return out;
+}
+
+export function formatTargets(targets) {
+  const lines = ['targets (ratios side by side in this run):'];
+  for (const tg of targets) {
+    const vals = tg.values.map((v) => `${pow2(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+    const tag = tg.status === 'met' ? 'met    ' : tg.status === 'not met' ? 'NOT MET' : 'n/a    ';
+    lines.push(`  [${tag}] ${tg.name} ${tg.want} — ${vals}${tg.note ? ` (${tg.note})` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
