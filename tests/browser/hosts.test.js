@@ -124,4 +124,26 @@ describe('hosts in Chromium', () => {
     expectSameAsNode((await widgets())[0]);
     expect(errors).toEqual([]);
   });
+
+  it('the built site from a subfolder: the playground and its embed bundle load by relative paths', async () => {
+    // the repository root is served, so the site sits at /web/dist/
+    await page.goto(`${repo.url}web/dist/index.html#view=normalizers`);
+    await page.waitForFunction(() => document.querySelector('[data-view-figure] svg [data-value]'), null, { timeout: 30000 });
+    await page.evaluate(() => { document.body.innerHTML = '<softscope-widget view="dispersion" controls="none"></softscope-widget>'; });
+    await page.addScriptTag({ type: 'module', content: "import './embed/embed.js';" });
+    await page.waitForFunction(() => document.querySelector('softscope-widget')?.complete, null, { timeout: 30000 });
+    expectSameAsNode((await widgets())[0]);
+    expect(errors).toEqual([]);
+  });
+
+  it('an engine without WebAssembly: every widget says so instead of a blank box', async () => {
+    const other = await browser.context.newPage();
+    await other.addInitScript(() => { delete globalThis.WebAssembly; });
+    await other.goto(`${repo.url}examples/embed/index.html`);
+    await other.waitForFunction(() => [...document.querySelectorAll('softscope-widget')]
+      .every((e) => e.shadowRoot?.querySelector('[role=alert]')?.textContent.includes('WebAssembly')), null, { timeout: 30000 });
+    const n = await other.$$eval('softscope-widget', (els) => els.length);
+    expect(n).toBeGreaterThanOrEqual(4);
+    await other.close();
+  });
 });
