@@ -43,7 +43,7 @@ export function performanceHeight(d, width) {
   return Math.ceil(layout(d, width).end);
 }
 
-function Panel({ k, d, x0, y0, pw, panelH, colors, th }) {
+function Panel({ k, d, x0, y0, pw, panelH, colors, th, pending }) {
   const bx = box(x0, y0 + HEAD, pw, panelH - HEAD - GAP, { left: LEFT, right: 16, top: 4, bottom: AXIS });
   const timed = k.rows.filter((r) => Number.isFinite(r.ns));
   const x = logScale([Math.min(...timed.map((r) => r.min ?? r.ns)), Math.max(...timed.map((r) => r.max ?? r.ns))], [bx.x, bx.right]);
@@ -70,12 +70,13 @@ function Panel({ k, d, x0, y0, pw, panelH, colors, th }) {
         </${Text}>
       </g>`;
     })}
-    ${!d.ran && html`<${Text} x=${bx.x + 8} y=${bx.y + 18} th=${th} size=${11} color=${th.muted} data-placeholder>press Run to time it here</${Text}>`}
+    ${!d.ran && html`<${Text} x=${bx.x + 8} y=${bx.y + 18} th=${th} size=${11} color=${th.muted} data-placeholder>${pending}</${Text}>`}
     <${Frame} bx=${bx} th=${th} />
   </g>`;
 }
 
-export function PerformanceFigure({ data: d, colors, theme: t, width = 760, height }) {
+/** pending: what an empty panel says before the numbers come (the View says when a run is under way). */
+export function PerformanceFigure({ data: d, colors, theme: t, width = 760, height, pending = 'press Run to time it here' }) {
   const th = theme(t);
   const L = layout(d, width);
   const h = height ?? L.end;
@@ -88,6 +89,6 @@ export function PerformanceFigure({ data: d, colors, theme: t, width = 760, heig
       color=${l.kind === 'unavailable' ? th.warn : th.muted} data-line=${l.kind} data-unavailable=${l.build}>${l.t}</${Text}>`)}
     ${legend.el}
     ${d.kernels.map((k, i) => html`<${Panel} key=${k.name} k=${k} d=${d} x0=${(i % L.cols) * L.pw} y0=${L.top + Math.floor(i / L.cols) * L.panelH}
-      pw=${L.pw} panelH=${L.panelH} colors=${colors} th=${th} />`)}
+      pw=${L.pw} panelH=${L.panelH} colors=${colors} th=${th} pending=${pending} />`)}
   </${Svg}>`;
 }

@@ -57,7 +57,7 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
 
   return (
     <div data-performance-status={run.state}>
-      <Layout data={data} complete={!running}
+      <Layout data={data} complete={!running} figure={running ? { pending: 'timing… (the bars come when every round is done)' } : {}}
         caption={(
           <p class="caption">
             <b>Performance</b>: the same kernels, timed here, in this browser: the relaxed-SIMD, SIMD128 and scalar WebAssembly builds
@@ -71,7 +71,7 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
             <div class="card-head">
               <h2>Benchmark</h2>
               <p class="muted status" role="status" aria-live="polite" data-status={run.state}>
-                {running && (run.total ? `timing ${run.kernel ?? ''}… ${run.done}/${run.total} rounds` : 'loading the builds…')}
+                {running && (run.total ? `timing ${run.kernel ?? ''}… step ${run.done} of ${run.total}` : 'loading the builds…')}
                 {run.state === 'done' && `done in ${(run.wallMs / 1000).toFixed(1)} s`}
               </p>
             </div>
