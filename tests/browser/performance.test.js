@@ -97,11 +97,11 @@ describe('the Performance tab', () => {
 });
 
 describe('the Performance widget', () => {
-  it('<softscope-widget view="performance"> runs from the embed bundle (worker and wasm next to the script)', async () => {
+  it('<softscope-widget view="performance" controls="none"> still has Run, and runs from the embed bundle (worker and wasm next to the script)', async () => {
     const url = `${pw.server.url}perf-widget.html`;
     await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>widget</title>
       <script type="module" src="./embed/embed.js"></script>
-      <softscope-widget id="w" view="performance" kernels="softmax" n="2048" rounds="2" ms="3"></softscope-widget>` }));
+      <softscope-widget id="w" view="performance" kernels="softmax" n="2048" rounds="2" ms="3" controls="none"></softscope-widget>` }));
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('#w')?.shadowRoot?.querySelector('[data-view-figure="performance"] svg'), null, { timeout: 30000 });
     await watch('#w');
@@ -109,6 +109,7 @@ describe('the Performance widget', () => {
     await page.waitForFunction(() => document.querySelector('#w').shadowRoot.querySelector('[data-performance-status="done"]'), null, { timeout: 60000 });
     const w = await stopWatch();
     expect(w.values.at(-1)).toBe(100);
+    expect(await page.evaluate(() => document.querySelector('#w').shadowRoot.querySelectorAll('input').length)).toBe(0); // no controls, only Run
     const d = await drawn('#w');
     expect(d.ran).toBe('1');
     expect(Object.keys(d.bars.softmax)).toEqual(['relaxed', 'simd', 'scalar', 'js']);

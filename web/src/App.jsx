@@ -45,8 +45,8 @@ function EmbedButton() {
   );
 }
 
-/** The tab's layout of a view's parts: caption, input editor and controls, then the figure with its export bar. */
-function TabLayout({ data, caption, input, side, figure = {}, below, complete = true }) {
+/** The tab's layout of a view's parts: caption, input editor and controls, then the figure (actions above it) with its export bar. */
+function TabLayout({ data, caption, input, side, figure = {}, below, actions, complete = true }) {
   const { ss, v, state, theme, colors } = useContext(Ctx);
   const [ref, width] = useWidth(720);
   const Fig = v.Figure;
@@ -59,6 +59,7 @@ function TabLayout({ data, caption, input, side, figure = {}, below, complete = 
         {side && <div class="card side-card controls-card">{side}</div>}
       </div>
       <div class="card figure-card" ref={ref}>
+        {actions}
         <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
           {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
         </div>

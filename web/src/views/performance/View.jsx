@@ -1,5 +1,6 @@
-// The Performance view: the controls (kernels, n, builds, rounds), a Run
-// button, a progress bar, then the figure. The timing runs in a Web Worker
+// The Performance view: the controls (kernels, n, builds, rounds), then a
+// Run button and a progress bar over the figure (the layout's `actions`: a
+// widget shows them even with controls="none"). The timing runs in a Web Worker
 // (worker.js): the main thread only draws, so the page stays responsive
 // while it runs. A changed control, a second Run or leaving the view stops
 // the running worker; the bars shown are always those of the state shown.
@@ -66,23 +67,23 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
             faster than the scalar build and than plain JS. It runs in a Web Worker: the page stays responsive.
           </p>
         )}
+        actions={(
+          <div class="perf-run">
+            <button type="button" class="primary" onClick={start} disabled={running} data-run>{run.state === 'done' ? 'Run again' : 'Run'}</button>
+            {running && <button type="button" onClick={() => { stop(); setRun({ state: 'idle', done: 0, total: 0 }); }}>Stop</button>}
+            <div class="progress" role="progressbar" aria-label="benchmark progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct}>
+              <div class="progress-bar" style={{ width: `${pct}%` }} />
+            </div>
+            <p class="muted status" role="status" aria-live="polite" data-status={run.state}>
+              {running && (run.total ? `timing ${run.kernel ?? ''}… step ${run.done} of ${run.total}` : 'loading the builds…')}
+              {run.state === 'done' && `done in ${(run.wallMs / 1000).toFixed(1)} s`}
+            </p>
+            {run.state === 'error' && <p class="error" role="alert">{run.error}</p>}
+          </div>
+        )}
         input={(
           <div class="card">
-            <div class="card-head">
-              <h2>Benchmark</h2>
-              <p class="muted status" role="status" aria-live="polite" data-status={run.state}>
-                {running && (run.total ? `timing ${run.kernel ?? ''}… step ${run.done} of ${run.total}` : 'loading the builds…')}
-                {run.state === 'done' && `done in ${(run.wallMs / 1000).toFixed(1)} s`}
-              </p>
-            </div>
-            <div class="perf-run">
-              <button type="button" class="primary" onClick={start} disabled={running} data-run>{run.state === 'done' ? 'Run again' : 'Run'}</button>
-              {running && <button type="button" onClick={() => { stop(); setRun({ state: 'idle', done: 0, total: 0 }); }}>Stop</button>}
-              <div class="progress" role="progressbar" aria-label="benchmark progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct}>
-                <div class="progress-bar" style={{ width: `${pct}%` }} />
-              </div>
-            </div>
-            {run.state === 'error' && <p class="error" role="alert">{run.error}</p>}
+            <div class="card-head"><h2>Benchmark</h2></div>
             <Fields {...common} keys={['n', 'rounds', 'ms', 'builds']} />
           </div>
         )}
