@@ -60,7 +60,7 @@ describe('the Performance tab', () => {
     expect(await page.$eval('[role=progressbar]', (b) => b.getAttribute('aria-valuenow'))).toBe('100');
     expect(w.values.some((v) => v > 0 && v < 100), `progress values ${w.values}`).toBe(true);
     // the main thread answered while the worker timed: frames kept coming (a run takes ~1 s here)
-    expect(w.frames).toBeGreaterThan(10);
+    expect(w.frames, `frames during the run (longest gap ${w.maxGap} ms)`).toBeGreaterThan(10);
 
     const d = await drawn();
     expect(d.ran).toBe('1');
@@ -74,8 +74,8 @@ describe('the Performance tab', () => {
     }
     // the ratios written under the bars are the bars' own: scalar / SIMD
     const simdText = await page.$eval('[data-kernel="softmax"] [data-build="simd"] text:last-of-type', (t) => t.textContent);
-    const want = d.bars.softmax.scalar / d.bars.softmax.simd;
-    expect(Number(simdText.match(/([\d.]+)× scalar/)[1])).toBeCloseTo(want, want >= 10 ? 0 : 1);
+    const want = d.bars.softmax.scalar / d.bars.softmax.simd; // the same division as the model's
+    expect(simdText).toContain(`${Number(want.toPrecision(want >= 100 ? 3 : 2))}× scalar`);
     console.log(`Chromium, n = 4096, ns per element: ${JSON.stringify(d.bars)}; ${w.frames} frames, longest gap ${w.maxGap.toFixed(0)} ms`);
     expect(errors).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import { schema, BUILDS } from './schema.js';
 import { compute, table } from './model.js';
 import { PerformanceFigure, performanceHeight } from '../../figures/performance.js';
-import { kernelColors, listColors } from '../../figures/palette.js';
+import { listColors } from '../../figures/palette.js';
 
 export const performanceView = {
   id: 'performance',
@@ -18,7 +18,7 @@ export const performanceView = {
   Figure: PerformanceFigure,
   height: performanceHeight,
   width: 760,
-  // builds by id (the bars), normalizers by name (the chooser's swatches): the two sets of names do not meet
-  colors: (ss) => new Map([...kernelColors(ss, 'normalizer'), ...listColors(BUILDS, 10)]),
+  // the builds' colours (the bars, the builds chooser); a kernel is a panel here, not a colour
+  colors: () => listColors(BUILDS),
 };
 export default performanceView;
