@@ -3,7 +3,7 @@
 // SIMD128 and scalar. A build the engine cannot compile (relaxed SIMD where
 // the engine does not validate it, SIMD128 in an engine without SIMD) is
 // reported unavailable with the reason, and the others still run.
-import { createSoftscope } from '../../api/index.js';
+import { createSoftscope, detectSimd } from '../../api/index.js';
 
 // The relaxed build, by URL, as the API loads it today. A static
 // `new URL(..., import.meta.url)` so that Vite ships the file next to the
@@ -39,7 +39,8 @@ export async function loadBuilds(wanted) {
     try {
       instances[id] = await createSoftscope(OPTIONS[id]);
     } catch (e) {
-      unavailable[id] = id === 'relaxed' && e instanceof WebAssembly.CompileError
+      // relaxed SIMD presumes SIMD128: either missing, the engine refuses the module
+      unavailable[id] = id === 'relaxed' && (e instanceof WebAssembly.CompileError || !detectSimd())
         ? 'this engine does not validate relaxed SIMD' : String(e.message ?? e).replace(/^[^:]*: /, '');
     }
   }
