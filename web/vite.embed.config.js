@@ -18,7 +18,12 @@ export default defineConfig({
   logLevel: 'warn',
   // The Performance view's Web Worker is an ES module (it imports the API,
   // whose wasm it finds by import.meta.url, relative to the worker's file).
-  worker: { format: 'es' },
+  // Named like the rest of the bundle, next to embed.js: the worker's wasm is
+  // then the very files (same names, same hashes) the widgets load.
+  worker: {
+    format: 'es',
+    rolldownOptions: { output: { entryFileNames: 'embed-worker-[hash].js', chunkFileNames: 'embed-worker-[name]-[hash].js', assetFileNames: '[name]-[hash][extname]' } },
+  },
   build: {
     outDir: fileURLToPath(new URL('../wasm/dist/embed', import.meta.url)),
     emptyOutDir: true,
