@@ -56,7 +56,7 @@ function Panel({ k, d, x0, y0, pw, panelH, colors, th, pending }) {
       const label = html`<${Text} x=${bx.x - 8} y=${y + 11} th=${th} anchor="end" size=${11.5}>${r.label}</${Text}>`;
       if (!d.ran) return html`<g key=${r.build} data-build=${r.build}>${label}</g>`;
       if (r.error) return html`<g key=${r.build} data-build=${r.build}>${label}
-        <${Text} x=${bx.x + 6} y=${y + 11} th=${th} size=${11} color=${th.warn} data-error=${r.build}>${r.error}</${Text}></g>`;
+        <${Text} x=${bx.x + 6} y=${y + 11} th=${th} size=${11} color=${r.build === 'js' ? th.muted : th.warn} data-error=${r.build}>${r.error}</${Text}></g>`;
       // how many times faster than scalar and plain JS (the JS row: none; its slowness is the others' ratio)
       const ratios = r.build === 'js' ? [] : [r.build !== 'scalar' && r.vsScalar != null && `${x100(r.vsScalar)}× scalar`,
         r.vsJs != null && `${x100(r.vsJs)}× JS`].filter(Boolean);
