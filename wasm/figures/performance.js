@@ -14,7 +14,6 @@ import { theme } from './palette.js';
 import { wrap, titleLines, Title, SP, LINE } from './text.js';
 
 const PAD = 12, PANEL_W = 380, HEAD = 26, ROW = 36, AXIS = 36, GAP = 10, LEFT = 96;
-const BUILD_NAMES = { relaxed: 'relaxed SIMD', simd: 'SIMD128', scalar: 'scalar', js: 'plain JS' };
 const x100 = (r) => (r >= 100 ? fmt(r, 3) : fmt(r, 2));
 
 function header(d, width) {
@@ -22,7 +21,7 @@ function header(d, width) {
   const title = titleLines('Kernel speed in this engine', `n = ${count(d.n)}, ns per element (shorter is faster)`, width);
   const lines = [
     ...(d.userAgent ? wrap(d.userAgent, width - 2 * PAD, 10.5).map((t) => ({ t, kind: 'ua' })) : []),
-    ...wrap(`build in use: ${BUILD_NAMES[d.pageBuild] ?? d.pageBuild} · ${runText}`, width - 2 * PAD, 10.5).map((t) => ({ t, kind: 'run' })),
+    ...wrap(`build in use: ${d.pageBuildLabel} · ${runText}`, width - 2 * PAD, 10.5).map((t) => ({ t, kind: 'run' })),
     ...d.builds.filter((b) => !b.available).map((b) => ({ t: `${b.label}: not available (${b.reason})`, kind: 'unavailable', build: b.id })),
   ];
   return { title, lines, legendY: title.height + LINE * lines.length + 14 };

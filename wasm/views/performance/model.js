@@ -17,13 +17,13 @@ function buildsOf(state, timings) {
 }
 
 /**
- * { ran, n, rounds, ms, input, userAgent, pageBuild, builds, kernels: [{ name, rows: [{ build, label, ns, min, max,
+ * { ran, n, rounds, ms, input, userAgent, pageBuild, pageBuildLabel, builds, kernels: [{ name, rows: [{ build, label, ns, min, max,
  * vsScalar, vsJs } | { build, label, error }] }] }. ss: the page's instance (its build is the badge's).
  */
 export function compute(ss, state, timings = null) {
   const builds = buildsOf(state, timings);
   const pageBuild = ss.build ?? ss.impl;
-  const base = { pageBuild, builds, n: timings?.n ?? state.n, rounds: timings?.rounds ?? state.rounds, ms: timings?.ms ?? state.ms };
+  const base = { pageBuild, pageBuildLabel: BUILD_LABELS[pageBuild] ?? pageBuild, builds, n: timings?.n ?? state.n, rounds: timings?.rounds ?? state.rounds, ms: timings?.ms ?? state.ms };
   if (!timings) return { ...base, ran: false, input: null, userAgent: null, kernels: state.kernels.map((name) => ({ name, rows: [] })) };
   const kernels = [...new Set(timings.results.map((r) => r.kernel))].map((name) => {
     const of = (b) => timings.results.find((r) => r.kernel === name && r.build === b);
