@@ -18,6 +18,9 @@ export default defineConfig({
   // import.meta.url lookup of the .wasm files.
   optimizeDeps: { exclude: ['softscope'] },
   server: { fs: { allow: [repoRoot] } },
+  // The Performance view's Web Worker is an ES module (it imports the API,
+  // whose wasm it finds by import.meta.url, relative to the worker's file).
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

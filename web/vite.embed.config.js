@@ -16,6 +16,14 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   logLevel: 'warn',
+  // The Performance view's Web Worker is an ES module (it imports the API,
+  // whose wasm it finds by import.meta.url, relative to the worker's file).
+  // Named like the rest of the bundle, next to embed.js: the worker's wasm is
+  // then the very files (same names, same hashes) the widgets load.
+  worker: {
+    format: 'es',
+    rolldownOptions: { output: { entryFileNames: 'embed-worker-[hash].js', chunkFileNames: 'embed-worker-[name]-[hash].js', assetFileNames: '[name]-[hash][extname]' } },
+  },
   build: {
     outDir: fileURLToPath(new URL('../wasm/dist/embed', import.meta.url)),
     emptyOutDir: true,
@@ -41,6 +49,9 @@ export default defineConfig({
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
+            // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (its Web
+            // Worker is a bundle of its own), only the view module's measure() for Node names it, dynamically
+            { name: 'timing', priority: 3, test: /wasm\/views\/performance\/(measure|runner|builds)\.js|wasm\/analysis\/(race|plain-js)\.js/ },
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),

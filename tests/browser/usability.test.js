@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { openPlayground } from './open-playground.js';
 
-const VIEWS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers', 'attention'];
+const VIEWS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers', 'attention', 'performance'];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // axe rules about names and ARIA (what "no unnamed controls" means, and ARIA used as specified)
 const AXE_RULES = ['button-name', 'select-name', 'label', 'input-button-name', 'aria-input-field-name', 'aria-toggle-field-name',
@@ -93,8 +93,8 @@ describe('keyboard and screen readers', () => {
     expect(await page.getAttribute('#tab-dispersion', 'aria-controls')).toBe('panel-dispersion');
     expect(await page.getAttribute('#panel-dispersion', 'aria-labelledby')).toBe('tab-dispersion');
     await page.keyboard.press('End');
-    await ready('attention');
-    expect(await page.evaluate(() => location.hash)).toMatch(/^#view=attention/);
+    await ready(VIEWS.at(-1));
+    expect(await page.evaluate(() => location.hash)).toMatch(new RegExp(`^#view=${VIEWS.at(-1)}`));
     await page.goBack();
     await ready('dispersion');
     expect(await page.getAttribute('#tab-dispersion', 'aria-selected')).toBe('true');

@@ -49,7 +49,8 @@ export const command = {
       const n = notices[0];
       throw new UsageError(`--state: ${n.key}=${String(n.value).slice(0, 40)}: ${n.reason}${notices.length > 1 ? ` (and ${notices.length - 1} more)` : ''}`);
     }
-    const data = v.compute(ss, state);
+    // a view that times (Performance) measures first, in this process
+    const data = v.measure ? v.compute(ss, state, await v.measure(state)) : v.compute(ss, state);
     const files = figureFiles(ss, v, state, data, { width, height, theme });
     if (opt.out === undefined && opt.data === undefined) { ctx.out(files.svg.trimEnd()); return; }
     if (opt.out !== undefined) {

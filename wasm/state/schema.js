@@ -10,7 +10,8 @@
 //   number   { min, max, minOpen?, maxOpen?, integer?, log?, pow2? }  6 significant digits in links
 //   bool     '1' / '0' (also true / false)
 //   choice   { options: [...] | (ctx) => [...] }  one name
-//   names    { options: (ctx) => [...], min?, max? }  a comma-separated list of names
+//   names    { options: (ctx) => [...], min?, max?, optionHelp? }  a comma-separated list of names
+//            (optionHelp: { name: text } for names that are not kernels, the chooser's tooltips)
 //   numbers  { min, max, length: [lo, hi], negInf? }  a comma-separated vector ("-Infinity" allowed with negInf)
 //   point    { min, max }  "x,y" or absent (null)
 //   params   { scope: 'shared' | 'kernel', kernels: (state, ctx) => registry entries, exclude? }

@@ -21,6 +21,8 @@ export const DESCRIBE = {
     : `${r.name} f ${fmt(r.f, 3)}${r.diverged ? ' (diverged)' : `, ${fmt(r.distance, 3)} from the nearest minimum`}`)))}`,
   attention: (d) => list(d.panels.map((p) => (p.error ? `${p.label}: ${p.error}`
     : `${p.label}: entropy ${fmt(p.mean.entropy, 3)}, ${pct(p.mean.zeros)} exact zeros, TV to softmax ${fmt(p.tv, 3)}`))),
+  performance: (d) => (!d.ran ? `not run yet: ${d.kernels.map((k) => k.name).join(', ')} at n = ${count(d.n)}`
+    : `at n = ${count(d.n)}, ns per element: ${list(d.kernels.map((k) => `${k.name} ${k.rows.map((r) => (r.error ? `${r.label} not run` : `${r.label} ${fmt(r.ns, 3)}`)).join(', ')}`))}`),
 };
 
 /** The sentence for a view's data ('' when the view has none). */

@@ -1,8 +1,10 @@
-// The six views. Each is one module in three places: a playground tab, an
+// The seven views. Each is one module in three places: a playground tab, an
 // embedded widget, and a headless figure (softscope figure). A view is
 //   schema   its state: keys, types, ranges, defaults (state/schema.js reads
 //            and writes it as links, widget attributes and --state)
 //   compute  state -> the numbers it shows (the model; calls the kernels)
+//   measure  (only a view that times: Performance) state -> timings, async;
+//            its compute(ss, state, timings) is then a function of those
 //   table    those numbers as rows (CSV)
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
@@ -11,6 +13,7 @@ import { sampling } from './sampling/index.js';
 import { quantization } from './quantization/index.js';
 import { optimizers } from './optimizers/index.js';
 import { attention } from './attention/index.js';
+import { performanceView } from './performance/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
 export const VIEWS = [
@@ -20,6 +23,7 @@ export const VIEWS = [
   quantization,
   optimizers,
   attention,
+  performanceView,
 ];
 export const VIEW_IDS = VIEWS.map((v) => v.id);
 

@@ -18,6 +18,15 @@ import { useTheme, useWidth } from './hooks.js';
 const IDS = WEB_VIEWS.map((v) => v.id);
 const Ctx = createContext(null);
 
+// The build the page's instance runs: the instance says (ss.build) where the
+// API tells; before that, its impl ('simd' | 'scalar').
+const buildOf = (ss) => (BUILD_BADGE[ss.build] ? ss.build : ss.impl);
+const BUILD_BADGE = {
+  relaxed: { text: 'wasm relaxed SIMD', title: 'this browser runs WebAssembly relaxed SIMD: the relaxed build' },
+  simd: { text: 'wasm SIMD128', title: 'this browser runs WebAssembly SIMD128: the SIMD build' },
+  scalar: { text: 'wasm scalar', title: 'no SIMD128 here: the scalar build' },
+};
+
 function linkFor(hash) {
   return `${location.href.split('#')[0]}#${hash}`;
 }
@@ -36,8 +45,8 @@ function EmbedButton() {
   );
 }
 
-/** The tab's layout of a view's parts: caption, input editor and controls, then the figure with its export bar. */
-function TabLayout({ data, caption, input, side, figure = {}, below, complete = true }) {
+/** The tab's layout of a view's parts: caption, input editor and controls, then the figure (actions above it) with its export bar. */
+function TabLayout({ data, caption, input, side, figure = {}, below, actions, complete = true }) {
   const { ss, v, state, theme, colors } = useContext(Ctx);
   const [ref, width] = useWidth(720);
   const Fig = v.Figure;
@@ -50,6 +59,7 @@ function TabLayout({ data, caption, input, side, figure = {}, below, complete = 
         {side && <div class="card side-card controls-card">{side}</div>}
       </div>
       <div class="card figure-card" ref={ref}>
+        {actions}
         <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
           {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
         </div>
@@ -145,8 +155,8 @@ export function App() {
         </div>
         <div class="masthead-side">
           {ss && (
-            <p class="build" data-impl={ss.impl} title={ss.simdSupported ? 'this browser runs WebAssembly SIMD128' : 'no SIMD128 here: scalar build'}>
-              <span class="badge">{ss.impl === 'simd' ? 'wasm SIMD128' : 'wasm scalar'}</span> v{ss.version}
+            <p class="build" data-impl={ss.impl} data-build={buildOf(ss)} title={BUILD_BADGE[buildOf(ss)].title}>
+              <span class="badge">{BUILD_BADGE[buildOf(ss)].text}</span> v{ss.version}
             </p>
           )}
           <label class="inline theme-toggle" for="theme">theme{' '}

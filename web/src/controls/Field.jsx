@@ -50,7 +50,7 @@ export function Field({ f, state, set, ss, colors, idPrefix, controls = 'all' })
     }
     case 'names': {
       const opts = f.options(ss);
-      const infos = opts.map((name) => ss.kernels().find((k) => k.name === name) ?? { name, summary: '' });
+      const infos = opts.map((name) => ss.kernels().find((k) => k.name === name) ?? { name, summary: f.optionHelp?.[name] ?? '' });
       const toggle = (name, on) => {
         const next = on ? [...v, name] : v.filter((x) => x !== name);
         if (f.max !== undefined && next.length > f.max) return;

@@ -31,13 +31,16 @@ export function stateFromAttributes(ss, attrs, v) {
 
 const Ctx = createContext(null);
 
-function WidgetLayout({ data, input, side, figure = {}, below, complete = true }) {
+// actions: what the view needs to be of any use, shown whatever `controls`
+// says (the Performance view's Run button and progress bar).
+function WidgetLayout({ data, input, side, figure = {}, below, actions, complete = true }) {
   const { v, colors, theme, width, height, controls, host } = useContext(Ctx);
   host.drawn(data, complete);
   const Fig = v.Figure;
   const anyControls = controls === 'all' || controls.size > 0;
   return (
     <>
+      {actions}
       {/* height: the figure's largest height; it is scaled down to fit (its proportions kept) */}
       <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}
         style={Number.isFinite(height) ? { '--figure-max-height': `${height}px` } : undefined}>

@@ -1,5 +1,5 @@
 // The views a widget can show, loaded on demand: a page with one widget
-// downloads the shared code and that one view's code, not all six. The list
+// downloads the shared code and that one view's code, not all seven. The list
 // is the views' folders (wasm/views/<id>/index.js with its
 // web/src/views/<id>/View.jsx), so a new view is embeddable without a line here.
 const MODULES = import.meta.glob('../../../wasm/views/*/index.js');

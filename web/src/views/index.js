@@ -7,6 +7,7 @@ import { SamplingView } from './sampling/View.jsx';
 import { QuantizationView } from './quantization/View.jsx';
 import { OptimizersView } from './optimizers/View.jsx';
 import { AttentionView } from './attention/View.jsx';
+import { PerformanceView } from './performance/View.jsx';
 
 const COMPONENTS = {
   normalizers: NormalizersView,
@@ -15,6 +16,7 @@ const COMPONENTS = {
   quantization: QuantizationView,
   optimizers: OptimizersView,
   attention: AttentionView,
+  performance: PerformanceView,
 };
 
 /** [{ ...view module, View }] in tab order. */
