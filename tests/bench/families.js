@@ -76,8 +76,9 @@ const normalizer = {
       cands.push({ id: 'js', engine: 'js', fn: () => f(inp.x, y), out: () => y });
     }
     if (k === 'softmax' || k === 'log_softmax') {
-      // the public API, copies included (the package's default build)
-      const ss = ctx.builds.simd.ss;
+      // the public API, copies included, on the build impl 'auto' loads
+      // where the engine validates relaxed SIMD (Chromium; Node 22)
+      const ss = (ctx.builds.relaxed ?? ctx.builds.simd).ss;
       let y = null;
       cands.push({ id: 'api', engine: 'api', fn: () => { y = ss.normalize(k, inp.x); }, out: () => y });
       const peers = [
