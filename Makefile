@@ -72,7 +72,9 @@ FUZZ_SECONDS ?= 180
 # the plain kernels ran up to 19% slower (sparsemax) than in the simd build.
 # -ffp-contract=off: no multiply-add is fused behind the code's back. The
 # same API is exported as by the emcc builds; libc is a WASI "reactor"
-# (_initialize runs the constructors), the C tests a WASI command.
+# (_initialize runs the constructors), the C tests a WASI command. The
+# package's module drops wasi-libc's DWARF (--strip-debug: 140 kB of the
+# download; the name section stays, as in the emcc builds' --profiling-funcs).
 RELAXED_CC := clang-19
 PLAIN_CC := clang-14
 RELAXED_LD := wasm-ld-19
@@ -192,7 +194,7 @@ $(DIST)/softscope-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC)) Makefile
 
 $(DIST)/softscope-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC)) Makefile
 	@mkdir -p $(@D)
-	$(RELAXED_LD) --no-entry $(RELAXED_LINK) $(WASI_LIB)/crt1-reactor.o $(filter %.o,$^) \
+	$(RELAXED_LD) --no-entry --strip-debug $(RELAXED_LINK) $(WASI_LIB)/crt1-reactor.o $(filter %.o,$^) \
 	  $(RELAXED_LIBS) $(foreach f,$(WASM_EXPORTS),--export=$(f)) -o $@
 
 $(B)/wasm/tests-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC) $(TEST_SRC))

@@ -7,7 +7,7 @@
 // MARGIN below its baseline. Not part of `make test`.
 //
 // Usage: node tests/bench/bench-check.js [--update] [--margin 0.3]
-//   --update: write the fresh ratios as the new baseline.
+//   --update: write the fresh ratios (the lower of two quick runs) as the new baseline.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,17 @@ const BASELINE = path.join(here, 'baseline.json');
 // A quick run on a shared 2-core machine moves ratios by up to ~15%; a real
 // regression (losing relaxed_madd, a copy in a hot path) costs more than 30%.
 const MARGIN = 0.3;
+// Against a peer the margin is wider: onnxruntime's time (its own thread
+// pool, native or wasm) moved its ratios by up to 3x between quick runs
+// with nothing changed on our side, and a regression of ours also shows in
+// the ratios to our other builds and plain JS, which keep MARGIN.
+const PEERS = new Set(['tfjs', 'ort-web', 'ort-node', 'transformers']);
+const PEER_MARGIN = 0.6;
+// The quick sizes, but medians of 5 rounds of 30 ms (after 40 ms of warm-up,
+// as a full run) rather than 3 of 15:
+// with 3, one slowed round on either side (onnxruntime's thread, a
+// collection) moved peer ratios by 2-3x.
+const ROUNDS = { rounds: 5, roundMs: 30, warmupMs: 40 };
 const SUBSET = {
   families: ['normalizer', 'sampler', 'quantizer', 'optimizer'],
   kernels: ['softmax', 'log_softmax', 'two_pass_softmax', 'softmax_temperature', 'sparsemax', 'entmax15',
@@ -29,21 +40,28 @@ const mi = args.indexOf('--margin');
 const margin = mi >= 0 ? Number(args[mi + 1]) : MARGIN;
 
 const { runBench } = await import('./bench.js');
-const result = await runBench({ quick: true, clock: 'cpu', peers: true, out: path.join(process.env.B || 'build', 'bench-check'), ...SUBSET });
 
 // ratio key "family kernel n: a/b" = time(b) / time(a): how many times a is faster
 const ratios = {};
 const PAIRS = [['relaxed', 'simd'], ['simd', 'scalar'], ['relaxed', 'js'], ['relaxed', 'tfjs'], ['relaxed', 'ort-web'],
   ['relaxed', 'ort-node'], ['relaxed', 'transformers'], ['relaxed', 'relaxed sort']];
-for (const fam of Object.values(result.families))
-  for (const r of fam.rows)
-    for (const [a, b] of PAIRS) {
-      const ta = r.results[a]?.ns_per_elem, tb = r.results[b]?.ns_per_elem;
-      if (ta && tb) ratios[`${fam.family} ${r.kernel} ${r.n}: ${a} vs ${b}`] = +(tb / ta).toFixed(4);
-    }
+// --update keeps each ratio's lower value over two quick runs: a round that a
+// collection or a neighbour's burst slowed down on one side must not set a
+// floor that later runs cannot reach.
+let result;
+for (let run = 0; run < (update ? 2 : 1); run++) {
+  result = await runBench({ quick: true, clock: 'cpu', peers: true, out: path.join(process.env.B || 'build', 'bench-check'), settings: ROUNDS, ...SUBSET });
+  for (const fam of Object.values(result.families))
+    for (const r of fam.rows)
+      for (const [a, b] of PAIRS) {
+        const ta = r.results[a]?.ns_per_elem, tb = r.results[b]?.ns_per_elem;
+        const k = `${fam.family} ${r.kernel} ${r.n}: ${a} vs ${b}`;
+        if (ta && tb) ratios[k] = Math.min(ratios[k] ?? Infinity, +(tb / ta).toFixed(4));
+      }
+}
 
 if (update) {
-  writeFileSync(BASELINE, JSON.stringify({ note: 'ratios of a quick `make bench-check` run (time of b / time of a); tests/bench/bench-check.js --update', machine: result.machine, margin, ratios }, null, 1) + '\n');
+  writeFileSync(BASELINE, JSON.stringify({ note: 'ratios of quick `make bench-check` runs, the lower of two (time of b / time of a); tests/bench/bench-check.js --update', machine: result.machine, margin, ratios }, null, 1) + '\n');
   console.log(`wrote ${path.relative(process.cwd(), BASELINE)} (${Object.keys(ratios).length} ratios)`);
   process.exit(0);
 }
@@ -57,9 +75,10 @@ for (const [k, b] of Object.entries(base.ratios)) {
     continue;
   }
   compared++;
-  const ok = v >= b * (1 - margin);
+  const m = PEERS.has(k.split(' vs ').pop()) ? Math.max(margin, PEER_MARGIN) : margin;
+  const ok = v >= b * (1 - m);
   if (!ok) fails++;
-  console.log(`${ok ? 'ok      ' : 'DROPPED '} ${k}: ${v.toFixed(2)}x (baseline ${b.toFixed(2)}x, floor ${(b * (1 - margin)).toFixed(2)}x)`);
+  console.log(`${ok ? 'ok      ' : 'DROPPED '} ${k}: ${v.toFixed(2)}x (baseline ${b.toFixed(2)}x, floor ${(b * (1 - m)).toFixed(2)}x)`);
 }
-console.log(`\nbench-check: ${compared} ratios compared with ${path.relative(process.cwd(), BASELINE)}, margin ${margin * 100}%: ${fails} dropped`);
+console.log(`\nbench-check: ${compared} ratios compared with ${path.relative(process.cwd(), BASELINE)}, margin ${margin * 100}% (vs peers ${Math.max(margin, PEER_MARGIN) * 100}%): ${fails} dropped`);
 process.exitCode = fails ? 1 : 0;

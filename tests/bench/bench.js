@@ -67,7 +67,7 @@ export async function runBench(opts) {
   const labels = ['relaxed', 'simd', 'scalar'].filter((l) => existsSync(path.join(DIST, `softscope-${l}.wasm`)));
   const builds = await loadBuilds(DIST, labels);
   const peers = opts.peers ? await loadPeers() : { versions: {} };
-  const st = settings(opts.quick);
+  const st = { ...settings(opts.quick), ...opts.settings }; // opts.settings: bench-check's rounds
   const result = { machine: machine(), settings: { quick: opts.quick, clock: opts.clock, ...st, builds: labels, peers: peers.versions }, families: {} };
   log(`bench: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock ${opts.clock}${opts.quick ? '; QUICK' : ''}`);
 

@@ -4,6 +4,10 @@
 //           kernel's memory traffic is bounded by;
 //   native  TypedArray.prototype.set between two buffers (V8 calls the C
 //           library's memmove).
+//   new array  x.slice() (families.js): a fresh Float32Array of n floats and
+//           the copy into it -- the floor of any call that returns a new
+//           array (ss.normalize, tf.softmax + dataSync): its pages are new
+//           to the process each time glibc has given freed ones back.
 // Each copies n floats: 4n bytes read and 4n written, the same bytes as a
 // normalizer reading x and writing y.
 

@@ -31,7 +31,7 @@ export class Build {
 
   static async load(label, dist) {
     const file = path.join(dist, BUILDS[label]);
-    const ss = await createSoftscope({ impl: label === 'scalar' ? 'scalar' : 'simd', wasm: readFileSync(file) });
+    const ss = await createSoftscope({ impl: label, wasm: readFileSync(file) });
     return new Build(label, ss);
   }
 

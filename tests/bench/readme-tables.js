@@ -27,6 +27,7 @@ const NAMES = {
   relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', js: 'plain JS',
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
   transformers: 'transformers.js', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
+  'memcpy new array': 'new array + memcpy (`x.slice()`)',
   'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
 };
 

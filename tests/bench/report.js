@@ -3,7 +3,7 @@
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
 const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'js', 'tfjs', 'tfjs+dataSync',
-  'ort-web', 'ort-node', 'transformers', 'memcpy wasm', 'memcpy native'];
+  'ort-web', 'ort-node', 'transformers', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
 export const pow2 = (n) => {
@@ -65,7 +65,7 @@ const COLORS = {
   relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', js: '#bbbbbb',
   tfjs: '#e08214', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
   transformers: '#d6604d', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
-  'memcpy wasm': '#404040', 'memcpy native': '#878787',
+  'memcpy wasm': '#404040', 'memcpy native': '#878787', 'memcpy new array': '#b0b0b0',
 };
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
 

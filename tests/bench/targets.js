@@ -5,6 +5,7 @@ import { fmtE, fmtX, pow2, ratio } from './report.js';
 
 const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
 const N22 = 1 << 22;
+const N24 = 1 << 24;
 
 function finder(result) {
   const rows = (fam) => result.families[fam]?.rows ?? [];
@@ -38,16 +39,17 @@ export function computeTargets(result) {
   target('normalizer', 'end to end: ss.normalize (copies) vs tf.softmax + dataSync (phase 2: copy-free API)', '>= 1.5x',
     sizes('normalizer', 'softmax', HEADLINE).map((n) => ({ at: n, value: ratio(t('normalizer', 'softmax', n, 'tfjs+dataSync'), t('normalizer', 'softmax', n, 'api')) })),
     (v) => v >= 1.5);
-  // out of cache: time over memcpy's for the same bytes (x read, y written)
-  for (const k of ['softmax', 'log_softmax', 'two_pass_softmax', 'online_softmax']) {
-    const mc = t('normalizer', 'softmax', N22, 'memcpy wasm');
-    target('normalizer', `${k} at 2^22 (relaxed) within 2x of wasm memory.copy of its bytes`, '<= 2x',
-      [{ at: N22, value: ratio(t('normalizer', k, N22, 'relaxed'), mc) }], (v) => v <= 2,
+  // out of cache: time over memcpy's for the same bytes (x read, y written);
+  // the issue's size 2^22 (32 MB moved: may still sit in a 32 MB L3) and,
+  // when the run has it, 2^24 (128 MB: DRAM)
+  const big = [N22, N24].filter((n) => n === N22 || sizes('normalizer', 'softmax', [n]).length);
+  for (const k of ['softmax', 'log_softmax', 'two_pass_softmax', 'online_softmax'])
+    target('normalizer', `${k} (relaxed) within 2x of wasm memory.copy of its bytes`, '<= 2x',
+      big.map((n) => ({ at: n, value: ratio(t('normalizer', k, n, 'relaxed'), t('normalizer', 'softmax', n, 'memcpy wasm')) })), (v) => v <= 2,
       'time / memory.copy time of n floats (8n bytes moved)');
-  }
   for (const id of ['relaxed', 'simd'])
-    target('normalizer', `two-pass vs three-pass softmax at 2^22 (${id})`, '>= 1.15x',
-      [{ at: N22, value: ratio(t('normalizer', 'softmax', N22, id), t('normalizer', 'two_pass_softmax', N22, id)) }], (v) => v >= 1.15);
+    target('normalizer', `two-pass vs three-pass softmax out of cache (${id})`, '>= 1.15x',
+      big.map((n) => ({ at: n, value: ratio(t('normalizer', 'softmax', n, id), t('normalizer', 'two_pass_softmax', n, id)) })), (v) => v >= 1.15);
   target('normalizer', 'sparsemax: selection vs sort at 2^20 (simd)', '>= 3x',
     [{ at: 1 << 20, value: ratio(t('normalizer', 'sparsemax', 1 << 20, 'simd sort'), t('normalizer', 'sparsemax', 1 << 20, 'simd')) }], (v) => v >= 3);
 

@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SIMD_PROBE, RELAXED_PROBE } from '../../wasm/api/simd-detect.js';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -25,4 +26,13 @@ export async function launchChromium({ width = 1280, height = 1000 } = {}) {
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The build createSoftscope({ impl: 'auto' }) loads in this page's engine
+ *  (the playground's and the widgets'; Chromium validates relaxed SIMD), so
+ *  that Node can load the same one and compare numbers exactly. */
+export async function autoBuild(page) {
+  const [simd, relaxed] = await page.evaluate((probes) => probes.map((p) => WebAssembly.validate(new Uint8Array(p))),
+    [[...SIMD_PROBE], [...RELAXED_PROBE]]);
+  return simd && relaxed ? 'relaxed' : simd ? 'simd' : 'scalar';
 }

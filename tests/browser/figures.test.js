@@ -1,13 +1,14 @@
 // One figure, two renderers: for each view and a state, the figure Chromium
 // draws in the playground and the SVG `softscope figure` renders in Node
 // carry the same numbers (every data-value, in document order). Both run the
-// wasm SIMD build, so the numbers are equal, not just close.
+// same wasm build (the one 'auto' picks in Chromium: relaxed SIMD), so the
+// numbers are equal, not just close.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { view, parse, stateEntries } from '../../wasm/views/index.js';
 import { figureFiles } from '../../wasm/views/files.js';
 import { parseXml } from '../js/support/xml.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, autoBuild } from './open-playground.js';
 
 // A state per view (each a link of that view); AdaRound's layer and the
 // attention's error maps and heads have their own.
@@ -24,9 +25,9 @@ const CASES = [
 
 let pw, page, errors, ss;
 beforeAll(async () => {
-  ss = await createSoftscope({ impl: 'simd' });
   pw = await openPlayground({ width: 1280, height: 1000 });
   ({ page, errors } = pw);
+  ss = await createSoftscope({ impl: await autoBuild(page) }); // the build the page runs
 });
 afterAll(async () => { await pw?.close(); });
 

@@ -13,7 +13,7 @@ import { view, parse } from '../../wasm/views/index.js';
 import { hashEntries } from '../../wasm/state/schema.js';
 import { plain } from '../../wasm/views/data.js';
 import { serveStatic } from '../../scripts/static-server.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium, autoBuild } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOCS = `${ROOT}/examples/docs/.vitepress/dist`;
@@ -22,11 +22,11 @@ let ss, repo, docs, browser, page, errors;
 beforeAll(async () => {
   if (!existsSync(`${ROOT}/wasm/dist/embed/embed.js`)) throw new Error('wasm/dist/embed/embed.js is missing: run `make embed` first');
   if (!existsSync(`${DOCS}/index.html`)) throw new Error('the docs example is not built: run `make docs-example` first');
-  ss = await createSoftscope({ impl: 'simd' });
   repo = await serveStatic(ROOT);
   docs = await serveStatic(DOCS);
   browser = await launchChromium({ width: 1200, height: 900 });
   page = browser.page;
+  ss = await createSoftscope({ impl: await autoBuild(page) }); // the build the widgets run
   errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

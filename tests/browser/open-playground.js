@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../../scripts/static-server.js';
 import { launchChromium } from './chromium.js';
+
+export { autoBuild } from './chromium.js';
 import { hashEntries } from '../../wasm/state/schema.js';
 
 const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -12,14 +12,14 @@ import { parse } from '../../wasm/state/schema.js';
 import { renderFigure } from '../../wasm/views/files.js';
 import { optimizers as view } from '../../wasm/views/optimizers/index.js';
 import { compute } from '../../wasm/views/optimizers/model.js';
-import { openPlayground, pageState, figureValues } from './open-playground.js';
+import { openPlayground, pageState, figureValues, autoBuild } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
 beforeAll(async () => {
-  ss = await createSoftscope();
   pw = await openPlayground({ width: 1280, height: 1300 });
   ({ server, page, errors: pageErrors } = pw);
+  ss = await createSoftscope({ impl: await autoBuild(page) }); // the build the page runs
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { renderFigure } from '../../wasm/views/files.js';
 import { quantization } from '../../wasm/views/quantization/index.js';
 import { sourceValues, schemeParams, levels } from '../../wasm/views/quantization/model.js';
 import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';
-import { openPlayground, pageState, figureValues } from './open-playground.js';
+import { openPlayground, pageState, figureValues, autoBuild } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss;
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 // What Node computes for the state in the page's address, on the build the page runs.
 async function nodeView() {
-  ss ??= await createSoftscope({ impl: await page.getAttribute('[data-impl]', 'data-impl') });
+  ss ??= await createSoftscope({ impl: await autoBuild(page) });
   const { state, notices } = parse(quantization.schema, Object.entries(await pageState(page)), ss, { ignore: ['view'] });
   expect(notices).toEqual([]);
   const k = ss.kernel(state.scheme, 'quantizer');

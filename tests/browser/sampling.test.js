@@ -12,7 +12,7 @@ import { renderFigure } from '../../wasm/views/files.js';
 import { sampling } from '../../wasm/views/sampling/index.js';
 import { samplingLogits } from '../../wasm/views/sampling/logits.js';
 import { runPipeline } from '../../wasm/views/sampling/decode.js';
-import { openPlayground, pageState, figureValues } from './open-playground.js';
+import { openPlayground, pageState, figureValues, autoBuild } from './open-playground.js';
 
 let pw, server, page, pageErrors, ss, kernels;
 
@@ -28,8 +28,7 @@ afterAll(async () => {
 // Node's API on the build the page runs, so that the numbers compare exactly.
 async function nodeApi() {
   if (!ss) {
-    const impl = await page.getAttribute('[data-impl]', 'data-impl');
-    ss = await createSoftscope({ impl });
+    ss = await createSoftscope({ impl: await autoBuild(page) });
     kernels = new Set(ss.kernels('sampler').map((k) => k.name));
   }
   return ss;

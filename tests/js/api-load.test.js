@@ -31,6 +31,8 @@ describe('loading', () => {
   ])("impl '%s' loads the %s build", async (impl, want) => {
     const ss = await createSoftscope({ impl });
     expect(ss.impl).toBe(want);
+    // ('auto': the relaxed build once the engine validates relaxed SIMD, api-builds.test.js)
+    expect(ss.build).toBe(impl === 'auto' && direct.detectRelaxedSimd() ? 'relaxed' : want);
     expect(ss.simdSupported).toBe(true);
     expect(ss.version).toBe('0.1.0');
     expect(ss.maxN).toBe(2 ** 26);

@@ -144,7 +144,7 @@ describe.concurrent('softscope CLI', () => {
     [['normalize', 'softmax', '--input', '[1]', '--param', 'alpha=2'], /unknown parameter --param alpha/],
     [['normalize', 'softmax', '--input', `@/nonexistent/x.json`], /--input: cannot read \/nonexistent\/x\.json \(ENOENT\)/],
     [['normalize', 'softmax'], /--input is required/],
-    [['normalize', 'softmax', '--input', '[1]', '--impl', 'avx'], /--impl must be auto, simd or scalar/],
+    [['normalize', 'softmax', '--input', '[1]', '--impl', 'avx'], /--impl must be auto, relaxed, simd or scalar/],
     [['measure', 'entropy', '--input', '[0.5, -0.5]'], /--input contains a negative value -0\.5 \(at index 1\)/],
     [['measure', 'kl_divergence', '--input', '[1]'], /--input2 is required/],
     [['frobnicate'], /unknown command "frobnicate"/],

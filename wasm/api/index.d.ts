@@ -13,6 +13,8 @@ export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, Measure
 export type ParamsOf<F extends RegistryFamily, K> = K extends keyof KernelParams[F] ? KernelParams[F][K] : never;
 
 export type Impl = 'simd' | 'scalar';
+/** A wasm build: relaxed SIMD (clang-19), SIMD128 or scalar. */
+export type Build = 'relaxed' | 'simd' | 'scalar';
 export type Family = RegistryFamily;
 
 /** One parameter of a kernel, as in the C registry (ss_param_info). */
@@ -108,10 +110,16 @@ export interface SoftmaxState {
 }
 
 export interface Softscope {
-  /** Which build was loaded (or 'scalar' when requested on the SIMD build). */
+  /** The C impl the calls run: 'simd' on the relaxed and SIMD builds (or
+   *  'scalar' when requested there), 'scalar' on the scalar build. */
   readonly impl: Impl;
+  /** Which wasm build runs (e.g. for a badge): 'relaxed' | 'simd' | 'scalar'. */
+  readonly build: Build;
   /** Whether the engine validates WebAssembly SIMD128. */
   readonly simdSupported: boolean;
+  /** Whether the engine validates WebAssembly relaxed SIMD (Node 20: after
+   *  impl 'relaxed' turned on --experimental-wasm-relaxed-simd). */
+  readonly relaxedSupported: boolean;
   /** Library version from the registry, e.g. "0.1.0". */
   readonly version: string;
   /** SS_MAX_N, the largest accepted length. */
@@ -236,16 +244,21 @@ export interface EstimatorStats {
 }
 
 export interface CreateOptions {
-  /** 'auto' (default): SIMD iff the engine validates a v128 module. */
-  impl?: 'auto' | Impl;
+  /** 'auto' (default): the relaxed-SIMD build where the engine validates
+   *  relaxed SIMD, else SIMD128 where it validates v128, else scalar.
+   *  'relaxed' | 'simd' | 'scalar': that build, or an Error when the engine
+   *  cannot run it (Node 20: 'relaxed' sets --experimental-wasm-relaxed-simd). */
+  impl?: 'auto' | Build;
   /** Override the module: bytes, URL, path (Node), compiled module, or one per build. */
-  wasm?: WasmSource | { simd?: WasmSource; scalar?: WasmSource };
+  wasm?: WasmSource | { relaxed?: WasmSource; simd?: WasmSource; scalar?: WasmSource };
 }
 export type WasmSource = ArrayBuffer | ArrayBufferView | URL | string | WebAssembly.Module;
 
 export function createSoftscope(options?: CreateOptions): Promise<Softscope>;
 export default createSoftscope;
 export function detectSimd(): boolean;
+/** Whether the engine validates a relaxed-SIMD module (f32x4.relaxed_madd). */
+export function detectRelaxedSimd(): boolean;
 
 /** C status codes (enum ss_status). */
 export const STATUS: Readonly<Record<string, number>>;

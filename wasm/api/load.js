@@ -1,13 +1,15 @@
 // Loading a softscope wasm build: the bytes (fs in Node, fetch in a
 // browser), one compiled module per URL (so several instances, e.g. several
 // widgets on a page, share one download and one compile), and the imports a
-// standalone reactor module asks for. The two `new URL('../dist/...',
+// standalone reactor module asks for. The `new URL('../dist/...',
 // import.meta.url)` literals are static so that bundlers (Vite) turn them
-// into assets.
+// into assets (one per build; a page downloads only the one it loads).
 import { SoftscopeTypeError, describe } from './errors.js';
 
+export const RELAXED_URL = new URL('../dist/softscope-relaxed.wasm', import.meta.url);
 export const SIMD_URL = new URL('../dist/softscope-simd.wasm', import.meta.url);
 export const SCALAR_URL = new URL('../dist/softscope-scalar.wasm', import.meta.url);
+export const BUILD_URLS = { relaxed: RELAXED_URL, simd: SIMD_URL, scalar: SCALAR_URL };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 

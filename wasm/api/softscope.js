@@ -28,8 +28,10 @@ function deepFreeze(o) {
 }
 
 export class Softscope {
-  constructor(ex, requested, simdSupported, renew = null) {
-    this.simdSupported = simdSupported;
+  constructor(ex, requested, supported = { simd: true, relaxed: false }, renew = null) {
+    // what the engine validates (detectSimd, detectRelaxedSimd)
+    this.simdSupported = supported.simd;
+    this.relaxedSupported = supported.relaxed;
     this._renew = renew; // () => fresh exports of the same compiled module
     this._depth = 0; // nesting of public calls (scratch is trimmed at depth 0)
     this._attach(ex);
@@ -41,10 +43,15 @@ export class Softscope {
     this.schedules = deepFreeze(reg.schedules ?? []);
     // The C enums, by value (families, impls, schedules, estimators, ...).
     this.enums = deepFreeze(reg.enums);
-    // What the build holds: the SIMD build says impl_default "simd".
+    // Which build runs: 'relaxed' | 'simd' | 'scalar' (ss_build_name). The
+    // relaxed build's impl is 'simd' too: there the kernels that state a
+    // relaxed error bound use relaxed ops, all others plain SIMD128.
     const buildImpl = reg.impl_default;
-    if (requested === 'simd' && buildImpl !== 'simd')
-      throw new SoftscopeError("createSoftscope: impl 'simd' requested but the loaded module is the scalar build", STATUS.SS_ERR_UNSUPPORTED);
+    this.build = reg.build ?? buildImpl;
+    if ((requested === 'simd' || requested === 'relaxed') && buildImpl !== 'simd')
+      throw new SoftscopeError(`createSoftscope: impl '${requested}' requested but the loaded module is the scalar build`, STATUS.SS_ERR_UNSUPPORTED);
+    if (requested === 'relaxed' && this.build !== 'relaxed')
+      throw new SoftscopeError(`createSoftscope: impl 'relaxed' requested but the loaded module is the ${this.build} build`, STATUS.SS_ERR_UNSUPPORTED);
     this.impl = requested === 'scalar' ? 'scalar' : buildImpl;
     this._implId = IMPLS.indexOf(this.impl);
 

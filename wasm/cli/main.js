@@ -24,7 +24,7 @@ import { command as check } from './check.js';
 
 const COMMANDS = [list, describe, normalize, measure, loss, sample, quantize, attend, optimize, sweep, figure, check];
 const VERSION = '0.1.0';
-const IMPLS = ['auto', 'simd', 'scalar'];
+const IMPLS = ['auto', 'relaxed', 'simd', 'scalar'];
 
 const OVERVIEW = `softscope — numeric kernels around softmax (WebAssembly SIMD128)
 
@@ -34,7 +34,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n')}
 softscope <command> --help   that command's options
 softscope --version
 
-common options: --impl auto|simd|scalar (the wasm build; auto: SIMD where the engine has it), --json
+common options: --impl auto|relaxed|simd|scalar (the wasm build; auto: relaxed SIMD, else SIMD, where the engine has it), --json
 exit status: 0 ok, 2 bad input or usage, 1 internal error or a failed check
 environment: SOFTSCOPE_WASM=path (another build of the module), SOFTSCOPE_DEBUG=1 (stacks of internal errors)`;
 
@@ -53,7 +53,7 @@ export async function main(argv, io = {}) {
   const err = io.err ?? ((s) => process.stderr.write(s + '\n'));
   let ssPromise = null;
   const load = (impl = 'auto') => {
-    if (!IMPLS.includes(impl)) throw new UsageError(`--impl must be auto, simd or scalar (got "${impl}")`);
+    if (!IMPLS.includes(impl)) throw new UsageError(`--impl must be auto, relaxed, simd or scalar (got "${impl}")`);
     // SOFTSCOPE_WASM: run another build of the module (a path or URL).
     ssPromise ??= io.softscope ? Promise.resolve(io.softscope(impl))
       : createSoftscope(process.env.SOFTSCOPE_WASM ? { impl, wasm: process.env.SOFTSCOPE_WASM } : { impl });

@@ -62,6 +62,13 @@ void ss_softmax_scale_simd(float *y, size_t n, double S, double min_d);
    relaxed-SIMD kernel of softmax (beta == 1) and softmax_temperature. */
 void ss_softmax_row_simd(const float *x, size_t n, float max, float min,
                          double beta, float *y);
+/* y = min(1, exp(x - c)) for c >= max x, the row's log-sum-exp in double
+   (the last pass of two-pass and online softmax): softmax's row-reduced exp
+   with SS_EXPM_FLOOR, so an output is +0 iff its exact value is below
+   FLT_MIN; the min because c, the log of a rounded sum, can put a single
+   dominant entry 1 ulp above 1. False (nothing written) when c is outside
+   ss_expm's range. */
+bool ss_exp_lse_store_simd(const float *x, size_t n, double c, float *y);
 #endif
 
 /* Registry-shaped VJPs of plain softmax (params unused): online and two-pass

@@ -46,10 +46,14 @@
  * SSE/NEON/WASM version): f32x4.nearest for e, the rr2_p5 polynomial for m,
  * pmax (one instruction; V8 expands the IEEE f32x4.max), 2 accumulator
  * pairs each taking 4 vectors per step with one shared max exponent (one
- * rescale of the accumulator per 4 vectors). Lane sums are float within a
- * block of SS_SUM_BLOCK and go into a double state per block. Pass 2 runs
- * 32 wide. Relaxed build: the multiply-adds of both passes are relaxed_madd
- * (e c1 is exact, so the reduction is the same fused or not).
+ * rescale of the accumulator per 4 vectors; measured best against 2-8
+ * vectors and 1-4 accumulators). Lane sums are float within a block of
+ * SS_SUM_BLOCK and go into a double state per block. Pass 2 is
+ * ss_exp_lse_store_simd (softmax.c), 16 wide. Relaxed build: the
+ * multiply-adds of both passes are relaxed_madd (e c1 is exact, so the
+ * reduction is the same fused or not). Not faster here: pass 1 as an online
+ * softmax over L1-resident chunks of 2048 or 8192 (a max, then a sum of
+ * ss_expm, per chunk): 5-10% slower at 2^22 and 2^24.
  * Scalar reference: the same decomposition with e ln2 in double, m = expf(t),
  * the sum in double with ldexp; outputs by ss_flush_tiny.
  * Backward: the softmax VJP (shared, softmax.c).
@@ -272,24 +276,10 @@ static ss_status two_pass_simd(const float *x, size_t n, const double *params,
 
   /* pass 2: y = exp(x - c) with c = log(S 2^E), the row's log-sum-exp, in
      double: softmax's row-reduced exp (exact zeros below FLT_MIN, no
-     denormal). c >= max x; outside ss_expm's range (a max logit above about
-     335) the three-pass kernel runs. */
-  ss_expm ec;
-  if (!ss_expm_init(log(S) + (double)E * 0x1.62E42FEFA39EFp-1, SS_EXPM_FLOOR, &ec))
+     denormal; y <= 1). c >= max x; outside ss_expm's range (a max logit
+     above about 335) the three-pass kernel runs. */
+  if (!ss_exp_lse_store_simd(x, n, log(S) + (double)E * 0x1.62E42FEFA39EFp-1, y))
     return fallback(SS_IMPL_SIMD, x, n, y);
-  /* y <= 1: c is the log of a rounded sum, so for n = 1 (or one entry
-     holding all the mass) exp(x - c) can come out 1 ulp above 1 */
-  const v128_t one = wasm_f32x4_splat(1.0f);
-#define SS_TP_OUT(v) wasm_f32x4_pmin(one, ss_expm_f32x4((v), &ec)) /* y < 1 ? y : 1 */
-  i = 0;
-  for (; i + 32 <= n; i += 32) {
-    v128_t v[8];
-    for (int j = 0; j < 8; j++) v[j] = SS_TP_OUT(wasm_v128_load(x + i + 4 * j));
-    for (int j = 0; j < 8; j++) wasm_v128_store(y + i + 4 * j, v[j]);
-  }
-  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, SS_TP_OUT(wasm_v128_load(x + i)));
-  if (i < n) ss_store_partial(y + i, n - i, SS_TP_OUT(ss_load_partial(x + i, n - i, -INFINITY)));
-#undef SS_TP_OUT
   return SS_OK;
 }
 

@@ -5,4 +5,5 @@
 export const WASM = {
   simd: `${process.cwd()}/wasm/dist/softscope-simd.wasm`,
   scalar: `${process.cwd()}/wasm/dist/softscope-scalar.wasm`,
+  relaxed: `${process.cwd()}/wasm/dist/softscope-relaxed.wasm`,
 };
