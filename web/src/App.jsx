@@ -18,9 +18,8 @@ import { useTheme, useWidth } from './hooks.js';
 const IDS = WEB_VIEWS.map((v) => v.id);
 const Ctx = createContext(null);
 
-// The build the page's instance runs: the instance says (ss.build) where the
-// API tells; before that, its impl ('simd' | 'scalar').
-const buildOf = (ss) => (BUILD_BADGE[ss.build] ? ss.build : ss.impl);
+// The build the page's instance runs ('relaxed' | 'simd' | 'scalar').
+const buildOf = (ss) => ss.build;
 const BUILD_BADGE = {
   relaxed: { text: 'wasm relaxed SIMD', title: 'this browser runs WebAssembly relaxed SIMD: the relaxed build' },
   simd: { text: 'wasm SIMD128', title: 'this browser runs WebAssembly SIMD128: the SIMD build' },
