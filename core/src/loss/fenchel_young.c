@@ -135,8 +135,11 @@ static fy_sums sums_simd(const float *p, const float *x, float xt, size_t n,
 }
 #endif
 
-/* Shared body: project with `proj` of `impl` into grad, then L and p - e_t. */
-static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
+typedef fy_sums (*fy_sums_fn)(const float *p, const float *x, float xt, size_t n, double alpha);
+
+/* Shared body: project with `proj` of `impl` into grad, then L (its sums by
+   `sums`, the impl's own) and p - e_t. */
+static ss_status fy_loss(const char *proj, ss_impl impl, fy_sums_fn sums_of, const float *x,
                          size_t n, double target, double alpha,
                          const double *proj_params, size_t nproj,
                          double *loss, float *grad) {
@@ -151,13 +154,7 @@ static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
   if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
   s = ss_normalize(k, impl, x, n, proj_params, nproj, grad);
   if (s != SS_OK) return s;
-  fy_sums sums;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    sums = sums_simd(grad, x, x[t], n, alpha);
-  else
-#endif
-    sums = sums_scalar(grad, x, x[t], n, alpha);
+  const fy_sums sums = sums_of(grad, x, x[t], n, alpha);
   const double l = sums.dot + sums.ent / alpha;
   *loss = l > 0.0 ? l : 0.0;
   grad[t] -= 1.0f;
@@ -167,17 +164,17 @@ static ss_status fy_loss(const char *proj, ss_impl impl, const float *x,
 static ss_status sparsemax_loss_scalar(const float *x, size_t n,
                                        const double *params, double *loss,
                                        float *grad) {
-  return fy_loss("sparsemax", SS_IMPL_SCALAR, x, n, params[0], 2.0, NULL, 0, loss, grad);
+  return fy_loss("sparsemax", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], 2.0, NULL, 0, loss, grad);
 }
 static ss_status entmax15_loss_scalar(const float *x, size_t n,
                                       const double *params, double *loss,
                                       float *grad) {
-  return fy_loss("entmax15", SS_IMPL_SCALAR, x, n, params[0], 1.5, NULL, 0, loss, grad);
+  return fy_loss("entmax15", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], 1.5, NULL, 0, loss, grad);
 }
 static ss_status entmax_bisect_loss_scalar(const float *x, size_t n,
                                            const double *params, double *loss,
                                            float *grad) {
-  return fy_loss("entmax_bisect", SS_IMPL_SCALAR, x, n, params[0], params[1],
+  return fy_loss("entmax_bisect", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], params[1],
                  params + 1, 1, loss, grad);
 }
 
@@ -185,17 +182,17 @@ static ss_status entmax_bisect_loss_scalar(const float *x, size_t n,
 static ss_status sparsemax_loss_simd(const float *x, size_t n,
                                      const double *params, double *loss,
                                      float *grad) {
-  return fy_loss("sparsemax", SS_IMPL_SIMD, x, n, params[0], 2.0, NULL, 0, loss, grad);
+  return fy_loss("sparsemax", SS_IMPL_SIMD, sums_simd, x, n, params[0], 2.0, NULL, 0, loss, grad);
 }
 static ss_status entmax15_loss_simd(const float *x, size_t n,
                                     const double *params, double *loss,
                                     float *grad) {
-  return fy_loss("entmax15", SS_IMPL_SIMD, x, n, params[0], 1.5, NULL, 0, loss, grad);
+  return fy_loss("entmax15", SS_IMPL_SIMD, sums_simd, x, n, params[0], 1.5, NULL, 0, loss, grad);
 }
 static ss_status entmax_bisect_loss_simd(const float *x, size_t n,
                                          const double *params, double *loss,
                                          float *grad) {
-  return fy_loss("entmax_bisect", SS_IMPL_SIMD, x, n, params[0], params[1],
+  return fy_loss("entmax_bisect", SS_IMPL_SIMD, sums_simd, x, n, params[0], params[1],
                  params + 1, 1, loss, grad);
 }
 #endif
