@@ -583,7 +583,10 @@ double ss_param_value(const ss_kernel_info *k, const double *params,
                       const char *name, double def);
 /* A measure's value (never NaN; +Inf only for a divergence whose exact
    value is infinite, q_i = 0 < p_i); a value beyond double's range is
-   SS_ERR_DOMAIN. */
+   SS_ERR_DOMAIN, and so is an input where the measure is undefined, as each
+   kernel states: for the measures of values, a vector with no spread
+   (constant, n = 1 included: kurtosis 0 / 0) or no typical magnitude
+   (median |p| = 0: max_median_ratio). */
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);

@@ -708,6 +708,29 @@ TEST(regress_measure_beyond_double_is_domain) {
   }
 }
 
+/* Conformance (kurtosis and max_median_ratio at n = 1): a measure of
+   values is undefined on a vector with no spread or no typical magnitude,
+   SS_ERR_DOMAIN as the header states (the tester expected SS_OK); defined
+   single values still work. */
+TEST(regress_values_measures_degenerate_inputs) {
+  const ss_kernel_info *ku = ss_kernel_find("kurtosis", SS_FAMILY_MEASURE),
+                       *mm = ss_kernel_find("max_median_ratio", SS_FAMILY_MEASURE);
+  const float one[1] = {-3.0f}, zero[1] = {0.0f}, flat[5] = {2.5f, 2.5f, 2.5f, 2.5f, 2.5f};
+  const float half0[4] = {0.0f, 0.0f, 0.0f, 5.0f}, two[4] = {0.0f, 0.0f, 1.0f, 4.0f};
+  FOR_EACH_IMPL(impl) {
+    double out = 7.0;
+    CHECK_STATUS(ss_measure(ku, impl, one, NULL, 1, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(ku, impl, flat, NULL, 5, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(mm, impl, zero, NULL, 1, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(mm, impl, half0, NULL, 4, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK(out == 7.0, "%s: out written", ss_impl_name(impl));
+    CHECK_STATUS(ss_measure(mm, impl, one, NULL, 1, NULL, 0, &out), SS_OK);
+    CHECK(out == 1.0, "%s: R of one value %g", ss_impl_name(impl), out);
+    CHECK_STATUS(ss_measure(mm, impl, two, NULL, 4, NULL, 0, &out), SS_OK);
+    CHECK(out == 8.0, "%s: R = 4 / ((0 + 1) / 2) = %g", ss_impl_name(impl), out);
+  }
+}
+
 /* ---- attention ------------------------------------------------------------ */
 
 /* ss_attention_scratch_size cast an out-of-range `features` (NaN, 1e300) to
@@ -764,4 +787,45 @@ TEST(regress_attention_qk_bound) {
   FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
   q[7] = 1.0f, k[14] = -nextafterf(SS_ATTN_QK_MAX, INFINITY);
   FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
+}
+
+/* Conformance (hrf [heads 3, masked] n = 1 m = 1): the one visible key got
+   weight 1.00126 in SIMD and 1 in scalar. The signed (trigonometric)
+   features' products cancel; the normalizer was summed in scalar order in
+   both impls but each weight's product by ops->dot in SIMD order. Now the
+   weights of a signed map are summed in scalar order too: the same bits in
+   both impls, and a single key gets den / den. */
+TEST(regress_signed_feature_weights_match_across_impls) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) return;
+  enum { H = 3, D = 9 };
+  static const size_t shapes[][2] = {{1, 1}, {3, 5}, {6, 2}};
+  static const char *const names[] = {"hrf", "trig"};
+  for (int kn = 0; kn < 2; kn++)
+    for (int sh = 0; sh < 3; sh++)
+      for (uint64_t seed = 0; seed < 12; seed++) {
+        const ss_kernel_info *k = ss_kernel_find(names[kn], SS_FAMILY_ATTENTION);
+        const size_t n = shapes[sh][0], m = shapes[sh][1];
+        float q[6 * D], kk[5 * D], v[5 * D], out[6 * D], a[2][H * 6 * 5];
+        ss_normal(seed, 7, 0, n * D, q);
+        ss_normal(seed, 8, 0, m * D, kk);
+        ss_normal(seed, 9, 0, m * D, v);
+        double *p = ss_test_alloc(k->nparams * sizeof *p);
+        params_with(k, p, "heads", H);
+        ss_attention_io io = {q, kk, v, n, m, D, D, H, NULL, NULL, NULL, 0, out, NULL, NULL};
+        io.scratch = ss_test_alloc(ss_attention_scratch_size(k, &io, p) * sizeof(float));
+        ss_status st[2];
+        FOR_EACH_IMPL(impl) {
+          io.attn = a[impl];
+          st[impl] = ss_attend(k, impl, &io, p, k->nparams);
+        }
+        CHECK(st[0] == st[1], "%s seed %llu: statuses %s, %s", names[kn], (unsigned long long)seed,
+              ss_status_name(st[0]), ss_status_name(st[1]));
+        if (st[0] != SS_OK || st[1] != SS_OK) continue;
+        CHECK(!memcmp(a[0], a[1], H * n * m * sizeof(float)), "%s %zux%zu seed %llu: weights differ", names[kn], n, m,
+              (unsigned long long)seed);
+        if (m == 1)
+          for (size_t t = 0; t < H * n; t++)
+            CHECK(fabsf(a[0][t] - 1.0f) <= 0x1p-23f, "%s seed %llu: single key weight %.9g", names[kn],
+                  (unsigned long long)seed, a[0][t]);
+      }
 }
