@@ -47,7 +47,7 @@ typedef enum ss_status {
   SS_OK = 0,
   SS_ERR_NULL = 1,          /* a required pointer is NULL */
   SS_ERR_EMPTY = 2,         /* n == 0 */
-  SS_ERR_TOO_LARGE = 3,     /* n > SS_MAX_N */
+  SS_ERR_TOO_LARGE = 3,     /* n > SS_MAX_N (or a kernel's own ss_kernel_max_n) */
   SS_ERR_NAN = 4,           /* an input holds NaN */
   SS_ERR_POS_INF = 5,       /* a logit is +Inf */
   SS_ERR_ALL_MASKED = 6,    /* every logit is -Inf */
@@ -308,9 +308,15 @@ typedef struct ss_kernel_info {
      NULL: the same plain SIMD128 code in every build (anything pinned bit
      for bit: seeded draws, hashes, quantizer rounding). */
   const char *relaxed_simd;
+  /* The longest x a registry call takes when that is below SS_MAX_N (a form
+     that keeps its state on the stack, e.g. adaround's): longer is
+     SS_ERR_TOO_LARGE. 0: SS_MAX_N. Read it with ss_kernel_max_n. */
+  size_t max_n;
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
+/* The longest x (n) a registry call of k takes: k->max_n, or SS_MAX_N. */
+size_t ss_kernel_max_n(const ss_kernel_info *k);
 const ss_kernel_info *ss_kernel_at(size_t i); /* NULL when i >= count */
 /* Find by name within a family (or any family when family == SS_FAMILY_COUNT). */
 const ss_kernel_info *ss_kernel_find(const char *name, ss_family family);

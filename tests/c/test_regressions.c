@@ -571,6 +571,35 @@ TEST(regress_pow2_log_quant_subnormal_max) {
   }
 }
 
+/* Conformance (adaround [defaults] n = 65539): the registry form keeps its
+   state on the stack and takes n <= 8192, a limit the testers and the JS
+   could only learn from its name. The registry states it (max_n, also in
+   ss_registry_json); ss_quantize checks it for every kernel. */
+TEST(regress_kernel_own_size_limit_in_registry) {
+  const ss_kernel_info *k = Q_("adaround");
+  const size_t lim = ss_kernel_max_n(k);
+  CHECK(lim == 8192, "adaround max_n %zu", lim);
+  CHECK(ss_kernel_max_n(Q_("uniform")) == SS_MAX_N, "uniform: SS_MAX_N");
+  float *x = ss_test_alloc((lim + 1) * 4), *y = ss_test_alloc((lim + 1) * 4);
+  int32_t *c = ss_test_alloc((lim + 1) * 4);
+  for (size_t i = 0; i <= lim; i++) x[i] = (float)(i % 7) - 3.0f;
+  double p[9];
+  params_with(k, p, "iters", 1);
+  FOR_EACH_IMPL(impl) {
+    y[0] = 7.0f;
+    CHECK_STATUS(ss_quantize(k, impl, x, lim + 1, p, 9, c, y), SS_ERR_TOO_LARGE);
+    CHECK(y[0] == 7.0f, "%s: y written", ss_impl_name(impl));
+  }
+  size_t len = 0;
+  CHECK_STATUS(ss_registry_json(NULL, 0, &len), SS_ERR_BUFFER);
+  char *json = ss_test_alloc(len + 1);
+  CHECK_STATUS(ss_registry_json(json, len + 1, &len), SS_OK);
+  const char *at = strstr(json, "{\"name\":\"adaround\"");
+  const char *next = at ? strstr(at + 1, "{\"name\":") : NULL;
+  const char *mx = at ? strstr(at, "\"max_n\":8192") : NULL;
+  CHECK(mx && (!next || mx < next), "registry JSON: adaround's max_n");
+}
+
 /* ---- optimizers ----------------------------------------------------------- */
 
 static const ss_kernel_info *O_(const char *name) { return ss_kernel_find(name, SS_FAMILY_OPTIMIZER); }

@@ -420,4 +420,5 @@ const ss_kernel_info ss_kernel_adaround = {
     .params = adaround_params,
     .input = SS_INPUT_VALUES,
     .quantize = {adaround_scalar, SS_SIMD(adaround_simd)},
+    .max_n = REG_MAX_N,
 };
