@@ -571,6 +571,32 @@ TEST(regress_pow2_log_quant_subnormal_max) {
   }
 }
 
+/* Conformance (adaround [all random, huge, signed]): the dequantized top
+   code (q - z) s of a range reaching 3.3e38 rounded past FLT_MAX: y = +Inf
+   with SS_OK. Now held at +-FLT_MAX as uniform's, in the registry form and
+   in the direct call (whose nearest-rounding error was then Inf too). */
+TEST(regress_adaround_huge_weights_stay_finite) {
+  const float w[8] = {3.3361e38f, -FLT_MAX, 1.0f, FLT_MAX, -3.0e38f, 2.9e38f, 0.0f, -1e30f};
+  float x[4 * 8], wq[8], scratch[256];
+  int32_t c[8];
+  for (int i = 0; i < 32; i++) x[i] = (float)((i * 37) % 11) - 5.0f;
+  for (int bits = 2; bits <= 8; bits++)
+    for (int sym = 0; sym < 2; sym++)
+      FOR_EACH_IMPL(impl) {
+        const double p[9] = {bits, sym, 4, 8, 0.5, 5, 0.1, 0.01, 3};
+        float y[8];
+        CHECK_STATUS(ss_quantize(Q_("adaround"), impl, w, 8, p, 9, c, y), SS_OK);
+        for (int i = 0; i < 8; i++)
+          CHECK(isfinite(y[i]), "%s bits %d sym %d: y[%d] = %g", ss_impl_name(impl), bits, sym, i, y[i]);
+        double st[SS_ADAROUND_NSTATS];
+        CHECK_STATUS(ss_adaround(impl, w, 2, 4, x, 8, bits, sym, 5, 0.1, 0.01, wq, c, scratch, st), SS_OK);
+        for (int i = 0; i < 8; i++)
+          CHECK(isfinite(wq[i]), "%s direct bits %d sym %d: wq[%d] = %g", ss_impl_name(impl), bits, sym, i, wq[i]);
+        CHECK(isfinite(st[SS_ADAROUND_ERR]) && isfinite(st[SS_ADAROUND_ERR_NEAREST]), "%s bits %d sym %d: errors %g %g",
+              ss_impl_name(impl), bits, sym, st[SS_ADAROUND_ERR], st[SS_ADAROUND_ERR_NEAREST]);
+      }
+}
+
 /* Conformance (adaround [defaults] n = 65539): the registry form keeps its
    state on the stack and takes n <= 8192, a limit the testers and the JS
    could only learn from its name. The registry states it (max_n, also in
