@@ -794,13 +794,24 @@ TEST(regress_attention_scratch_size_invalid_features) {
   const ss_kernel_info *k = ss_kernel_find("performer", SS_FAMILY_ATTENTION);
   float buf[64];
   const ss_attention_io io = {buf, buf, buf, 2, 2, 4, 4, 1, NULL, NULL, NULL, 0, buf, NULL, buf};
-  double p[5] = {1, 0, 0, NAN, 0};
+  /* the kernel's own parameter count and order (the registry's): a fixed
+     array overflowed when performer gained `orthogonal` */
+  double *p = ss_test_alloc(k->nparams * sizeof *p);
+  long f = -1;
+  for (size_t i = 0; i < k->nparams; i++) {
+    p[i] = k->params[i].def;
+    if (!strcmp(k->params[i].name, "features")) f = (long)i;
+  }
+  p[0] = 1; /* heads */
+  CHECK(f >= 0, "performer has no `features` parameter");
+  if (f < 0) return;
+  p[f] = NAN;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "NaN features");
-  p[3] = 1e300;
+  p[f] = 1e300;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "1e300 features");
-  p[3] = -1e300;
+  p[f] = -1e300;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "-1e300 features");
-  p[3] = 16;
+  p[f] = 16;
   CHECK(ss_attention_scratch_size(k, &io, p) == 2 * 16 + 16 * 4 + 2 * 16 + 16 * 4, "16 features");
 }
 
