@@ -336,7 +336,7 @@ TEST(regress_entmax_halley_near_ties_alpha_10) {
 
 /* ---- samplers ------------------------------------------------------------- */
 
-/* The logit samplers with temperature = 1e-300: SIMD returned NaN
+/* The logit samplers with temperature = 1e-300 (and 5e-324): SIMD returned NaN
    probabilities and drew index 0, scalar rejected the input with
    SS_ERR_DOMAIN ("x / t overflowed"). Now both give the T -> 0 limit: the
    argmax, with probability 1, bit-identical. */
@@ -349,21 +349,23 @@ TEST(regress_samplers_temperature_1e_300) {
     for (size_t i = 0; i < k->nparams; i++) has_t |= !strcmp(k->params[i].name, "temperature");
     if (k->family != SS_FAMILY_SAMPLER || !has_t) continue;
     tested++;
-    double p[8];
-    params_with(k, p, "temperature", 1e-300);
-    for (size_t i = 0; i < k->nparams; i++) {
-      if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
-      if (!strcmp(k->params[i].name, "k")) p[i] = 2;
-    }
-    float probs0[5], probs1[5];
-    uint32_t d0[3], d1[3];
-    CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
-    CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
-          "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
-    if (ss_impl_available(SS_IMPL_SIMD)) {
-      CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
-      CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
-            k->name);
+    for (int t = 0; t < 2; t++) { /* 1e-300, and 5e-324 (the JS ledger's case) */
+      double p[8];
+      params_with(k, p, "temperature", t ? 0x1p-1074 : 1e-300);
+      for (size_t i = 0; i < k->nparams; i++) {
+        if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
+        if (!strcmp(k->params[i].name, "k")) p[i] = 2;
+      }
+      float probs0[5], probs1[5];
+      uint32_t d0[3], d1[3];
+      CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
+      CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
+            "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
+      if (ss_impl_available(SS_IMPL_SIMD)) {
+        CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
+        CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
+              k->name);
+      }
     }
   }
   CHECK(tested >= 5, "only %d samplers have a temperature", tested);
@@ -676,6 +678,27 @@ TEST(regress_optimizer_eps_below_float) {
       memcpy(w, w0, sizeof w);
       CHECK_STATUS(ss_optimize(K, impl, w, g, 5, p, K->nparams, sl, sc), SS_OK);
       CHECK(finite_row(w, 5) && w[2] == 0.0f, "%s %s: w[2] = %g", names[k], ss_impl_name(impl), w[2]);
+    }
+  }
+}
+
+/* The JS ledger's last entries (param-extremes.test.js): adagrad_norm
+   b0 = 5e-324 and adam_atan2 b = 5e-324, the rest at the defaults, with a
+   zero gradient (n = 1) returned NaN with SS_OK in both builds (b0^2 and b
+   as floats were 0: 0 / 0). Fixed with the eps rule above; now w stays. */
+TEST(regress_optimizer_tiny_b0_and_b) {
+  static const char *const names[][2] = {{"adagrad_norm", "b0"}, {"adam_atan2", "b"}};
+  const float g[1] = {0.0f};
+  for (int k = 0; k < 2; k++) {
+    const ss_kernel_info *K = O_(names[k][0]);
+    double p[8];
+    params_with(K, p, names[k][1], 0x1p-1074);
+    FOR_EACH_IMPL(impl) {
+      float w[1] = {0.75f}, sl[3] = {0};
+      double sc[SS_OPT_SCALARS] = {0};
+      for (int step = 0; step < 3; step++)
+        CHECK_STATUS(ss_optimize(K, impl, w, g, 1, p, K->nparams, sl, sc), SS_OK);
+      CHECK(w[0] == 0.75f, "%s %s: w = %g after zero gradients", names[k][0], ss_impl_name(impl), w[0]);
     }
   }
 }
