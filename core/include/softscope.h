@@ -412,7 +412,8 @@ ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *c
    regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
    the iterations, then beta annealed 20 -> 2) and `iters` steps of the
    registry's Adam with learning rate lr; h is rounded at the end. wq
-   (rows cols) receives W~ = (q - z) s, codes (may be NULL) the codes q,
+   (rows cols) receives W~ = (q - z) s (held at +-FLT_MAX, as "uniform"
+   does), codes (may be NULL) the codes q,
    each floor(W/s) + z or that + 1. stats (may be NULL) receives
    SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
    ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
