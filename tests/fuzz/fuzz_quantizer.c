@@ -48,7 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* An in-range iteration count is capped: adaround costs 2 n batch
        multiply-adds per iteration, and at iters = 20000, batch = 128,
        n = 1024 one input took 93 s under ASan (both impls), past the 20 s
-       timeout (corpus: regress-adaround-max-iters). The cap keeps an input
+       timeout (a crafted input: each parameter at its default or maximum;
+       not in the corpus, where its mutations took most of a short run's
+       executions at 40 ms each even capped). The cap keeps an input
        near 2^20 multiply-adds per impl (at most FZ_MAX_ITERS iterations, at
        least 2). Later iterations repeat the same step; the schedule's phases
        (warm start, then beta annealed 20 -> 2) occur within any count, and
