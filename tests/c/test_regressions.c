@@ -918,3 +918,41 @@ TEST(regress_signed_feature_weights_match_across_impls) {
                   (unsigned long long)seed, a[0][t]);
       }
 }
+
+/* ss_attention_kernel_estimate did not check dv, which the header called
+   unused, yet its scratch is ss_attention_scratch_size floats, which
+   depends on dv (the projections sit after the engine's part for dv / heads
+   values) and is 0 for dv = 0 or dv > SS_ATTN_MAX_DIM: a caller that sized
+   the scratch as told got writes past it (dv = 0: the engine's part and
+   the projections; dv too large: the projections, far past). dv is now
+   checked as ss_attend checks it, before anything is written. */
+TEST(regress_kernel_estimate_checks_dv) {
+  enum { N = 2, M = 3, D = 4 };
+  float q[N * D], k[M * D];
+  double est[N * M];
+  ss_normal(3, 1, 0, N * D, q);
+  ss_normal(3, 2, 0, M * D, k);
+  static const char *const names[] = {"performer", "trig", "hrf"};
+  static const size_t bad_dv[] = {SS_ATTN_MAX_DIM + 1, 0};
+  static const ss_status want[] = {SS_ERR_TOO_LARGE, SS_ERR_EMPTY};
+  for (int t = 0; t < 3; t++) {
+    const ss_kernel_info *K = ss_kernel_find(names[t], SS_FAMILY_ATTENTION);
+    double *p = ss_test_alloc(K->nparams * sizeof *p);
+    params_with(K, p, "heads", 1);
+    FOR_EACH_IMPL(impl) {
+      for (int b = 0; b < 2; b++) {
+        ss_attention_io io = {q, k, NULL, N, M, D, bad_dv[b], 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+        const size_t sz = ss_attention_scratch_size(K, &io, p);
+        CHECK(sz == 0, "%s dv %zu: scratch size %zu", names[t], bad_dv[b], sz);
+        io.scratch = ss_test_alloc(sizeof(float)); /* what a size of 0 asks for, at least */
+        est[0] = 7.0;
+        CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est), want[b]);
+        CHECK(est[0] == 7.0, "%s dv %zu: est written", names[t], bad_dv[b]);
+      }
+      ss_attention_io io = {q, k, NULL, N, M, D, D, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+      io.scratch = ss_test_alloc(ss_attention_scratch_size(K, &io, p) * sizeof(float));
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est), SS_OK);
+      CHECK(isfinite(est[0]), "%s: est[0] = %g", names[t], est[0]);
+    }
+  }
+}
