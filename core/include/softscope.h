@@ -552,7 +552,10 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    each pair: its mean over seeds is exp(s q_i . k_j). Uses io's q, k, n, m, d,
    heads and scratch (ss_attention_scratch_size floats, which depends on dv:
    dv is checked as by ss_attend, e.g. dv = d); v, out and attn are not
-   used. SS_ERR_UNSUPPORTED for kernels without random features. */
+   used. |Q|, |K| <= SS_ATTN_QK_MAX as for ss_attend (else SS_ERR_DOMAIN);
+   an estimate beyond double's range (its row scales overflow) is
+   SS_ERR_DOMAIN, est then unspecified. SS_ERR_UNSUPPORTED for kernels
+   without random features. */
 ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                                        const double *params, size_t nparams, double *est);
 /* Row and head measures of attention matrices (heads x n x m, rows of

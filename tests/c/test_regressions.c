@@ -956,3 +956,47 @@ TEST(regress_kernel_estimate_checks_dv) {
     }
   }
 }
+
+/* Fuzzer (regress-trig-estimate-huge-k): ss_attention_kernel_estimate did
+   not apply ss_attend's |q|, |k| <= SS_ATTN_QK_MAX: keys near 2^71 made
+   |y|^2 / 2 overflow float and the trig features exp(Inf - Inf) = NaN,
+   returned with SS_OK. Within the bound, an estimate whose row scales
+   exp(shift_i + shift_j) overflow double was +-Inf or NaN (0 Inf) with
+   SS_OK. Both are SS_ERR_DOMAIN now, in both impls; moderate inputs give
+   finite estimates, bit-identical for the signed (trig, hrf) maps. */
+TEST(regress_kernel_estimate_huge_inputs) {
+  enum { N = 2, M = 3, D = 4 };
+  float q[N * D], k[M * D], kbig[M * D], qk40[N * D], kk40[M * D];
+  double est[2][N * M];
+  ss_normal(5, 1, 0, N * D, q);
+  ss_normal(5, 2, 0, M * D, k);
+  for (int i = 0; i < M * D; i++) kbig[i] = k[i] * 0x1p71f, kk40[i] = i % 2 ? SS_ATTN_QK_MAX : -SS_ATTN_QK_MAX;
+  for (int i = 0; i < N * D; i++) qk40[i] = i % 2 ? SS_ATTN_QK_MAX : -SS_ATTN_QK_MAX;
+  static const char *const names[] = {"performer", "trig", "hrf"};
+  for (int t = 0; t < 3; t++) {
+    const ss_kernel_info *K = ss_kernel_find(names[t], SS_FAMILY_ATTENTION);
+    double *p = ss_test_alloc(K->nparams * sizeof *p);
+    params_with(K, p, "heads", 1);
+    ss_attention_io io = {q, k, NULL, N, M, D, D, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    io.scratch = ss_test_alloc(ss_attention_scratch_size(K, &io, p) * sizeof(float));
+    FOR_EACH_IMPL(impl) {
+      io.q = q, io.k = kbig;
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]), SS_ERR_DOMAIN);
+      /* at the bound: trig's and hrf's scales exp(|x|^2 / 2 + |y|^2 / 2)
+         overflow; performer's positive features give exp(-|x|^2 / 2 ...)
+         scales, finite (the estimator's samples are ~0 there) */
+      io.q = qk40, io.k = kk40;
+      const ss_status s = ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]);
+      CHECK(t == 0 ? s == SS_OK : s == SS_ERR_DOMAIN, "%s %s at |q|, |k| = 2^40: %s", names[t], ss_impl_name(impl),
+            ss_status_name(s));
+      for (int i = 0; s == SS_OK && i < N * M; i++)
+        CHECK(isfinite(est[impl][i]), "%s at the bound: est[%d] = %g", names[t], i, est[impl][i]);
+      io.q = q, io.k = k;
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]), SS_OK);
+      for (int i = 0; i < N * M; i++)
+        CHECK(isfinite(est[impl][i]), "%s %s: est[%d] = %g", names[t], ss_impl_name(impl), i, est[impl][i]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD) && t > 0)
+      CHECK(!memcmp(est[0], est[1], sizeof est[0]), "%s: signed-map estimates differ between impls", names[t]);
+  }
+}

@@ -135,5 +135,9 @@ ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, co
   if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
       (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK)
     return s;
+  /* the rule of ss_attend: beyond it |x|^2 / 2 overflows float and the
+     features were exp(Inf - Inf) = NaN with SS_OK */
+  if (!ss_attn_within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !ss_attn_within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
+    return SS_ERR_DOMAIN;
   return k->kernel_estimate[impl](io, params, est);
 }
