@@ -47,7 +47,7 @@ typedef enum ss_status {
   SS_OK = 0,
   SS_ERR_NULL = 1,          /* a required pointer is NULL */
   SS_ERR_EMPTY = 2,         /* n == 0 */
-  SS_ERR_TOO_LARGE = 3,     /* n > SS_MAX_N */
+  SS_ERR_TOO_LARGE = 3,     /* n > SS_MAX_N (or a kernel's own ss_kernel_max_n) */
   SS_ERR_NAN = 4,           /* an input holds NaN */
   SS_ERR_POS_INF = 5,       /* a logit is +Inf */
   SS_ERR_ALL_MASKED = 6,    /* every logit is -Inf */
@@ -308,9 +308,15 @@ typedef struct ss_kernel_info {
      NULL: the same plain SIMD128 code in every build (anything pinned bit
      for bit: seeded draws, hashes, quantizer rounding). */
   const char *relaxed_simd;
+  /* The longest x a registry call takes when that is below SS_MAX_N (a form
+     that keeps its state on the stack, e.g. adaround's): longer is
+     SS_ERR_TOO_LARGE. 0: SS_MAX_N. Read it with ss_kernel_max_n. */
+  size_t max_n;
 } ss_kernel_info;
 
 size_t ss_kernel_count(void);
+/* The longest x (n) a registry call of k takes: k->max_n, or SS_MAX_N. */
+size_t ss_kernel_max_n(const ss_kernel_info *k);
 const ss_kernel_info *ss_kernel_at(size_t i); /* NULL when i >= count */
 /* Find by name within a family (or any family when family == SS_FAMILY_COUNT). */
 const ss_kernel_info *ss_kernel_find(const char *name, ss_family family);
@@ -406,7 +412,8 @@ ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *c
    regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
    the iterations, then beta annealed 20 -> 2) and `iters` steps of the
    registry's Adam with learning rate lr; h is rounded at the end. wq
-   (rows cols) receives W~ = (q - z) s, codes (may be NULL) the codes q,
+   (rows cols) receives W~ = (q - z) s (held at +-FLT_MAX, as "uniform"
+   does), codes (may be NULL) the codes q,
    each floor(W/s) + z or that + 1. stats (may be NULL) receives
    SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
    ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
@@ -543,8 +550,12 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    est[(h n + i) m + j] = phi_q(x_i) . phi_k(y_j) ~ exp(s q_i . k_j), with x =
    sqrt(s) q and y = sqrt(s) k of head h and s the score scale. Unbiased for
    each pair: its mean over seeds is exp(s q_i . k_j). Uses io's q, k, n, m, d,
-   heads and scratch (ss_attention_scratch_size floats); v, out and attn are
-   not used. SS_ERR_UNSUPPORTED for kernels without random features. */
+   heads and scratch (ss_attention_scratch_size floats, which depends on dv:
+   dv is checked as by ss_attend, e.g. dv = d); v, out and attn are not
+   used. |Q|, |K| <= SS_ATTN_QK_MAX as for ss_attend (else SS_ERR_DOMAIN);
+   an estimate beyond double's range (its row scales overflow) is
+   SS_ERR_DOMAIN, est then unspecified. SS_ERR_UNSUPPORTED for kernels
+   without random features. */
 ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                                        const double *params, size_t nparams, double *est);
 /* Row and head measures of attention matrices (heads x n x m, rows of
@@ -583,7 +594,10 @@ double ss_param_value(const ss_kernel_info *k, const double *params,
                       const char *name, double def);
 /* A measure's value (never NaN; +Inf only for a divergence whose exact
    value is infinite, q_i = 0 < p_i); a value beyond double's range is
-   SS_ERR_DOMAIN. */
+   SS_ERR_DOMAIN, and so is an input where the measure is undefined, as each
+   kernel states: for the measures of values, a vector with no spread
+   (constant, n = 1 included: kurtosis 0 / 0) or no typical magnitude
+   (median |p| = 0: max_median_ratio). */
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out);

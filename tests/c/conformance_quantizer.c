@@ -11,7 +11,9 @@
  *     its range), codes fit 8 bits (signed or unsigned) and `bits` bits
  *     where the kernel has that parameter, and the codes pack and unpack
  *     back to themselves at every width they fit;
- *   - every n from 0 to 67 and n = 65539 with the defaults;
+ *   - every n from 0 to 67 and n = 65539 with the defaults; past a kernel's
+ *     own limit (ss_kernel_max_n, the registry's max_n) SS_ERR_TOO_LARGE,
+ *     checked at that limit + 1 and at 65539;
  *   - bad inputs get their status (NaN, +-Inf, NULL, n = 0, n > SS_MAX_N,
  *     every invalid parameter, wrong count) and leave y untouched;
  *   - pack / unpack: every width and signedness round-trips at every n from
@@ -79,8 +81,27 @@ static qbufs qbufs_alloc(size_t n) {
   return b;
 }
 
+/* Past the kernel's own size limit (the registry's max_n, below SS_MAX_N):
+   SS_ERR_TOO_LARGE in every impl, y untouched. */
+static bool beyond_limit(const ss_kernel_info *k, const float *x, size_t n, const double *p,
+                         qbufs *b, const char *what, cf_count *cnt) {
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    cf_poison(b->y0, n);
+    const ss_status s = ss_quantize(k, impl, x, n, p, k->nparams, b->c0, b->y0);
+    cnt->calls++;
+    if (s != SS_ERR_TOO_LARGE || !cf_untouched(b->y0, n)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu > max_n %zu: %s%s", k->name, ss_impl_name(impl), what,
+                   n, ss_kernel_max_n(k), ss_status_name(s), cf_untouched(b->y0, n) ? "" : " (written)");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const double *p,
                      bool lenient, qbufs *b, const char *what, cf_count *cnt) {
+  if (n > ss_kernel_max_n(k)) return beyond_limit(k, x, n, p, b, what, cnt);
   const ss_status s0 = ss_quantize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, b->c0, b->y0);
   cnt->calls++;
   if (!cf_status_allowed(s0, lenient)) {
@@ -187,6 +208,14 @@ TEST(conformance_quantizer_lengths) {
         continue;
       }
       ok = run_kinds(k, x, n, p, &b, "defaults", 7 * n, &cnt);
+    }
+    /* a kernel's own limit: one past it is SS_ERR_TOO_LARGE too */
+    const size_t lim = ss_kernel_max_n(k);
+    if (ok && lim < CF_LARGE_N) {
+      double p[CF_MAX_PARAMS];
+      cf_defaults(k, lim + 1, p);
+      cf_fill(x, lim + 1, SS_INPUT_VALUES, CF_NORMAL, false, 5);
+      ok = beyond_limit(k, x, lim + 1, p, &b, "[defaults, normal]", &cnt);
     }
     all_ok &= ok;
   }

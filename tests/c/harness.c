@@ -83,7 +83,8 @@ static int by_file_then_name(const void *a, const void *b) {
   return c ? c : strcmp(x->name, y->name);
 }
 
-/* Usage: tests [suite-label] [name-substring] */
+/* Usage: tests [suite-label] [name-substring | -name-substring]
+   (a leading '-' runs every test whose name does not contain the rest) */
 int main(int argc, char **argv) {
   const char *label = argc > 1 ? argv[1] : "c";
   const char *filter = argc > 2 ? argv[2] : NULL;
@@ -93,7 +94,8 @@ int main(int argc, char **argv) {
          ss_impl_name(ss_impl_default()),
          ss_impl_available(SS_IMPL_SIMD) ? "yes" : "no");
   for (size_t i = 0; i < ntests; i++) {
-    if (filter && !strstr(tests[i].name, filter)) continue;
+    if (filter && (filter[0] == '-' ? strstr(tests[i].name, filter + 1) != NULL : !strstr(tests[i].name, filter)))
+      continue;
     cur_failed = cur_skipped = 0;
     tests[i].fn();
     free_all();

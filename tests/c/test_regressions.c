@@ -336,7 +336,7 @@ TEST(regress_entmax_halley_near_ties_alpha_10) {
 
 /* ---- samplers ------------------------------------------------------------- */
 
-/* The logit samplers with temperature = 1e-300: SIMD returned NaN
+/* The logit samplers with temperature = 1e-300 (and 5e-324): SIMD returned NaN
    probabilities and drew index 0, scalar rejected the input with
    SS_ERR_DOMAIN ("x / t overflowed"). Now both give the T -> 0 limit: the
    argmax, with probability 1, bit-identical. */
@@ -349,21 +349,23 @@ TEST(regress_samplers_temperature_1e_300) {
     for (size_t i = 0; i < k->nparams; i++) has_t |= !strcmp(k->params[i].name, "temperature");
     if (k->family != SS_FAMILY_SAMPLER || !has_t) continue;
     tested++;
-    double p[8];
-    params_with(k, p, "temperature", 1e-300);
-    for (size_t i = 0; i < k->nparams; i++) {
-      if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
-      if (!strcmp(k->params[i].name, "k")) p[i] = 2;
-    }
-    float probs0[5], probs1[5];
-    uint32_t d0[3], d1[3];
-    CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
-    CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
-          "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
-    if (ss_impl_available(SS_IMPL_SIMD)) {
-      CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
-      CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
-            k->name);
+    for (int t = 0; t < 2; t++) { /* 1e-300, and 5e-324 (the JS ledger's case) */
+      double p[8];
+      params_with(k, p, "temperature", t ? 0x1p-1074 : 1e-300);
+      for (size_t i = 0; i < k->nparams; i++) {
+        if (!strcmp(k->params[i].name, "draws")) p[i] = 3;
+        if (!strcmp(k->params[i].name, "k")) p[i] = 2;
+      }
+      float probs0[5], probs1[5];
+      uint32_t d0[3], d1[3];
+      CHECK_STATUS(ss_sample(k, SS_IMPL_SCALAR, x, 5, p, k->nparams, probs0, d0, NULL), SS_OK);
+      CHECK(probs0[1] == 1.0f && probs0[0] == 0.0f && probs0[3] == 0.0f && d0[0] == 1 && d0[2] == 1,
+            "%s: [%g %g %g %g %g]", k->name, probs0[0], probs0[1], probs0[2], probs0[3], probs0[4]);
+      if (ss_impl_available(SS_IMPL_SIMD)) {
+        CHECK_STATUS(ss_sample(k, SS_IMPL_SIMD, x, 5, p, k->nparams, probs1, d1, NULL), SS_OK);
+        CHECK(!memcmp(probs0, probs1, sizeof probs0) && !memcmp(d0, d1, sizeof d0), "%s: SIMD differs",
+              k->name);
+      }
     }
   }
   CHECK(tested >= 5, "only %d samplers have a temperature", tested);
@@ -571,6 +573,61 @@ TEST(regress_pow2_log_quant_subnormal_max) {
   }
 }
 
+/* Conformance (adaround [all random, huge, signed]): the dequantized top
+   code (q - z) s of a range reaching 3.3e38 rounded past FLT_MAX: y = +Inf
+   with SS_OK. Now held at +-FLT_MAX as uniform's, in the registry form and
+   in the direct call (whose nearest-rounding error was then Inf too). */
+TEST(regress_adaround_huge_weights_stay_finite) {
+  const float w[8] = {3.3361e38f, -FLT_MAX, 1.0f, FLT_MAX, -3.0e38f, 2.9e38f, 0.0f, -1e30f};
+  float x[4 * 8], wq[8], scratch[256];
+  int32_t c[8];
+  for (int i = 0; i < 32; i++) x[i] = (float)((i * 37) % 11) - 5.0f;
+  for (int bits = 2; bits <= 8; bits++)
+    for (int sym = 0; sym < 2; sym++)
+      FOR_EACH_IMPL(impl) {
+        const double p[9] = {bits, sym, 4, 8, 0.5, 5, 0.1, 0.01, 3};
+        float y[8];
+        CHECK_STATUS(ss_quantize(Q_("adaround"), impl, w, 8, p, 9, c, y), SS_OK);
+        for (int i = 0; i < 8; i++)
+          CHECK(isfinite(y[i]), "%s bits %d sym %d: y[%d] = %g", ss_impl_name(impl), bits, sym, i, y[i]);
+        double st[SS_ADAROUND_NSTATS];
+        CHECK_STATUS(ss_adaround(impl, w, 2, 4, x, 8, bits, sym, 5, 0.1, 0.01, wq, c, scratch, st), SS_OK);
+        for (int i = 0; i < 8; i++)
+          CHECK(isfinite(wq[i]), "%s direct bits %d sym %d: wq[%d] = %g", ss_impl_name(impl), bits, sym, i, wq[i]);
+        CHECK(isfinite(st[SS_ADAROUND_ERR]) && isfinite(st[SS_ADAROUND_ERR_NEAREST]), "%s bits %d sym %d: errors %g %g",
+              ss_impl_name(impl), bits, sym, st[SS_ADAROUND_ERR], st[SS_ADAROUND_ERR_NEAREST]);
+      }
+}
+
+/* Conformance (adaround [defaults] n = 65539): the registry form keeps its
+   state on the stack and takes n <= 8192, a limit the testers and the JS
+   could only learn from its name. The registry states it (max_n, also in
+   ss_registry_json); ss_quantize checks it for every kernel. */
+TEST(regress_kernel_own_size_limit_in_registry) {
+  const ss_kernel_info *k = Q_("adaround");
+  const size_t lim = ss_kernel_max_n(k);
+  CHECK(lim == 8192, "adaround max_n %zu", lim);
+  CHECK(ss_kernel_max_n(Q_("uniform")) == SS_MAX_N, "uniform: SS_MAX_N");
+  float *x = ss_test_alloc((lim + 1) * 4), *y = ss_test_alloc((lim + 1) * 4);
+  int32_t *c = ss_test_alloc((lim + 1) * 4);
+  for (size_t i = 0; i <= lim; i++) x[i] = (float)(i % 7) - 3.0f;
+  double p[9];
+  params_with(k, p, "iters", 1);
+  FOR_EACH_IMPL(impl) {
+    y[0] = 7.0f;
+    CHECK_STATUS(ss_quantize(k, impl, x, lim + 1, p, 9, c, y), SS_ERR_TOO_LARGE);
+    CHECK(y[0] == 7.0f, "%s: y written", ss_impl_name(impl));
+  }
+  size_t len = 0;
+  CHECK_STATUS(ss_registry_json(NULL, 0, &len), SS_ERR_BUFFER);
+  char *json = ss_test_alloc(len + 1);
+  CHECK_STATUS(ss_registry_json(json, len + 1, &len), SS_OK);
+  const char *at = strstr(json, "{\"name\":\"adaround\"");
+  const char *next = at ? strstr(at + 1, "{\"name\":") : NULL;
+  const char *mx = at ? strstr(at, "\"max_n\":8192") : NULL;
+  CHECK(mx && (!next || mx < next), "registry JSON: adaround's max_n");
+}
+
 /* ---- optimizers ----------------------------------------------------------- */
 
 static const ss_kernel_info *O_(const char *name) { return ss_kernel_find(name, SS_FAMILY_OPTIMIZER); }
@@ -621,6 +678,27 @@ TEST(regress_optimizer_eps_below_float) {
       memcpy(w, w0, sizeof w);
       CHECK_STATUS(ss_optimize(K, impl, w, g, 5, p, K->nparams, sl, sc), SS_OK);
       CHECK(finite_row(w, 5) && w[2] == 0.0f, "%s %s: w[2] = %g", names[k], ss_impl_name(impl), w[2]);
+    }
+  }
+}
+
+/* The JS ledger's last entries (param-extremes.test.js): adagrad_norm
+   b0 = 5e-324 and adam_atan2 b = 5e-324, the rest at the defaults, with a
+   zero gradient (n = 1) returned NaN with SS_OK in both builds (b0^2 and b
+   as floats were 0: 0 / 0). Fixed with the eps rule above; now w stays. */
+TEST(regress_optimizer_tiny_b0_and_b) {
+  static const char *const names[][2] = {{"adagrad_norm", "b0"}, {"adam_atan2", "b"}};
+  const float g[1] = {0.0f};
+  for (int k = 0; k < 2; k++) {
+    const ss_kernel_info *K = O_(names[k][0]);
+    double p[8];
+    params_with(K, p, names[k][1], 0x1p-1074);
+    FOR_EACH_IMPL(impl) {
+      float w[1] = {0.75f}, sl[3] = {0};
+      double sc[SS_OPT_SCALARS] = {0};
+      for (int step = 0; step < 3; step++)
+        CHECK_STATUS(ss_optimize(K, impl, w, g, 1, p, K->nparams, sl, sc), SS_OK);
+      CHECK(w[0] == 0.75f, "%s %s: w = %g after zero gradients", names[k][0], ss_impl_name(impl), w[0]);
     }
   }
 }
@@ -708,6 +786,29 @@ TEST(regress_measure_beyond_double_is_domain) {
   }
 }
 
+/* Conformance (kurtosis and max_median_ratio at n = 1): a measure of
+   values is undefined on a vector with no spread or no typical magnitude,
+   SS_ERR_DOMAIN as the header states (the tester expected SS_OK); defined
+   single values still work. */
+TEST(regress_values_measures_degenerate_inputs) {
+  const ss_kernel_info *ku = ss_kernel_find("kurtosis", SS_FAMILY_MEASURE),
+                       *mm = ss_kernel_find("max_median_ratio", SS_FAMILY_MEASURE);
+  const float one[1] = {-3.0f}, zero[1] = {0.0f}, flat[5] = {2.5f, 2.5f, 2.5f, 2.5f, 2.5f};
+  const float half0[4] = {0.0f, 0.0f, 0.0f, 5.0f}, two[4] = {0.0f, 0.0f, 1.0f, 4.0f};
+  FOR_EACH_IMPL(impl) {
+    double out = 7.0;
+    CHECK_STATUS(ss_measure(ku, impl, one, NULL, 1, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(ku, impl, flat, NULL, 5, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(mm, impl, zero, NULL, 1, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK_STATUS(ss_measure(mm, impl, half0, NULL, 4, NULL, 0, &out), SS_ERR_DOMAIN);
+    CHECK(out == 7.0, "%s: out written", ss_impl_name(impl));
+    CHECK_STATUS(ss_measure(mm, impl, one, NULL, 1, NULL, 0, &out), SS_OK);
+    CHECK(out == 1.0, "%s: R of one value %g", ss_impl_name(impl), out);
+    CHECK_STATUS(ss_measure(mm, impl, two, NULL, 4, NULL, 0, &out), SS_OK);
+    CHECK(out == 8.0, "%s: R = 4 / ((0 + 1) / 2) = %g", ss_impl_name(impl), out);
+  }
+}
+
 /* ---- attention ------------------------------------------------------------ */
 
 /* ss_attention_scratch_size cast an out-of-range `features` (NaN, 1e300) to
@@ -716,13 +817,24 @@ TEST(regress_attention_scratch_size_invalid_features) {
   const ss_kernel_info *k = ss_kernel_find("performer", SS_FAMILY_ATTENTION);
   float buf[64];
   const ss_attention_io io = {buf, buf, buf, 2, 2, 4, 4, 1, NULL, NULL, NULL, 0, buf, NULL, buf};
-  double p[5] = {1, 0, 0, NAN, 0};
+  /* the kernel's own parameter count and order (the registry's): a fixed
+     array overflowed when performer gained `orthogonal` */
+  double *p = ss_test_alloc(k->nparams * sizeof *p);
+  long f = -1;
+  for (size_t i = 0; i < k->nparams; i++) {
+    p[i] = k->params[i].def;
+    if (!strcmp(k->params[i].name, "features")) f = (long)i;
+  }
+  p[0] = 1; /* heads */
+  CHECK(f >= 0, "performer has no `features` parameter");
+  if (f < 0) return;
+  p[f] = NAN;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "NaN features");
-  p[3] = 1e300;
+  p[f] = 1e300;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "1e300 features");
-  p[3] = -1e300;
+  p[f] = -1e300;
   CHECK(ss_attention_scratch_size(k, &io, p) == 0, "-1e300 features");
-  p[3] = 16;
+  p[f] = 16;
   CHECK(ss_attention_scratch_size(k, &io, p) == 2 * 16 + 16 * 4 + 2 * 16 + 16 * 4, "16 features");
 }
 
@@ -764,4 +876,127 @@ TEST(regress_attention_qk_bound) {
   FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
   q[7] = 1.0f, k[14] = -nextafterf(SS_ATTN_QK_MAX, INFINITY);
   FOR_EACH_IMPL(impl) CHECK_STATUS(ss_attend(sdpa, impl, &io, (double[]){1, 0, 0}, 3), SS_ERR_DOMAIN);
+}
+
+/* Conformance (hrf [heads 3, masked] n = 1 m = 1): the one visible key got
+   weight 1.00126 in SIMD and 1 in scalar. The signed (trigonometric)
+   features' products cancel; the normalizer was summed in scalar order in
+   both impls but each weight's product by ops->dot in SIMD order. Now the
+   weights of a signed map are summed in scalar order too: the same bits in
+   both impls, and a single key gets den / den. */
+TEST(regress_signed_feature_weights_match_across_impls) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) return;
+  enum { H = 3, D = 9 };
+  static const size_t shapes[][2] = {{1, 1}, {3, 5}, {6, 2}};
+  static const char *const names[] = {"hrf", "trig"};
+  for (int kn = 0; kn < 2; kn++)
+    for (int sh = 0; sh < 3; sh++)
+      for (uint64_t seed = 0; seed < 12; seed++) {
+        const ss_kernel_info *k = ss_kernel_find(names[kn], SS_FAMILY_ATTENTION);
+        const size_t n = shapes[sh][0], m = shapes[sh][1];
+        float q[6 * D], kk[5 * D], v[5 * D], out[6 * D], a[2][H * 6 * 5];
+        ss_normal(seed, 7, 0, n * D, q);
+        ss_normal(seed, 8, 0, m * D, kk);
+        ss_normal(seed, 9, 0, m * D, v);
+        double *p = ss_test_alloc(k->nparams * sizeof *p);
+        params_with(k, p, "heads", H);
+        ss_attention_io io = {q, kk, v, n, m, D, D, H, NULL, NULL, NULL, 0, out, NULL, NULL};
+        io.scratch = ss_test_alloc(ss_attention_scratch_size(k, &io, p) * sizeof(float));
+        ss_status st[2];
+        FOR_EACH_IMPL(impl) {
+          io.attn = a[impl];
+          st[impl] = ss_attend(k, impl, &io, p, k->nparams);
+        }
+        CHECK(st[0] == st[1], "%s seed %llu: statuses %s, %s", names[kn], (unsigned long long)seed,
+              ss_status_name(st[0]), ss_status_name(st[1]));
+        if (st[0] != SS_OK || st[1] != SS_OK) continue;
+        CHECK(!memcmp(a[0], a[1], H * n * m * sizeof(float)), "%s %zux%zu seed %llu: weights differ", names[kn], n, m,
+              (unsigned long long)seed);
+        if (m == 1)
+          for (size_t t = 0; t < H * n; t++)
+            CHECK(fabsf(a[0][t] - 1.0f) <= 0x1p-23f, "%s seed %llu: single key weight %.9g", names[kn],
+                  (unsigned long long)seed, a[0][t]);
+      }
+}
+
+/* ss_attention_kernel_estimate did not check dv, which the header called
+   unused, yet its scratch is ss_attention_scratch_size floats, which
+   depends on dv (the projections sit after the engine's part for dv / heads
+   values) and is 0 for dv = 0 or dv > SS_ATTN_MAX_DIM: a caller that sized
+   the scratch as told got writes past it (dv = 0: the engine's part and
+   the projections; dv too large: the projections, far past). dv is now
+   checked as ss_attend checks it, before anything is written. */
+TEST(regress_kernel_estimate_checks_dv) {
+  enum { N = 2, M = 3, D = 4 };
+  float q[N * D], k[M * D];
+  double est[N * M];
+  ss_normal(3, 1, 0, N * D, q);
+  ss_normal(3, 2, 0, M * D, k);
+  static const char *const names[] = {"performer", "trig", "hrf"};
+  static const size_t bad_dv[] = {SS_ATTN_MAX_DIM + 1, 0};
+  static const ss_status want[] = {SS_ERR_TOO_LARGE, SS_ERR_EMPTY};
+  for (int t = 0; t < 3; t++) {
+    const ss_kernel_info *K = ss_kernel_find(names[t], SS_FAMILY_ATTENTION);
+    double *p = ss_test_alloc(K->nparams * sizeof *p);
+    params_with(K, p, "heads", 1);
+    FOR_EACH_IMPL(impl) {
+      for (int b = 0; b < 2; b++) {
+        ss_attention_io io = {q, k, NULL, N, M, D, bad_dv[b], 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+        const size_t sz = ss_attention_scratch_size(K, &io, p);
+        CHECK(sz == 0, "%s dv %zu: scratch size %zu", names[t], bad_dv[b], sz);
+        io.scratch = ss_test_alloc(sizeof(float)); /* what a size of 0 asks for, at least */
+        est[0] = 7.0;
+        CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est), want[b]);
+        CHECK(est[0] == 7.0, "%s dv %zu: est written", names[t], bad_dv[b]);
+      }
+      ss_attention_io io = {q, k, NULL, N, M, D, D, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+      io.scratch = ss_test_alloc(ss_attention_scratch_size(K, &io, p) * sizeof(float));
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est), SS_OK);
+      CHECK(isfinite(est[0]), "%s: est[0] = %g", names[t], est[0]);
+    }
+  }
+}
+
+/* Fuzzer (regress-trig-estimate-huge-k): ss_attention_kernel_estimate did
+   not apply ss_attend's |q|, |k| <= SS_ATTN_QK_MAX: keys near 2^71 made
+   |y|^2 / 2 overflow float and the trig features exp(Inf - Inf) = NaN,
+   returned with SS_OK. Within the bound, an estimate whose row scales
+   exp(shift_i + shift_j) overflow double was +-Inf or NaN (0 Inf) with
+   SS_OK. Both are SS_ERR_DOMAIN now, in both impls; moderate inputs give
+   finite estimates, bit-identical for the signed (trig, hrf) maps. */
+TEST(regress_kernel_estimate_huge_inputs) {
+  enum { N = 2, M = 3, D = 4 };
+  float q[N * D], k[M * D], kbig[M * D], qk40[N * D], kk40[M * D];
+  double est[2][N * M];
+  ss_normal(5, 1, 0, N * D, q);
+  ss_normal(5, 2, 0, M * D, k);
+  for (int i = 0; i < M * D; i++) kbig[i] = k[i] * 0x1p71f, kk40[i] = i % 2 ? SS_ATTN_QK_MAX : -SS_ATTN_QK_MAX;
+  for (int i = 0; i < N * D; i++) qk40[i] = i % 2 ? SS_ATTN_QK_MAX : -SS_ATTN_QK_MAX;
+  static const char *const names[] = {"performer", "trig", "hrf"};
+  for (int t = 0; t < 3; t++) {
+    const ss_kernel_info *K = ss_kernel_find(names[t], SS_FAMILY_ATTENTION);
+    double *p = ss_test_alloc(K->nparams * sizeof *p);
+    params_with(K, p, "heads", 1);
+    ss_attention_io io = {q, k, NULL, N, M, D, D, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    io.scratch = ss_test_alloc(ss_attention_scratch_size(K, &io, p) * sizeof(float));
+    FOR_EACH_IMPL(impl) {
+      io.q = q, io.k = kbig;
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]), SS_ERR_DOMAIN);
+      /* at the bound: trig's and hrf's scales exp(|x|^2 / 2 + |y|^2 / 2)
+         overflow; performer's positive features give exp(-|x|^2 / 2 ...)
+         scales, finite (the estimator's samples are ~0 there) */
+      io.q = qk40, io.k = kk40;
+      const ss_status s = ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]);
+      CHECK(t == 0 ? s == SS_OK : s == SS_ERR_DOMAIN, "%s %s at |q|, |k| = 2^40: %s", names[t], ss_impl_name(impl),
+            ss_status_name(s));
+      for (int i = 0; s == SS_OK && i < N * M; i++)
+        CHECK(isfinite(est[impl][i]), "%s at the bound: est[%d] = %g", names[t], i, est[impl][i]);
+      io.q = q, io.k = k;
+      CHECK_STATUS(ss_attention_kernel_estimate(K, impl, &io, p, K->nparams, est[impl]), SS_OK);
+      for (int i = 0; i < N * M; i++)
+        CHECK(isfinite(est[impl][i]), "%s %s: est[%d] = %g", names[t], ss_impl_name(impl), i, est[impl][i]);
+    }
+    if (ss_impl_available(SS_IMPL_SIMD) && t > 0)
+      CHECK(!memcmp(est[0], est[1], sizeof est[0]), "%s: signed-map estimates differ between impls", names[t]);
+  }
 }

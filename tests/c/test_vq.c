@@ -250,7 +250,7 @@ TEST(vq_logits_codebook_output_layer) {
 
 TEST(vq_bad_input_gets_its_status) {
   const ss_kernel_info *k = VQ();
-  float x[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, y[12], cb[12], scr[12], g[12];
+  float x[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, y[12], cb[12], scr[12], g[12] = {0};
   int32_t c[12];
   double p[4] = {3, 2, 5, 0};
   CHECK_STATUS(ss_quantize(k, SS_IMPL_SCALAR, x, 12, p, 4, NULL, y), SS_ERR_NULL);

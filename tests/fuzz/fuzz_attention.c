@@ -7,7 +7,10 @@
  * Properties: no sanitizer report; the scratch size is 0 for every call
  * that is rejected on its parameters or shape and enough for every call
  * that succeeds; scalar and SIMD give the same status; on SS_OK out and
- * the weights are finite and invisible keys get exactly +0.
+ * the weights are finite and invisible keys get exactly +0. Random-feature
+ * kernels also through ss_attention_kernel_estimate on the same io: the
+ * same status in both impls, no NaN on SS_OK, never SS_OK where the scratch
+ * size is 0.
  */
 #include "fuzz_common.h"
 
@@ -15,6 +18,7 @@
 static float q[FZ_ATT * 64], kk[FZ_ATT * 64], v[FZ_ATT * 64], o0[FZ_ATT * 64], o1[FZ_ATT * 64];
 static float a0[FZ_ATT * FZ_ATT * 64], a1[FZ_ATT * FZ_ATT * 64];
 static uint8_t mask[FZ_ATT];
+static double est[FZ_ATT * FZ_ATT * 64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const ss_kernel_info *ks[64], *norms[128];
@@ -38,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_floats(&f, kk, m * d);
   fz_floats(&f, v, m * dv);
   fz_case(k, p, q, n * d);
+  fz_show("k", kk, m * d);
   const bool masked = fz_u8(&f) & 1, want_attn = fz_u8(&f) & 1;
   for (size_t j = 0; j < m; j++) mask[j] = !masked || fz_u8(&f) % 4 != 0;
   ss_attention_io io = {q, kk, v, n, m, d, dv, heads, masked ? mask : NULL, nkern, np,
@@ -53,6 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (s0 == SS_OK) FZ_CHECK(sz > 0, "%s: SS_OK with a scratch size of 0", k->name);
   io.out = o1, io.attn = want_attn ? a1 : NULL;
   const ss_status s1 = simd ? ss_attend(k, SS_IMPL_SIMD, &io, p, k->nparams) : s0;
+  if (k->kernel_estimate[SS_IMPL_SCALAR]) { /* random features: the pointwise estimate, same io */
+    const ss_status e0 = ss_attention_kernel_estimate(k, SS_IMPL_SCALAR, &io, p, k->nparams, est);
+    if (e0 == SS_OK)
+      for (size_t t = 0; t < heads * n * m; t++) FZ_CHECK(!isnan(est[t]), "%s: estimate NaN on SS_OK", k->name);
+    const ss_status e1 = simd ? ss_attention_kernel_estimate(k, SS_IMPL_SIMD, &io, p, k->nparams, est) : e0;
+    FZ_CHECK(e0 == e1, "%s estimate: scalar %s, SIMD %s", k->name, ss_status_name(e0), ss_status_name(e1));
+    if (sz == 0) FZ_CHECK(e0 != SS_OK, "%s: estimate SS_OK with a scratch size of 0", k->name);
+  }
   free(scratch);
   FZ_CHECK(s0 == s1, "%s (%s) n=%zu m=%zu d=%zu heads=%zu: scalar %s, SIMD %s", k->name, nkern->name, n,
            m, d, heads, ss_status_name(s0), ss_status_name(s1));

@@ -1,8 +1,9 @@
 /*
  * libFuzzer target: every registered quantizer through ss_quantize (kernel
  * by registry index, raw or steered parameters, raw float bits), then the
- * codes through ss_pack / ss_unpack, and the VQ entry points (ss_vq_train,
- * ss_vq_assign, ss_vq_backward) on fuzzed shapes. Properties: no sanitizer
+ * codes through ss_pack / ss_unpack, the VQ entry points (ss_vq_train,
+ * ss_vq_assign, ss_vq_backward) and ss_adaround (caller X, stats) on fuzzed
+ * shapes. Properties: no sanitizer
  * report; scalar and SIMD give the same status and bit-identical codes and
  * values; on SS_OK values finite, codes fit a byte and round-trip through
  * pack / unpack at every width they fit; raw codes pack only when in range.
@@ -13,6 +14,8 @@ static float x[FZ_MAX_N], y0[FZ_MAX_N], y1[FZ_MAX_N], cb[FZ_MAX_N], g[FZ_MAX_N],
 static int32_t c0[FZ_MAX_N], c1[FZ_MAX_N], back[FZ_MAX_N];
 static uint8_t buf[FZ_MAX_N + 8];
 static double loss[64];
+
+#define FZ_MAX_ITERS 32
 
 static void pack_round_trip(const int32_t *c, size_t n) {
   int32_t lo = 0, hi = 0;
@@ -42,8 +45,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const size_t n = fz_len(&f, 1024);
     double p[17];
     fz_params(&f, k, n, p);
+    /* An in-range iteration count is capped: adaround costs 2 n batch
+       multiply-adds per iteration, and at iters = 20000, batch = 128,
+       n = 1024 one input took 93 s under ASan (both impls), past the 20 s
+       timeout (a crafted input: each parameter at its default or maximum;
+       not in the corpus, where its mutations took most of a short run's
+       executions at 40 ms each even capped). The cap keeps an input
+       near 2^20 multiply-adds per impl (at most FZ_MAX_ITERS iterations, at
+       least 2). Later iterations repeat the same step; the schedule's phases
+       (warm start, then beta annealed 20 -> 2) occur within any count, and
+       values outside the range are left as drawn (the rejection is fuzzed). */
+    const double work = (double)(n ? n : 1) * fmax(1.0, ss_param_value(k, p, "batch", 1.0));
+    const double cap = fmax(2.0, fmin(FZ_MAX_ITERS, floor(0x1p20 / work)));
+    for (size_t i = 0; i < k->nparams; i++)
+      if (!strcmp(k->params[i].name, "iters") && p[i] > cap && p[i] <= k->params[i].max) p[i] = cap;
     fz_floats(&f, x, n);
-  fz_case(k, p, x, n);
+    fz_case(k, p, x, n);
     const ss_status a = ss_quantize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, c0, y0);
     const ss_status b = simd ? ss_quantize(k, SS_IMPL_SIMD, x, n, p, k->nparams, c1, y1) : a;
     FZ_CHECK(a == b, "%s n=%zu: scalar %s, SIMD %s", k->name, n, ss_status_name(a), ss_status_name(b));
@@ -59,6 +76,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int bits = (int)(int8_t)fz_u8(&f);
     const size_t nb = ss_packed_bytes(n, bits);
     FZ_CHECK(nb <= FZ_MAX_N + 8, "packed bytes %zu", nb);
+  } else if (what >= 232) { /* adaround's direct call: caller X, stats */
+    const size_t rows = 1 + fz_u8(&f) % 8, cols = 1 + fz_u8(&f) % 16, batch = 1 + fz_u8(&f) % 16;
+    const int bits = (int)(int8_t)fz_u8(&f) % 10;
+    const bool sym = fz_u8(&f) & 1;
+    const unsigned iters = fz_u8(&f) % (FZ_MAX_ITERS + 1); /* 0 is rejected */
+    const double lambda = fz_u8(&f) % 4 ? 10.0 * fz_unit(&f) : fz_f64_bits(&f);
+    const double lr = fz_u8(&f) % 4 ? fz_unit(&f) : fz_f64_bits(&f);
+    fz_floats(&f, x, rows * cols);
+    fz_floats(&f, cb, cols * batch);
+    fz_case(NULL, NULL, x, rows * cols);
+    static float scratch[FZ_MAX_N];
+    static double st0[SS_ADAROUND_NSTATS], st1[SS_ADAROUND_NSTATS];
+    FZ_CHECK(ss_adaround_scratch_size(rows, cols, batch) <= FZ_MAX_N, "adaround scratch");
+    const ss_status a = ss_adaround(SS_IMPL_SCALAR, x, rows, cols, cb, batch, bits, sym, iters, lambda, lr, y0, c0,
+                                    scratch, st0);
+    const ss_status b = simd ? ss_adaround(SS_IMPL_SIMD, x, rows, cols, cb, batch, bits, sym, iters, lambda, lr, y1,
+                                           c1, scratch, st1)
+                             : a;
+    FZ_CHECK(a == b, "adaround direct: scalar %s, SIMD %s", ss_status_name(a), ss_status_name(b));
+    if (a != SS_OK) return 0;
+    const size_t n = rows * cols;
+    FZ_CHECK(fz_finite(y0, n), "adaround direct: non-finite W~ on SS_OK");
+    for (size_t i = 0; i < SS_ADAROUND_NSTATS; i++) FZ_CHECK(isfinite(st0[i]), "adaround direct: stats[%zu] = %g", i, st0[i]);
+    for (size_t i = 0; i < n; i++) FZ_CHECK(c0[i] >= -128 && c0[i] <= 255, "adaround direct: code %d", (int)c0[i]);
+    if (simd)
+      FZ_CHECK(!memcmp(c0, c1, n * 4) && !memcmp(y0, y1, n * 4) && !memcmp(st0, st1, sizeof st0),
+               "adaround direct: impls differ");
   } else { /* VQ: train, assign, backward */
     const size_t dim = 1 + fz_u8(&f) % 8, nvec = 1 + fz_u8(&f) % 64, kk = 1 + fz_u8(&f) % 16;
     const unsigned iters = fz_u8(&f) % 8;

@@ -129,7 +129,9 @@ describe('ss.adaround', () => {
     // the registry form keeps its state on the stack: a limit of its own, below maxN, said as such
     const big = () => ss.quantize('adaround', new Float32Array(10000).fill(1), { iters: 1 });
     expect(arg(big)).toBe('x');
-    expect(() => big()).toThrow(/x has length 10000, more than "adaround" takes in its registry form/);
+    expect(() => big()).toThrow(/x has length 10000, more than "adaround" takes in its registry form \(n <= 8192, /);
+    expect(ss.kernel('adaround', 'quantizer').max_n).toBe(8192);
+    expect(ss.kernel('uniform', 'quantizer').max_n).toBe(ss.maxN);
     expect(ss.heapStats().liveAllocations).toBeLessThan(64);
   });
 });

@@ -64,6 +64,9 @@ export interface KernelInfo {
   /** Attention: whether the kernel has random features (attentionKernelEstimate). */
   kernel_estimate?: boolean;
   impls: Impl[];
+  /** The longest input a call takes: maxN, or a limit of the kernel's own
+   *  below it (adaround's registry form: 8192). */
+  max_n: number;
   params: ParamInfo[];
 }
 

@@ -339,9 +339,9 @@ export class Softscope {
         return new SoftscopeError(`${where}: ${a.name} is empty (length 0)`, status, { argument: a.name });
       }
       case STATUS.SS_ERR_TOO_LARGE:
-        // within maxN: the kernel's own limit (e.g. adaround's registry form keeps its state on the stack)
+        // within maxN: the kernel's own limit, the registry's max_n (e.g. adaround's registry form keeps its state on the stack)
         return new SoftscopeError(args[0].n > this.maxN ? `${where}: ${args[0].name} has length ${args[0].n} > maxN (${this.maxN})`
-          : `${where}: ${args[0].name} has length ${args[0].n}, more than ${k ? `"${k.name}"` : 'this call'} takes${k?.family === 'quantizer' ? ' in its registry form' : ''} (a limit of its own, below maxN)`,
+          : `${where}: ${args[0].name} has length ${args[0].n}, more than ${k ? `"${k.name}"` : 'this call'} takes${k?.family === 'quantizer' ? ' in its registry form' : ''} (${k?.max_n < this.maxN ? `n <= ${k.max_n}, ` : ''}a limit of its own, below maxN)`,
         status, { argument: args[0].name });
       default:
     }

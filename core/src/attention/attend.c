@@ -22,12 +22,6 @@ size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io 
   return floats <= SIZE_MAX / sizeof(float) ? (size_t)floats : 0;
 }
 
-static bool within(const float *x, size_t n, float bound) {
-  for (size_t i = 0; i < n; i++)
-    if (fabsf(x[i]) > bound) return false;
-  return true;
-}
-
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                     const double *params, size_t nparams) {
   if (!k || !io || !io->q || !io->k || !io->v || !io->out || !io->scratch) return SS_ERR_NULL;
@@ -55,7 +49,7 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
   /* |q|, |k| <= SS_ATTN_QK_MAX: a score's float dot product then cannot
      overflow in any summation order (d q k scale < 2^128), so the scalar
      and SIMD paths (which add in different orders) agree on every status */
-  if (!within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
+  if (!ss_attn_within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !ss_attn_within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
     return SS_ERR_DOMAIN;
   if (!strcmp(k->name, "sdpa")) {
     const ss_kernel_info *nk = io->normalizer;

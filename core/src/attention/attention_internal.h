@@ -33,6 +33,13 @@ typedef struct ss_attn_ops {
    (the compiler folds the table): each _simd entry point holds its SIMD
    code, as tests/build-checks.sh checks. */
 
+/* Every |x_i| <= bound (x finite): the rule |q|, |k| <= SS_ATTN_QK_MAX. */
+static inline bool ss_attn_within(const float *x, size_t n, float bound) {
+  for (size_t i = 0; i < n; i++)
+    if (fabsf(x[i]) > bound) return false;
+  return true;
+}
+
 static inline float attn_dot_scalar(const float *a, const float *b, size_t len) {
   float s = 0.0f;
   for (size_t t = 0; t < len; t++) s += a[t] * b[t];

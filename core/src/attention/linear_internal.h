@@ -85,10 +85,19 @@ SS_ALWAYS_INLINE ss_status ss_linear_attention(const ss_attn_ops *ops, ss_attn_f
       if (!ok) return SS_ERR_DOMAIN;
     }
     if (io->attn) {
+      /* signed features: each weight's product can cancel like the
+         normalizer, so it is summed in the same scalar order (both impls
+         give the same bits; a single visible key gets den / den) */
       float *a = io->attn + (head * io->n + i) * io->m;
-      for (size_t j = 0; j < io->m; j++)
-        a[j] = j < lim && ss_attn_key_ok(io, j) ? ss_flush(ops->dot(phiq, phik + j * F, F) * inv)
-                                                 : 0.0f; /* the exact-zero rule */
+      for (size_t j = 0; j < io->m; j++) {
+        if (!(j < lim && ss_attn_key_ok(io, j))) {
+          a[j] = 0.0f; /* the exact-zero rule */
+          continue;
+        }
+        const float *pk = phik + j * F;
+        const float pr = norm == SS_LINEAR_RATIO_SIGNED ? attn_dot_scalar(phiq, pk, F) : ops->dot(phiq, pk, F);
+        a[j] = ss_flush(pr * inv);
+      }
     }
   }
   return SS_OK;

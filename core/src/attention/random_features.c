@@ -124,12 +124,20 @@ ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, co
   if (s != SS_OK) return s;
   if (!k->kernel_estimate[impl]) return SS_ERR_UNSUPPORTED;
   if (io->heads != (size_t)params[0]) return SS_ERR_LENGTH;
-  if (!io->n || !io->m || !io->d) return SS_ERR_EMPTY;
-  if (io->d > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m || io->heads > SS_MAX_N / (io->n * io->m))
+  /* dv as ss_attend checks it: v is not read, but the scratch layout (the
+     projections after the engine's part, ss_attention_scratch_size) depends
+     on dv / heads; an unchecked dv put them past the scratch */
+  if (!io->n || !io->m || !io->d || !io->dv) return SS_ERR_EMPTY;
+  if (io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m ||
+      io->heads > SS_MAX_N / (io->n * io->m))
     return SS_ERR_TOO_LARGE;
-  if (io->d % io->heads) return SS_ERR_LENGTH;
+  if (io->d % io->heads || io->dv % io->heads) return SS_ERR_LENGTH;
   if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
       (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK)
     return s;
+  /* the rule of ss_attend: beyond it |x|^2 / 2 overflows float and the
+     features were exp(Inf - Inf) = NaN with SS_OK */
+  if (!ss_attn_within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !ss_attn_within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
+    return SS_ERR_DOMAIN;
   return k->kernel_estimate[impl](io, params, est);
 }

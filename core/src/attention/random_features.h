@@ -93,22 +93,31 @@ void ss_rf_features(const ss_attn_ops *ops, const ss_rf_map *m, const float *x, 
 
 /* The pointwise estimate of head h: est[i m + j] = phi_q(x_i) . phi_k(y_j)
    exp(shift_i + shift_j), every row with its own shift (the products by
-   ops->dot, in float like the attention itself). Scratch: (m + 1) F floats. */
-SS_ALWAYS_INLINE void ss_rf_estimate_head(const ss_attn_ops *ops, const ss_rf_map *m,
+   ops->dot in float like the attention itself; in the scalar order for a
+   map with trigonometric features, whose products cancel, so both impls
+   give the same bits). False when an estimate is beyond double's range
+   (exp(shift_i + shift_j), the rows' scales, overflows). Scratch:
+   (m + 1) F floats. */
+SS_ALWAYS_INLINE bool ss_rf_estimate_head(const ss_attn_ops *ops, const ss_rf_map *m,
                                           const ss_attention_io *io, size_t h, float *scratch,
                                           double *est) {
   const ss_attn_dims D = ss_attn_dims_of(io);
   const size_t F = ss_rf_dim(m);
   float *pk = scratch, *pq = scratch + io->m * F;
+  bool finite = true;
   /* each key with its own shift, kept in est's first row until query 0 */
   for (size_t j = 0; j < io->m; j++)
     ss_rf_features(ops, m, io->k + j * io->d + h * D.dh, 1, io->d, D.dh, false, pk + j * F, est + j);
   for (size_t i = io->n; i-- > 0;) {
     double sq;
     ss_rf_features(ops, m, io->q + i * io->d + h * D.dh, 1, io->d, D.dh, true, pq, &sq);
-    for (size_t j = 0; j < io->m; j++)
-      est[i * io->m + j] = (double)ops->dot(pq, pk + j * F, F) * exp(sq + est[j]);
+    for (size_t j = 0; j < io->m; j++) {
+      const float pr = m->t ? attn_dot_scalar(pq, pk + j * F, F) : ops->dot(pq, pk + j * F, F);
+      est[i * io->m + j] = (double)pr * exp(sq + est[j]);
+      finite &= isfinite(est[i * io->m + j]);
+    }
   }
+  return finite;
 }
 
 /* The engine's view of a map (keys share one shift, queries one each). */
@@ -140,7 +149,7 @@ SS_ALWAYS_INLINE ss_status ss_rf_run(const ss_attn_ops *ops, ss_rf_map_fn map_of
   for (size_t h = 0; h < io->heads; h++) {
     const ss_rf_map m = map_of(io, p, h, w);
     if (est) {
-      ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m);
+      if (!ss_rf_estimate_head(ops, &m, io, h, io->scratch, est + h * io->n * io->m)) return SS_ERR_DOMAIN;
     } else {
       const ss_status s = ss_rf_attend_head(ops, &m, io, p[2] != 0, h);
       if (s != SS_OK) return s;

@@ -11,8 +11,9 @@
  *
  * median: the middle |x| of the n values, the mean of the two middle ones
  * for even n (in double). Domain: finite values (NaN -> SS_ERR_NAN, +-Inf
- * -> SS_ERR_NONFINITE); a median of 0 (at least half the values are 0) is
- * SS_ERR_DOMAIN, the ratio being infinite or 0/0. R >= 1 otherwise.
+ * -> SS_ERR_NONFINITE); a median of 0 (the middle |x| is 0, both middle ones for
+ * even n; n = 1 with x = 0) is SS_ERR_DOMAIN, the ratio being infinite or 0/0. R >= 1
+ * otherwise (n = 1: R = 1).
  *
  * Selection without scratch memory: non-negative floats order like their
  * bit patterns, so the k-th smallest |x| is the smallest pattern t with

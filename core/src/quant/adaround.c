@@ -41,6 +41,8 @@
  *
  * Every code is floor(W / s) + z or that + 1 (clipping to [qlo, qhi] never
  * leaves that pair, as W / s + z lies within half a step of the range).
+ * Weights up to +-FLT_MAX: a W~ that rounds past FLT_MAX (the top code
+ * times s) is held at it, as in uniform.c, never +-Inf.
  * Deterministic: the elementwise part (sigmoid, powers of the regularizer,
  * the cosine of the schedule) uses the library's own exp / log / sincos
  * (no libm), and the SIMD version only vectorizes the two products with X
@@ -273,7 +275,7 @@ static double recon_error(const float *w, const float *wq, size_t rows, size_t c
       double s = 0.0;
       for (size_t k = 0; k < cols; k++) {
         const size_t i = r * cols + k;
-        const float q = wq ? wq[i] : (grid_code(c, rintf(w[i] * c->g.inv) + c->g.z, 0.0f) - c->g.z) * c->g.s;
+        const float q = wq ? wq[i] : ss_quant_dequant(&c->g, grid_code(c, rintf(w[i] * c->g.inv) + c->g.z, 0.0f));
         s += ((double)w[i] - (double)q) * (double)x[k * batch + b];
       }
       err += s * s;
@@ -293,7 +295,7 @@ static void finish(const problem *P, const float *x_orig, float *wq, int32_t *co
     const float q = grid_code(&P->c, floorf(u) + P->c.g.z, h >= 0.5f ? 1.0f : 0.0f);
     flipped += q != grid_code(&P->c, rintf(u) + P->c.g.z, 0.0f);
     if (codes) codes[i] = (int32_t)q;
-    wq[i] = (q - P->c.g.z) * P->c.g.s;
+    wq[i] = ss_quant_dequant(&P->c.g, q); /* held at +-FLT_MAX, as uniform.c */
   }
   if (!stats) return;
   stats[SS_ADAROUND_ERR] = recon_error(P->w, wq, P->rows, P->cols, x_orig, P->batch, &P->c);
@@ -420,4 +422,5 @@ const ss_kernel_info ss_kernel_adaround = {
     .params = adaround_params,
     .input = SS_INPUT_VALUES,
     .quantize = {adaround_scalar, SS_SIMD(adaround_simd)},
+    .max_n = REG_MAX_N,
 };

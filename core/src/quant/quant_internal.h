@@ -2,6 +2,7 @@
 #ifndef SS_QUANT_INTERNAL_H
 #define SS_QUANT_INTERNAL_H
 
+#include <float.h>
 #include <stdbool.h>
 
 /* A b-bit uniform grid: y = (q - z) s for integer codes q in [qlo, qhi];
@@ -14,5 +15,13 @@ typedef struct ss_quant_grid {
 } ss_quant_grid;
 
 ss_quant_grid ss_uniform_grid(float mn, float mx, int bits, bool symmetric);
+
+/* y = (q - z) s for a code q, held at +-FLT_MAX: the top code of a range
+   that reaches near FLT_MAX can round past it (it stands for an x within a
+   step), never +-Inf. */
+static inline float ss_quant_dequant(const ss_quant_grid *g, float q) {
+  const float y = (q - g->z) * g->s;
+  return y > FLT_MAX ? FLT_MAX : y < -FLT_MAX ? -FLT_MAX : y;
+}
 
 #endif

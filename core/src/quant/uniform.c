@@ -91,7 +91,7 @@ static void group_scalar(const float *x, size_t m, const grid *g, bool stochasti
   for (size_t i = 0; i < m; i++) {
     const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
-    y[i] = fmaxf(fminf((q - g->z) * g->s, FLT_MAX), -FLT_MAX);
+    y[i] = ss_quant_dequant(g, q);
   }
 }
 
@@ -142,7 +142,7 @@ static void group_simd(const float *x, size_t m, const grid *g, bool stochastic,
   for (; i < m; i++) {
     const float q = code_of(x[i] * g->inv, g->z, y[i], stochastic, g);
     if (codes) codes[i] = (int32_t)q;
-    y[i] = fmaxf(fminf((q - g->z) * g->s, FLT_MAX), -FLT_MAX);
+    y[i] = ss_quant_dequant(g, q);
   }
 }
 #endif

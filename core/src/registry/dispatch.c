@@ -21,6 +21,7 @@ static ss_status check_common(const ss_kernel_info *k, ss_family family,
     return SS_ERR_UNSUPPORTED;
   ss_status s = ss_check_n(n);
   if (s != SS_OK) return s;
+  if (n > ss_kernel_max_n(k)) return SS_ERR_TOO_LARGE; /* a kernel's own limit */
   /* counts and indices into x: a size relation the static range can't hold */
   return ss_params_check_n(k, params, nparams, n);
 }
