@@ -59,7 +59,8 @@ describe('playground in Chromium', () => {
     const hash = `#view=normalizers&logits=${LOGITS.join(',')}&kernels=${KERNELS.join(',')}&temperature=${TEMPERATURE}`;
     await page.goto(server.url + hash);
     for (const kernel of KERNELS) {
-      await page.waitForFunction((k) => document.querySelectorAll(`[data-view-figure] g[data-bars="${k}"] rect[data-index]`).length > 0, kernel);
+      // the link's state drawn (not a first frame of another state): its number of bars
+      await page.waitForFunction(([k, n]) => document.querySelectorAll(`[data-view-figure] g[data-bars="${k}"] rect[data-index]`).length === n, [kernel, LOGITS.length]);
       const bars = await readBars(kernel);
       const want = expected(kernel, LOGITS);
       expectChartMatches(bars, want);
