@@ -21,12 +21,9 @@ static uint8_t mask[FZ_ATT];
 static double est[FZ_ATT * FZ_ATT * 64];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64], *norms[128];
-  static size_t nk, nn;
-  if (!nk) nk = fz_family(SS_FAMILY_ATTENTION, ks, 64), nn = fz_family(SS_FAMILY_NORMALIZER, norms, 128);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
-  const ss_kernel_info *nkern = norms[fz_u8(&f) % nn];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_ATTENTION);
+  const ss_kernel_info *nkern = fz_pick(&f, SS_FAMILY_NORMALIZER);
   const size_t n = fz_u8(&f) % FZ_ATT, m = fz_u8(&f) % FZ_ATT;
   const size_t d = fz_u8(&f) % 65, dv = fz_u8(&f) % 65;
   double p[17], np[17];

@@ -69,6 +69,17 @@ static inline size_t fz_family(ss_family fam, const ss_kernel_info **out, size_t
   return c;
 }
 
+/* The kernel of family `fam` a fuzz byte selects (byte mod the family's
+   size; the family's list is built once). */
+static inline const ss_kernel_info *fz_kernel_at(ss_family fam, uint8_t byte) {
+  static const ss_kernel_info *ks[SS_FAMILY_COUNT][256];
+  static size_t nk[SS_FAMILY_COUNT];
+  if (!nk[fam]) nk[fam] = fz_family(fam, ks[fam], 256);
+  return ks[fam][byte % nk[fam]];
+}
+/* The same, reading the byte. */
+static inline const ss_kernel_info *fz_pick(fz *f, ss_family fam) { return fz_kernel_at(fam, fz_u8(f)); }
+
 /* One parameter from the bytes: a raw double (any bit pattern: NaN, Inf,
    subnormals, out of range), a bound or its neighbour, or a value inside
    the range (linear or log-uniform). n-bounded parameters are clamped to n

@@ -10,11 +10,8 @@
 static float x[FZ_MAX_N], g0[FZ_MAX_N], g1[FZ_MAX_N];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_LOSS, ks, 64);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_LOSS);
   const size_t n = fz_len(&f, FZ_MAX_N);
   double p[17];
   fz_params(&f, k, n, p);

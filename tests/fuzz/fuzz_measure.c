@@ -11,11 +11,8 @@
 static float p[FZ_MAX_N], q[FZ_MAX_N], d0[FZ_MAX_N], d1[FZ_MAX_N];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_MEASURE, ks, 64);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_MEASURE);
   const size_t n = fz_len(&f, FZ_MAX_N);
   double prm[17];
   fz_params(&f, k, n, prm);

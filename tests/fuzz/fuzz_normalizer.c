@@ -35,11 +35,8 @@ static void check_output(const ss_kernel_info *k, size_t n, const float *y) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[128];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_NORMALIZER, ks, 128);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_NORMALIZER);
   const size_t n = fz_len(&f, FZ_MAX_N);
   double p[17];
   fz_params(&f, k, n, p);

@@ -13,11 +13,8 @@
 static float w0[FZ_OPT_N], g0[FZ_OPT_N], w[2][FZ_OPT_N], sl[2][4 * FZ_OPT_N], adv[2][FZ_OPT_N];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_OPTIMIZER, ks, 64);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_OPTIMIZER);
   const size_t n = fz_len(&f, FZ_OPT_N);
   double p[17];
   fz_params(&f, k, n, p);

@@ -34,14 +34,11 @@ static void pack_round_trip(const int32_t *c, size_t n) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_QUANTIZER, ks, 64);
   fz f = {data, size};
   const uint8_t what = fz_u8(&f);
   const bool simd = ss_impl_available(SS_IMPL_SIMD);
   if (what < 160) { /* a registry quantizer */
-    const ss_kernel_info *k = ks[what % nk];
+    const ss_kernel_info *k = fz_kernel_at(SS_FAMILY_QUANTIZER, what);
     const size_t n = fz_len(&f, 1024);
     double p[17];
     fz_params(&f, k, n, p);

@@ -15,11 +15,8 @@ static float g[FZ_DRAWS * 256], d0[FZ_MAX_N], d1[FZ_MAX_N];
 static uint32_t i0[FZ_DRAWS], i1[FZ_DRAWS];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const ss_kernel_info *ks[64];
-  static size_t nk;
-  if (!nk) nk = fz_family(SS_FAMILY_SAMPLER, ks, 64);
   fz f = {data, size};
-  const ss_kernel_info *k = ks[fz_u8(&f) % nk];
+  const ss_kernel_info *k = fz_pick(&f, SS_FAMILY_SAMPLER);
   const size_t n = fz_len(&f, FZ_MAX_N);
   double p[17];
   fz_params(&f, k, n, p);
