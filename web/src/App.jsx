@@ -9,6 +9,7 @@ import { createSoftscope } from 'softscope';
 import { parse, defaults, toHash } from '../../wasm/state/schema.js';
 import { embedSnippet } from './lib/embedSnippet.js';
 import { WEB_VIEWS } from './views/index.js';
+import { BUILD_LABELS } from '../../wasm/views/performance/schema.js';
 import { readHash, createHistory } from './state/location.js';
 import { ExportBar, copyText } from './components/ExportBar.jsx';
 import { Notices } from './components/Notices.jsx';
@@ -18,12 +19,12 @@ import { useTheme, useWidth } from './hooks.js';
 const IDS = WEB_VIEWS.map((v) => v.id);
 const Ctx = createContext(null);
 
-// The build the page's instance runs ('relaxed' | 'simd' | 'scalar').
-const buildOf = (ss) => ss.build;
-const BUILD_BADGE = {
-  relaxed: { text: 'wasm relaxed SIMD', title: 'this browser runs WebAssembly relaxed SIMD: the relaxed build' },
-  simd: { text: 'wasm SIMD128', title: 'this browser runs WebAssembly SIMD128: the SIMD build' },
-  scalar: { text: 'wasm scalar', title: 'no SIMD128 here: the scalar build' },
+// The badge: the build the page's instance runs (ss.build), named as the
+// Performance view names it.
+const BUILD_TITLE = {
+  relaxed: 'this browser runs WebAssembly relaxed SIMD: the relaxed build',
+  simd: 'this browser runs WebAssembly SIMD128: the SIMD build',
+  scalar: 'no SIMD128 here: the scalar build',
 };
 
 function linkFor(hash) {
@@ -154,8 +155,8 @@ export function App() {
         </div>
         <div class="masthead-side">
           {ss && (
-            <p class="build" data-impl={ss.impl} data-build={buildOf(ss)} title={BUILD_BADGE[buildOf(ss)].title}>
-              <span class="badge">{BUILD_BADGE[buildOf(ss)].text}</span> v{ss.version}
+            <p class="build" data-impl={ss.impl} data-build={ss.build} title={BUILD_TITLE[ss.build]}>
+              <span class="badge">wasm {BUILD_LABELS[ss.build]}</span> v{ss.version}
             </p>
           )}
           <label class="inline theme-toggle" for="theme">theme{' '}

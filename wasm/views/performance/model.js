@@ -22,8 +22,8 @@ function buildsOf(state, timings) {
  */
 export function compute(ss, state, timings = null) {
   const builds = buildsOf(state, timings);
-  const pageBuild = ss.build ?? ss.impl;
-  const base = { pageBuild, pageBuildLabel: BUILD_LABELS[pageBuild] ?? pageBuild, builds, n: timings?.n ?? state.n, rounds: timings?.rounds ?? state.rounds, ms: timings?.ms ?? state.ms };
+  const pageBuild = ss.build;
+  const base = { pageBuild, pageBuildLabel: BUILD_LABELS[pageBuild], builds, n: timings?.n ?? state.n, rounds: timings?.rounds ?? state.rounds, ms: timings?.ms ?? state.ms };
   if (!timings) return { ...base, ran: false, input: null, userAgent: null, kernels: state.kernels.map((name) => ({ name, rows: [] })) };
   const kernels = [...new Set(timings.results.map((r) => r.kernel))].map((name) => {
     const of = (b) => timings.results.find((r) => r.kernel === name && r.build === b);
