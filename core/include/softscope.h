@@ -1,7 +1,11 @@
 /*
  * softscope — numeric kernels around softmax (normalizers, samplers,
- * optimizers, quantizers, measures), each as a scalar reference and a
- * SIMD128 version.
+ * optimizers, quantizers, measures, losses, attention), each as a scalar
+ * reference and a SIMD128 version.
+ *
+ * This header, in order: the conventions (here), statuses, implementations,
+ * the registry (kernel descriptors, parameters, JSON), the generic entry
+ * points (any kernel of a family), then the direct calls by family.
  *
  * Conventions
  *   - Plain C11, float32 data, caller-owned buffers, no global mutable state:
@@ -24,8 +28,9 @@
  *   - n must satisfy 1 <= n <= SS_MAX_N.
  *   - A kernel is described by an ss_kernel_info in the registry
  *     (ss_kernel_count / ss_kernel_at / ss_kernel_find); the generic entry
- *     points ss_normalize, ss_normalize_vjp and ss_measure run any kernel of
- *     their family with its parameters given as doubles in registry order.
+ *     points (ss_normalize, ss_sample, ss_optimize, ss_quantize, ss_measure,
+ *     ss_loss, ss_attend and their companions) run any kernel of their
+ *     family with its parameters given as doubles in registry order.
  */
 #ifndef SOFTSCOPE_H
 #define SOFTSCOPE_H
@@ -38,10 +43,15 @@
 extern "C" {
 #endif
 
+/* The library's version: the one source. The registry JSON carries it
+   ("version"), and scripts/gen-registry.js checks package.json against it. */
 #define SS_VERSION "0.1.0"
 
 /* Largest accepted vector length: 2^26 floats (256 MiB). */
 #define SS_MAX_N ((size_t)1 << 26)
+
+/* ---------------------------------------------------------------------- */
+/* Statuses                                                                 */
 
 typedef enum ss_status {
   SS_OK = 0,
@@ -335,6 +345,10 @@ ss_status ss_params_check_n(const ss_kernel_info *k, const double *params,
 /* Index of the first parameter ss_params_check_n rejects, or -1. */
 long ss_params_bad_index_n(const ss_kernel_info *k, const double *params,
                            size_t nparams, size_t n);
+/* The value of parameter `name` of k in params (registry order), or `def`
+   when k has no such parameter. */
+double ss_param_value(const ss_kernel_info *k, const double *params,
+                      const char *name, double def);
 
 /* The whole registry as JSON (UTF-8, NUL-terminated). Writes at most cap
    bytes; *len receives the length needed without the NUL. buf may be NULL
@@ -344,6 +358,14 @@ ss_status ss_registry_json(char *buf, size_t cap, size_t *len);
 /* ---------------------------------------------------------------------- */
 /* Generic entry points                                                     */
 
+/* Each runs any kernel of its family (ss_kernel_info.family; another family
+   is SS_ERR_FAMILY) with the kernel's parameters as doubles in registry
+   order (core/src/registry/dispatch*.c). They share their first checks, in
+   this order: k (SS_ERR_NULL), its family, the impl (SS_ERR_UNSUPPORTED);
+   then the length n and the parameters (ss_params_check_n), or for
+   attention the parameters (ss_params_check) and the shapes. */
+
+/* Normalizers (see ss_normalize_fn). */
 ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
                        size_t n, const double *params, size_t nparams,
                        float *y);
@@ -358,90 +380,19 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
                                  const float *g, size_t n,
                                  const double *params, size_t nparams,
                                  double *dparams);
-/* A loss kernel: *loss and grad[0..n) = dL/dx (see ss_loss_fn). A target
-   index >= n is SS_ERR_LENGTH; a masked (-Inf) target SS_ERR_DOMAIN. */
-ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
-                  size_t n, const double *params, size_t nparams,
-                  double *loss, float *grad);
+
+/* Samplers. */
 /* A sampler (see ss_sample_fn). probs is required; indices and samples may
    be NULL. draws * n > SS_MAX_N with samples != NULL is SS_ERR_TOO_LARGE. */
 ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
                     size_t n, const double *params, size_t nparams,
                     float *probs, uint32_t *indices, float *samples);
-/* A quantizer (see ss_quantize_fn); y is required, codes may be NULL except
-   for vq, which keeps its assignment there (SS_ERR_NULL). */
-ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
-                      const double *params, size_t nparams, int32_t *codes, float *y);
-/* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
-   ss_packed_bytes(n, bits) bytes (0 for other bits or n > SS_MAX_N). Signed codes are two's
-   complement in their bits; out-of-range codes are SS_ERR_DOMAIN. */
-size_t ss_packed_bytes(size_t n, int bits);
-ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
-ss_status ss_unpack(const uint8_t *in, size_t n, int bits, bool is_signed, int32_t *codes);
-/* Vector quantization (core/src/quant/vq.c): x is nvec vectors of dim
-   values (row-major), the codebook k vectors of dim. dim <= SS_VQ_MAX_DIM.
-   ss_vq_train: k-means++ seeding under `seed`, then up to `iters` Lloyd
-   iterations (stopping when no code changes); codebook[k dim] and
-   codes[nvec] receive the result, loss (NULL or iters + 1 entries) the mean
-   squared error per value after the seeding and after each iteration (never
-   increasing); scratch is nvec floats. k > nvec is SS_ERR_LENGTH. The
-   result is the same in every build and impl. */
-#define SS_VQ_MAX_DIM 256
-#define SS_VQ_MAX_ITERS 100000u
-ss_status ss_vq_train(ss_impl impl, const float *x, size_t nvec, size_t dim, size_t k,
-                      unsigned iters, uint64_t seed, float *codebook, int32_t *codes,
-                      double *loss, float *scratch);
-/* codes[i] = the nearest codeword of x_i (ties: the lowest index); y (may
-   be NULL) receives the codewords, nvec * dim values. */
-ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
-                       const float *codebook, size_t k, int32_t *codes, float *y);
-/* The straight-through backward of VQ-VAE with commitment weight beta:
-   given g = dL/dz_q, dx = g + 2 beta (x - e_c(x)) and (dcodebook may be
-   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). x, g and the
-   codebook must be finite (SS_ERR_NAN / SS_ERR_NONFINITE), beta >= 0
-   finite; codes outside [0, k) are SS_ERR_DOMAIN, and so is a gradient
-   beyond FLT_MAX (dx and dcodebook are then unspecified). */
-ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
-                         size_t k, const int32_t *codes, const float *g, double beta, float *dx,
-                         float *dcodebook);
-/* AdaRound (Nagel et al. 2020; core/src/quant/adaround.c): learned up/down
-   rounding of a layer W (rows x cols, row-major) on the b-bit uniform grid
-   of the "uniform" quantizer (per tensor), minimizing the output error
-   |W X - W~ X|^2 on the calibration inputs X (cols x batch, row-major)
-   with the rectified-sigmoid relaxation h(V) (zeta 1.1, gamma -0.1), the
-   regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
-   the iterations, then beta annealed 20 -> 2) and `iters` steps of the
-   registry's Adam with learning rate lr; h is rounded at the end. wq
-   (rows cols) receives W~ = (q - z) s (held at +-FLT_MAX, as "uniform"
-   does), codes (may be NULL) the codes q,
-   each floor(W/s) + z or that + 1. stats (may be NULL) receives
-   SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
-   ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
-   2 <= bits <= 8, 1 <= iters <= SS_ADAROUND_MAX_ITERS, 0 <= lambda <= 1e3,
-   0 < lr <= 10; W and X finite; rows cols and cols batch <= SS_MAX_N.
-   The same bits in every build and impl. The registry kernel "adaround"
-   is this call on x = W read as rows of cols weights (n <= 8192; when cols
-   does not divide n, the last row is shorter and reads the first inputs) with calibration inputs
-   drawn under seed: z = ss_normal(seed, 1, 0, cols batch) as cols x batch,
-   x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2) z_kb (in double). */
-#define SS_ADAROUND_MAX_ITERS 1000000u
-enum {
-  SS_ADAROUND_ERR = 0,         /* |W X - W~ X|_F^2 with the learned rounding (float64) */
-  SS_ADAROUND_ERR_NEAREST = 1, /* the same with rounding to nearest on the same grid */
-  SS_ADAROUND_SCALE = 2,       /* the grid step s */
-  SS_ADAROUND_ZERO = 3,        /* the zero point z (0 when symmetric) */
-  SS_ADAROUND_FLIPPED = 4,     /* weights whose code differs from nearest rounding */
-  SS_ADAROUND_SOFT = 5,        /* h strictly inside (0, 1) before the final rounding */
-  SS_ADAROUND_NSTATS = 6
-};
-size_t ss_adaround_scratch_size(size_t rows, size_t cols, size_t batch);
-ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, const float *x, size_t batch,
-                      int bits, bool symmetric, unsigned iters, double lambda, double lr, float *wq,
-                      int32_t *codes, float *scratch, double *stats);
+/* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
+ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
+                        size_t n, const double *params, size_t nparams,
+                        const float *g, float *dx);
 
-/* ---------------------------------------------------------------------- */
-/* Optimizers (core/src/optim)                                              */
-
+/* Optimizers. */
 /* scalars[0] counts the steps taken; scalars[1..] are the kernel's. */
 #define SS_OPT_SCALARS 4
 /* Floats of per-parameter state an optimizer needs for n parameters. */
@@ -458,67 +409,35 @@ size_t ss_opt_state_size(const ss_kernel_info *k, size_t n);
 ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const float *g,
                       size_t n, const double *params, size_t nparams, float *slots,
                       double *scalars);
-/* SAM's ascent point: w_adv = w + rho g / |g|_2 (w when g = 0), at which the
-   caller takes the gradient handed to the `sam` step. */
-ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
-                         float *w_adv);
 
-/* Learning-rate schedules: the factor on lr at step t (1-based) of total.
-   constant: 1. cosine: linear warm-up t / warmup, then
-   min + (1 - min) (1 + cos(pi p)) / 2, p = (t - warmup) / (total - warmup).
-   wsd (warm-up, stable, decay): warm-up, then 1 until the last
-   decay * total steps, then linear down to min. */
-typedef enum ss_schedule {
-  SS_SCHEDULE_CONSTANT = 0,
-  SS_SCHEDULE_COSINE = 1,
-  SS_SCHEDULE_WSD = 2,
-  SS_SCHEDULE_COUNT = 3
-} ss_schedule;
-const char *ss_schedule_name(ss_schedule s);
-double ss_schedule_factor(ss_schedule s, double t, double total, double warmup, double decay,
-                          double min_factor);
+/* Quantizers. */
+/* A quantizer (see ss_quantize_fn); y is required, codes may be NULL except
+   for vq, which keeps its assignment there (SS_ERR_NULL). */
+ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
+                      const double *params, size_t nparams, int32_t *codes, float *y);
 
-/* 2-D test functions: value and analytic gradient. For a game (bilinear,
-   x minimizes and y maximizes f) the gradient is the descent field
-   (df/dx, -df/dy), which every optimizer follows as its "gradient". */
-typedef struct ss_testfn_info {
-  const char *name, *summary, *formula;
-  double xmin, xmax, ymin, ymax; /* the view */
-  double start[2];               /* a sensible start */
-  size_t nminima;
-  const double (*minima)[2];     /* known minima (games: the equilibrium) */
-  double fmin;                   /* f at the minima */
-  bool game;
-} ss_testfn_info;
-size_t ss_testfn_count(void);
-const ss_testfn_info *ss_testfn_at(size_t i); /* NULL past the end */
-long ss_testfn_find(const char *name);        /* index, or -1 */
-ss_status ss_testfn_eval(size_t fn, double x, double y, double *f, double grad[2]);
-/* out[j * nx + i] = f(x_i, y_j) on an nx by ny grid over [x0, x1] x [y0, y1]. */
-ss_status ss_testfn_grid(size_t fn, double x0, double x1, double y0, double y1, size_t nx,
-                         size_t ny, float *out);
+/* Measures. */
+/* A measure's value (never NaN; +Inf only for a divergence whose exact
+   value is infinite, q_i = 0 < p_i); a value beyond double's range is
+   SS_ERR_DOMAIN, and so is an input where the measure is undefined, as each
+   kernel states: for the measures of values, a vector with no spread
+   (constant, n = 1 included: kurtosis 0 / 0) or no typical magnitude
+   (median |p| = 0: max_median_ratio). */
+ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
+                     const float *q, size_t n, const double *params,
+                     size_t nparams, double *out);
+ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
+                         const float *p, size_t n, const double *params,
+                         size_t nparams, double g, float *dp);
 
-/* Trajectory engine: `steps` steps of optimizer k on test function fn from
-   the 2-D point w, continuing from the state (slots: ss_opt_state_size(k,
-   2) floats, scalars), so a run can advance frame by frame. Each gradient
-   gets N(0, noise^2) noise per coordinate (Philox under seed, a function of
-   the step number: every optimizer sees the same noise) and is then clipped
-   to norm <= clip (0: off); lr follows the schedule over `total` steps.
-   path[3 i ..] = (x, y, f) of the point after step i (ema: the averaged
-   point). *done = the steps taken: fewer than `steps` when the run
-   diverged (a non-finite value or |w| > 1e12), which is not an error. */
-typedef struct ss_traj_opts {
-  double noise, clip, seed;
-  double schedule; /* an ss_schedule */
-  double total, warmup, decay, min_factor;
-} ss_traj_opts;
-ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const double *params,
-                        size_t nparams, const ss_traj_opts *o, size_t steps, float *w,
-                        float *slots, double *scalars, double *path, size_t *done);
+/* Losses. */
+/* A loss kernel: *loss and grad[0..n) = dL/dx (see ss_loss_fn). A target
+   index >= n is SS_ERR_LENGTH; a masked (-Inf) target SS_ERR_DOMAIN. */
+ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
+                  size_t n, const double *params, size_t nparams,
+                  double *loss, float *grad);
 
-/* ---------------------------------------------------------------------- */
-/* Attention (core/src/attention)                                           */
-
+/* Attention (the kernels in core/src/attention). */
 /* One attention call with kernel k (family attention: sdpa, cosformer,
    galerkin, performer, trig, hrf) and its params (heads first). Shapes: n, m >= 1,
    d, dv >= heads, heads dividing both, n m <= SS_MAX_N, d, dv <=
@@ -558,52 +477,10 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    without random features. */
 ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                                        const double *params, size_t nparams, double *est);
-/* Row and head measures of attention matrices (heads x n x m, rows of
-   weights): rows[4 (h n + i) + c] = entropy (nats, of the row normalized
-   by its |sum|), exact-zero fraction, max weight, sink share (weight of key
-   0 over the row's sum); dist[a heads + b] = the mean over rows of the
-   total-variation distance between heads a and b. */
-ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,
-                                double *dist);
 
-/* Head measures of one attention call, as the softpick paper compares
-   softmax and softpick (Zuhri, Fuadi & Aji 2025): out is the call's output
-   (n x dv, head h owns columns [h dv/heads, (h+1) dv/heads)), attn its
-   attention matrices (heads x n x m, may be NULL). head[4 h + c] =
-     0: Pearson kurtosis m4 / m2^2 of the head's n dv/heads output values
-        (the "kurtosis" measure), 0 when they are all equal (undefined; a
-        defined kurtosis is >= 1);
-     1: max |o| / median |o| over the same values (the "max_median_ratio"
-        measure: massive activations), 0 when the median is 0;
-     2: alpha_0 = (1/n) sum_i A_h[i][0], the mean raw weight on key 0 (the
-        first token; 0 without attn);
-     3: 1 when alpha_0 > sink_eps (a sink head), else 0.
-   The sink rate of Gu et al. 2025 ("When Attention Sink Emerges in Language
-   Models") is the mean of entry 3 over heads (and layers) with
-   sink_eps = 0.3. out and attn must be finite; 0 <= sink_eps <= 1. */
-ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
-                                     size_t m, size_t dv, double sink_eps, double *head);
-
-/* g has draws * n entries; SS_ERR_NO_BACKWARD for samplers without one. */
-ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
-                        size_t n, const double *params, size_t nparams,
-                        const float *g, float *dx);
-/* The value of parameter `name` of k in params (registry order), or `def`
-   when k has no such parameter. */
-double ss_param_value(const ss_kernel_info *k, const double *params,
-                      const char *name, double def);
-/* A measure's value (never NaN; +Inf only for a divergence whose exact
-   value is infinite, q_i = 0 < p_i); a value beyond double's range is
-   SS_ERR_DOMAIN, and so is an input where the measure is undefined, as each
-   kernel states: for the measures of values, a vector with no spread
-   (constant, n = 1 included: kurtosis 0 / 0) or no typical magnitude
-   (median |p| = 0: max_median_ratio). */
-ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
-                     const float *q, size_t n, const double *params,
-                     size_t nparams, double *out);
-ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
-                         const float *p, size_t n, const double *params,
-                         size_t nparams, double g, float *dp);
+/* ====================================================================== */
+/* Direct calls, by family: a kernel's own form with typed arguments, and   */
+/* what a family offers beyond its registry kernels.                        */
 
 /* ---------------------------------------------------------------------- */
 /* Softmax core (direct calls; they use ss_impl_default())                  */
@@ -825,6 +702,166 @@ typedef enum ss_estimator {
 ss_status ss_estimator_stats(int estimator, const float *theta, const float *target, size_t n,
                              double tau, uint64_t seed, size_t samples, double *bias,
                              double *variance, float *mean, float *exact);
+
+/* ---------------------------------------------------------------------- */
+/* Optimizers (core/src/optim)                                              */
+
+/* SAM's ascent point: w_adv = w + rho g / |g|_2 (w when g = 0), at which the
+   caller takes the gradient handed to the `sam` step. */
+ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
+                         float *w_adv);
+
+/* Learning-rate schedules: the factor on lr at step t (1-based) of total.
+   constant: 1. cosine: linear warm-up t / warmup, then
+   min + (1 - min) (1 + cos(pi p)) / 2, p = (t - warmup) / (total - warmup).
+   wsd (warm-up, stable, decay): warm-up, then 1 until the last
+   decay * total steps, then linear down to min. */
+typedef enum ss_schedule {
+  SS_SCHEDULE_CONSTANT = 0,
+  SS_SCHEDULE_COSINE = 1,
+  SS_SCHEDULE_WSD = 2,
+  SS_SCHEDULE_COUNT = 3
+} ss_schedule;
+const char *ss_schedule_name(ss_schedule s);
+double ss_schedule_factor(ss_schedule s, double t, double total, double warmup, double decay,
+                          double min_factor);
+
+/* 2-D test functions: value and analytic gradient. For a game (bilinear,
+   x minimizes and y maximizes f) the gradient is the descent field
+   (df/dx, -df/dy), which every optimizer follows as its "gradient". */
+typedef struct ss_testfn_info {
+  const char *name, *summary, *formula;
+  double xmin, xmax, ymin, ymax; /* the view */
+  double start[2];               /* a sensible start */
+  size_t nminima;
+  const double (*minima)[2];     /* known minima (games: the equilibrium) */
+  double fmin;                   /* f at the minima */
+  bool game;
+} ss_testfn_info;
+size_t ss_testfn_count(void);
+const ss_testfn_info *ss_testfn_at(size_t i); /* NULL past the end */
+long ss_testfn_find(const char *name);        /* index, or -1 */
+ss_status ss_testfn_eval(size_t fn, double x, double y, double *f, double grad[2]);
+/* out[j * nx + i] = f(x_i, y_j) on an nx by ny grid over [x0, x1] x [y0, y1]. */
+ss_status ss_testfn_grid(size_t fn, double x0, double x1, double y0, double y1, size_t nx,
+                         size_t ny, float *out);
+
+/* Trajectory engine: `steps` steps of optimizer k on test function fn from
+   the 2-D point w, continuing from the state (slots: ss_opt_state_size(k,
+   2) floats, scalars), so a run can advance frame by frame. Each gradient
+   gets N(0, noise^2) noise per coordinate (Philox under seed, a function of
+   the step number: every optimizer sees the same noise) and is then clipped
+   to norm <= clip (0: off); lr follows the schedule over `total` steps.
+   path[3 i ..] = (x, y, f) of the point after step i (ema: the averaged
+   point). *done = the steps taken: fewer than `steps` when the run
+   diverged (a non-finite value or |w| > 1e12), which is not an error. */
+typedef struct ss_traj_opts {
+  double noise, clip, seed;
+  double schedule; /* an ss_schedule */
+  double total, warmup, decay, min_factor;
+} ss_traj_opts;
+ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const double *params,
+                        size_t nparams, const ss_traj_opts *o, size_t steps, float *w,
+                        float *slots, double *scalars, double *path, size_t *done);
+
+/* ---------------------------------------------------------------------- */
+/* Quantizers (core/src/quant)                                              */
+
+/* Codes packed 8, 4 or 2 bits each, lowest bits first (core/src/quant/pack.c):
+   ss_packed_bytes(n, bits) bytes (0 for other bits or n > SS_MAX_N). Signed codes are two's
+   complement in their bits; out-of-range codes are SS_ERR_DOMAIN. */
+size_t ss_packed_bytes(size_t n, int bits);
+ss_status ss_pack(const int32_t *codes, size_t n, int bits, bool is_signed, uint8_t *out);
+ss_status ss_unpack(const uint8_t *in, size_t n, int bits, bool is_signed, int32_t *codes);
+/* Vector quantization (core/src/quant/vq.c): x is nvec vectors of dim
+   values (row-major), the codebook k vectors of dim. dim <= SS_VQ_MAX_DIM.
+   ss_vq_train: k-means++ seeding under `seed`, then up to `iters` Lloyd
+   iterations (stopping when no code changes); codebook[k dim] and
+   codes[nvec] receive the result, loss (NULL or iters + 1 entries) the mean
+   squared error per value after the seeding and after each iteration (never
+   increasing); scratch is nvec floats. k > nvec is SS_ERR_LENGTH. The
+   result is the same in every build and impl. */
+#define SS_VQ_MAX_DIM 256
+#define SS_VQ_MAX_ITERS 100000u
+ss_status ss_vq_train(ss_impl impl, const float *x, size_t nvec, size_t dim, size_t k,
+                      unsigned iters, uint64_t seed, float *codebook, int32_t *codes,
+                      double *loss, float *scratch);
+/* codes[i] = the nearest codeword of x_i (ties: the lowest index); y (may
+   be NULL) receives the codewords, nvec * dim values. */
+ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
+                       const float *codebook, size_t k, int32_t *codes, float *y);
+/* The straight-through backward of VQ-VAE with commitment weight beta:
+   given g = dL/dz_q, dx = g + 2 beta (x - e_c(x)) and (dcodebook may be
+   NULL) dcodebook_k = sum over x with code k of 2 (e_k - x). x, g and the
+   codebook must be finite (SS_ERR_NAN / SS_ERR_NONFINITE), beta >= 0
+   finite; codes outside [0, k) are SS_ERR_DOMAIN, and so is a gradient
+   beyond FLT_MAX (dx and dcodebook are then unspecified). */
+ss_status ss_vq_backward(const float *x, size_t nvec, size_t dim, const float *codebook,
+                         size_t k, const int32_t *codes, const float *g, double beta, float *dx,
+                         float *dcodebook);
+/* AdaRound (Nagel et al. 2020; core/src/quant/adaround.c): learned up/down
+   rounding of a layer W (rows x cols, row-major) on the b-bit uniform grid
+   of the "uniform" quantizer (per tensor), minimizing the output error
+   |W X - W~ X|^2 on the calibration inputs X (cols x batch, row-major)
+   with the rectified-sigmoid relaxation h(V) (zeta 1.1, gamma -0.1), the
+   regularizer lambda sum (1 - |2h - 1|^beta) (off for the first 20 % of
+   the iterations, then beta annealed 20 -> 2) and `iters` steps of the
+   registry's Adam with learning rate lr; h is rounded at the end. wq
+   (rows cols) receives W~ = (q - z) s (held at +-FLT_MAX, as "uniform"
+   does), codes (may be NULL) the codes q,
+   each floor(W/s) + z or that + 1. stats (may be NULL) receives
+   SS_ADAROUND_NSTATS doubles, indexed below. scratch holds
+   ss_adaround_scratch_size(rows, cols, batch) floats (0: sizes too large).
+   2 <= bits <= 8, 1 <= iters <= SS_ADAROUND_MAX_ITERS, 0 <= lambda <= 1e3,
+   0 < lr <= 10; W and X finite; rows cols and cols batch <= SS_MAX_N.
+   The same bits in every build and impl. The registry kernel "adaround"
+   is this call on x = W read as rows of cols weights (n <= 8192; when cols
+   does not divide n, the last row is shorter and reads the first inputs) with calibration inputs
+   drawn under seed: z = ss_normal(seed, 1, 0, cols batch) as cols x batch,
+   x_0b = z_0b, x_kb = corr x_(k-1)b + sqrt(1 - corr^2) z_kb (in double). */
+#define SS_ADAROUND_MAX_ITERS 1000000u
+enum {
+  SS_ADAROUND_ERR = 0,         /* |W X - W~ X|_F^2 with the learned rounding (float64) */
+  SS_ADAROUND_ERR_NEAREST = 1, /* the same with rounding to nearest on the same grid */
+  SS_ADAROUND_SCALE = 2,       /* the grid step s */
+  SS_ADAROUND_ZERO = 3,        /* the zero point z (0 when symmetric) */
+  SS_ADAROUND_FLIPPED = 4,     /* weights whose code differs from nearest rounding */
+  SS_ADAROUND_SOFT = 5,        /* h strictly inside (0, 1) before the final rounding */
+  SS_ADAROUND_NSTATS = 6
+};
+size_t ss_adaround_scratch_size(size_t rows, size_t cols, size_t batch);
+ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, const float *x, size_t batch,
+                      int bits, bool symmetric, unsigned iters, double lambda, double lr, float *wq,
+                      int32_t *codes, float *scratch, double *stats);
+
+/* ---------------------------------------------------------------------- */
+/* Measures of attention (core/src/measure/attention_measures.c)            */
+
+/* Row and head measures of attention matrices (heads x n x m, rows of
+   weights): rows[4 (h n + i) + c] = entropy (nats, of the row normalized
+   by its |sum|), exact-zero fraction, max weight, sink share (weight of key
+   0 over the row's sum); dist[a heads + b] = the mean over rows of the
+   total-variation distance between heads a and b. */
+ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_t m, float *rows,
+                                double *dist);
+
+/* Head measures of one attention call, as the softpick paper compares
+   softmax and softpick (Zuhri, Fuadi & Aji 2025): out is the call's output
+   (n x dv, head h owns columns [h dv/heads, (h+1) dv/heads)), attn its
+   attention matrices (heads x n x m, may be NULL). head[4 h + c] =
+     0: Pearson kurtosis m4 / m2^2 of the head's n dv/heads output values
+        (the "kurtosis" measure), 0 when they are all equal (undefined; a
+        defined kurtosis is >= 1);
+     1: max |o| / median |o| over the same values (the "max_median_ratio"
+        measure: massive activations), 0 when the median is 0;
+     2: alpha_0 = (1/n) sum_i A_h[i][0], the mean raw weight on key 0 (the
+        first token; 0 without attn);
+     3: 1 when alpha_0 > sink_eps (a sink head), else 0.
+   The sink rate of Gu et al. 2025 ("When Attention Sink Emerges in Language
+   Models") is the mean of entry 3 over heads (and layers) with
+   sink_eps = 0.3. out and attn must be finite; 0 <= sink_eps <= 1. */
+ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
+                                     size_t m, size_t dv, double sink_eps, double *head);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,7 @@
 
 #include "common/rng.h"
 #include "harness.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 #include "sample/noise.h"
 #include "sample/sample_internal.h"
 #include "sample_testing.h"

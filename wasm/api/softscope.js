@@ -40,7 +40,7 @@ export class Softscope {
     this.maxN = reg.max_n;
     // 2-D test functions and lr schedules of the optimizers (optimizer.js)
     this.functions = deepFreeze(reg.functions ?? []);
-    this.schedules = deepFreeze(reg.schedules ?? []);
+    this.schedules = deepFreeze(reg.enums.schedule ?? []);
     // The C enums, by value (families, impls, schedules, estimators, ...).
     this.enums = deepFreeze(reg.enums);
     // Which build runs: 'relaxed' | 'simd' | 'scalar' (ss_build_name). The

@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../api/index.js';
+import REGISTRY from '../dist/registry.js';
 import { UsageError, DefectError, parseArgs, cliMessage } from './shared.js';
 import { command as list } from './list.js';
 import { command as describe } from './describe.js';
@@ -23,7 +24,7 @@ import { command as figure } from './figure.js';
 import { command as check } from './check.js';
 
 const COMMANDS = [list, describe, normalize, measure, loss, sample, quantize, attend, optimize, sweep, figure, check];
-const VERSION = '0.1.0';
+const VERSION = REGISTRY.version; // SS_VERSION, through the registry JSON
 const IMPLS = ['auto', 'relaxed', 'simd', 'scalar'];
 
 const OVERVIEW = `softscope — numeric kernels around softmax (WebAssembly SIMD128)

@@ -2,8 +2,9 @@
  * Shared pieces of the attention kernels (core/src/attention): the row
  * primitives every form is built from, each as a scalar reference and a
  * SIMD128 version (a table of function pointers per impl, so one kernel body
- * serves both), the causal / padding visibility rule, and the parameter
- * descriptions the kernels share.
+ * serves both), and the parameter descriptions the kernels share. The
+ * causal / padding visibility rule is in common/attn_rules.h (the generic
+ * entry point checks it too).
  *
  * Layout: Q (n x d), K (m x d), V (m x dv) row-major; head h owns the
  * columns [h dh, (h + 1) dh) of Q and K (dh = d / heads) and
@@ -14,6 +15,7 @@
 
 #include <math.h>
 
+#include "common/attn_rules.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
 
@@ -32,13 +34,6 @@ typedef struct ss_attn_ops {
    kernel body force-inlined with &ss_attn_ops_simd calls them directly
    (the compiler folds the table): each _simd entry point holds its SIMD
    code, as tests/build-checks.sh checks. */
-
-/* Every |x_i| <= bound (x finite): the rule |q|, |k| <= SS_ATTN_QK_MAX. */
-static inline bool ss_attn_within(const float *x, size_t n, float bound) {
-  for (size_t i = 0; i < n; i++)
-    if (fabsf(x[i]) > bound) return false;
-  return true;
-}
 
 static inline float attn_dot_scalar(const float *a, const float *b, size_t len) {
   float s = 0.0f;
@@ -96,18 +91,6 @@ static const ss_attn_ops ss_attn_ops_simd = {attn_dot_simd, attn_axpy_simd, attn
 typedef struct { size_t heads, dh, dvh; } ss_attn_dims;
 static inline ss_attn_dims ss_attn_dims_of(const ss_attention_io *io) {
   return (ss_attn_dims){io->heads, io->d / io->heads, io->dv / io->heads};
-}
-
-/* Query i sees keys j < ss_attn_limit(...) (causal: the keys up to its own
-   position, aligned at the end: j <= i + m - n, as with a KV cache); a
-   padding key (key_mask[j] == 0) is never seen. */
-static inline size_t ss_attn_limit(const ss_attention_io *io, bool causal, size_t i) {
-  if (!causal) return io->m;
-  const long long lim = (long long)i + 1 + (long long)io->m - (long long)io->n;
-  return lim <= 0 ? 0 : (size_t)lim < io->m ? (size_t)lim : io->m;
-}
-static inline bool ss_attn_key_ok(const ss_attention_io *io, size_t j) {
-  return !io->key_mask || io->key_mask[j];
 }
 
 #define SS_ATTN_P_HEADS                                                                      \

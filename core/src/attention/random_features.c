@@ -1,11 +1,11 @@
 /* Random features of the softmax kernel (see random_features.h): the
    projections (i.i.d. or orthogonal blocks), the feature maps, the pointwise
-   kernel estimate, and its public entry point. */
+   kernel estimate (its generic entry point is in
+   registry/dispatch_attention.c). */
 #include "attention/random_features.h"
 
 #include <string.h>
 
-#include "common/check.h"
 #include "common/rng.h"
 
 /* The projections are pinned bit for bit: no FMA contraction (see rng.c). */
@@ -113,31 +113,4 @@ void ss_rf_features(const ss_attn_ops *ops, const ss_rf_map *m, const float *x, 
   if (!(top > -INFINITY)) top = 0.0f;
   if (shift) *shift = top;
   for (size_t r = 0; r < rows; r++) row_features(m, query, top, phi + r * F);
-}
-
-ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
-                                       const double *params, size_t nparams, double *est) {
-  if (!k || !io || !io->q || !io->k || !io->scratch || !est) return SS_ERR_NULL;
-  if (k->family != SS_FAMILY_ATTENTION) return SS_ERR_FAMILY;
-  if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl)) return SS_ERR_UNSUPPORTED;
-  ss_status s = ss_params_check(k, params, nparams);
-  if (s != SS_OK) return s;
-  if (!k->kernel_estimate[impl]) return SS_ERR_UNSUPPORTED;
-  if (io->heads != (size_t)params[0]) return SS_ERR_LENGTH;
-  /* dv as ss_attend checks it: v is not read, but the scratch layout (the
-     projections after the engine's part, ss_attention_scratch_size) depends
-     on dv / heads; an unchecked dv put them past the scratch */
-  if (!io->n || !io->m || !io->d || !io->dv) return SS_ERR_EMPTY;
-  if (io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m ||
-      io->heads > SS_MAX_N / (io->n * io->m))
-    return SS_ERR_TOO_LARGE;
-  if (io->d % io->heads || io->dv % io->heads) return SS_ERR_LENGTH;
-  if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
-      (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK)
-    return s;
-  /* the rule of ss_attend: beyond it |x|^2 / 2 overflows float and the
-     features were exp(Inf - Inf) = NaN with SS_OK */
-  if (!ss_attn_within(io->q, io->n * io->d, SS_ATTN_QK_MAX) || !ss_attn_within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
-    return SS_ERR_DOMAIN;
-  return k->kernel_estimate[impl](io, params, est);
 }

@@ -15,7 +15,7 @@
  * adapts the base to the distribution); base <= 1 (0 by default) searches b = 2^(k/16),
  * k = 2 .. 32, for the smallest squared error (the search of AdaLog /
  * PTQ4SAM, over a fixed grid). Its log and exp are the samplers'
- * deterministic float polynomials (sample/det_math.h and their SIMD
+ * deterministic float polynomials (common/det_math.h and their SIMD
  * twins), so scalar and SIMD agree bit for bit.
  * The last code, 2^bits - 1, is an exact zero: x rounds to it when it is
  * below half the smallest power, s b^-(2^bits - 2) / 2 (nearest in value
@@ -33,7 +33,7 @@
 #include "common/log_simd.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 
 static const ss_param_info pow2_params[] = {
     {.name = "bits", .type = SS_PARAM_INT, .min = 2.0, .max = 8.0, .def = 4.0, .ui_min = 2.0,

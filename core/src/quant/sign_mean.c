@@ -9,12 +9,14 @@
  * derivative of sum (alpha s_i - x_i)^2 to 0: alpha = sum |x_i| / n).
  * The code is the sign, +1 or -1 (x = 0 gets +1: one bit has no zero);
  * ss_pack stores them at 2 bits per code (pack.c). The sum of
- * |x| is the samplers' 4-lane double sum, so both impls give the same alpha.
+ * |x| is the 4-lane double sum (common/sum4.h), so both impls give the same
+ * alpha.
  */
 #include <math.h>
 
+#include "common/simd.h"
+#include "common/sum4.h"
 #include "registry/kernels.h"
-#include "sample/sample_internal.h"
 
 static const ss_param_info sign_mean_params[] = {
     {.name = "group", .type = SS_PARAM_INT, .n_bound = SS_N_BOUND_LE, .min = 0.0,

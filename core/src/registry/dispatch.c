@@ -1,8 +1,12 @@
-/* Generic entry points: shared argument checks, then the kernel's own
-   implementation (which validates the data, fused into its first pass). */
+/* Generic entry points of the families whose input is one vector
+   (normalizers, losses, samplers, quantizers, measures, optimizers): the
+   shared argument checks, then the kernel's own implementation (which
+   validates the data, fused into its first pass). Attention's are in
+   dispatch_attention.c. */
 #include <math.h>
 
 #include "common/check.h"
+#include "registry/dispatch.h"
 #include "softscope.h"
 
 /* A gradient that came out non-finite: its exact value is beyond FLT_MAX
@@ -12,14 +16,13 @@ static ss_status ss_check_gradient(const float *d, size_t n) {
   return ss_check_finite_fast(d, n) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
 
-static ss_status check_common(const ss_kernel_info *k, ss_family family,
+/* The checks of the families whose input is one vector of length n. */
+static ss_status check_vector(const ss_kernel_info *k, ss_family family,
                               ss_impl impl, size_t n, const double *params,
                               size_t nparams) {
-  if (!k) return SS_ERR_NULL;
-  if (k->family != family) return SS_ERR_FAMILY;
-  if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl))
-    return SS_ERR_UNSUPPORTED;
-  ss_status s = ss_check_n(n);
+  ss_status s = ss_check_common(k, family, impl);
+  if (s != SS_OK) return s;
+  s = ss_check_n(n);
   if (s != SS_OK) return s;
   if (n > ss_kernel_max_n(k)) return SS_ERR_TOO_LARGE; /* a kernel's own limit */
   /* counts and indices into x: a size relation the static range can't hold */
@@ -30,7 +33,7 @@ ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
                        size_t n, const double *params, size_t nparams,
                        float *y) {
   if (!x || !y) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->normalize[impl]) return SS_ERR_UNSUPPORTED;
   return k->normalize[impl](x, n, params, y);
@@ -41,7 +44,7 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
                            size_t n, const double *params, size_t nparams,
                            float *dx) {
   if (!x || !y || !g || !dx) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->normalize_vjp[impl]) return SS_ERR_UNSUPPORTED;
@@ -57,7 +60,7 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
                                  const double *params, size_t nparams,
                                  double *dparams) {
   if (!x || !y || !g || !dparams) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->has_param_backward) return SS_ERR_NO_BACKWARD;
   if (!k->normalize_param_vjp[impl]) return SS_ERR_UNSUPPORTED;
@@ -73,7 +76,7 @@ ss_status ss_loss(const ss_kernel_info *k, ss_impl impl, const float *x,
                   size_t n, const double *params, size_t nparams,
                   double *loss, float *grad) {
   if (!x || !loss || !grad) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_LOSS, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_LOSS, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->loss[impl]) return SS_ERR_UNSUPPORTED;
   return k->loss[impl](x, n, params, loss, grad);
@@ -92,7 +95,7 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
                     size_t n, const double *params, size_t nparams,
                     float *probs, uint32_t *indices, float *samples) {
   if (!x || !probs) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->sample[impl]) return SS_ERR_UNSUPPORTED;
   s = check_draws(k, params, n, samples != NULL);
@@ -105,7 +108,7 @@ ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                       const double *params, size_t nparams, int32_t *codes, float *y) {
   if (!x || !y) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_QUANTIZER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_QUANTIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->quantize[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite_fast(x, n);
@@ -117,7 +120,7 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
                         size_t n, const double *params, size_t nparams,
                         const float *g, float *dx) {
   if (!x || !g || !dx) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->sample_vjp[impl]) return SS_ERR_UNSUPPORTED;
@@ -135,7 +138,7 @@ ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      size_t nparams, double *out) {
   if (!p || !out) return SS_ERR_NULL;
   if (k && k->input == SS_INPUT_PROBS_PAIR && !q) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
   double v;
@@ -154,7 +157,7 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
                          const float *p, size_t n, const double *params,
                          size_t nparams, double g, float *dp) {
   if (!p || !dp) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
@@ -173,7 +176,7 @@ ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const flo
                       size_t n, const double *params, size_t nparams, float *slots,
                       double *scalars) {
   if (!w || !g || !scalars || (k && k->opt_slots && !slots)) return SS_ERR_NULL;
-  ss_status s = check_common(k, SS_FAMILY_OPTIMIZER, impl, n, params, nparams);
+  ss_status s = check_vector(k, SS_FAMILY_OPTIMIZER, impl, n, params, nparams);
   if (s != SS_OK) return s;
   if (!k->step[impl]) return SS_ERR_UNSUPPORTED;
   /* the step counter: a whole number below 2^53 */

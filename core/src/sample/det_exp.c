@@ -18,27 +18,11 @@
 #include "common/flush.h"
 #include "common/exp_simd.h"
 #include "common/vec_simd.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
+#include "common/sum4.h"
 #include "sample/sample_internal.h"
 
 /* ---- scalar ----------------------------------------------------------- */
-
-double ss_sum4_scalar(const float *w, size_t n) {
-  /* Four named accumulators (an array of four would be kept in a v128 by
-     the wasm backend); element i goes to accumulator i % 4. */
-  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    a0 += (double)w[i];
-    a1 += (double)w[i + 1];
-    a2 += (double)w[i + 2];
-    a3 += (double)w[i + 3];
-  }
-  if (i < n) a0 += (double)w[i++];
-  if (i < n) a1 += (double)w[i++];
-  if (i < n) a2 += (double)w[i];
-  return (a0 + a1) + (a2 + a3);
-}
 
 /* Validation of a logit row without writing anything: NaN first, then
    +Inf, then all -Inf; the row max in *mx, the largest finite |x_i| in
@@ -108,27 +92,6 @@ void ss_det_scale_scalar(float *y, size_t n, float s) {
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
 
-/* Lanes (i % 4) of one f32x4 added to the (a01, a23) f64x2 accumulators. */
-static inline void acc4(v128_t v, v128_t *a01, v128_t *a23) {
-  *a01 = wasm_f64x2_add(*a01, wasm_f64x2_promote_low_f32x4(v));
-  *a23 = wasm_f64x2_add(*a23, wasm_f64x2_promote_low_f32x4(
-                                  wasm_i32x4_shuffle(v, v, 2, 3, 2, 3)));
-}
-
-static inline double fold4(v128_t a01, v128_t a23, const float *tail, size_t i, size_t n) {
-  double a[4] = {wasm_f64x2_extract_lane(a01, 0), wasm_f64x2_extract_lane(a01, 1),
-                 wasm_f64x2_extract_lane(a23, 0), wasm_f64x2_extract_lane(a23, 1)};
-  for (; i < n; i++) a[i & 3] += (double)tail[i];
-  return (a[0] + a[1]) + (a[2] + a[3]);
-}
-
-double ss_sum4_simd(const float *w, size_t n) {
-  v128_t a01 = wasm_f64x2_splat(0.0), a23 = a01;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) acc4(wasm_v128_load(w + i), &a01, &a23);
-  return fold4(a01, a23, w, i, n);
-}
-
 /* The largest |x_i| over the finite entries (x validated: no NaN, no +Inf). */
 static float max_abs_finite_simd(const float *x, size_t n) {
   const v128_t ninf = wasm_f32x4_splat(-INFINITY), zero = wasm_f32x4_splat(0.0f);
@@ -175,10 +138,10 @@ double ss_det_exp_simd(const float *x, size_t n, double t, float *y, ss_status *
   for (; i + 4 <= n; i += 4) {
     const v128_t e = ss_exp_diff_f32x4(wasm_v128_load(x + i), vm, &c);
     wasm_v128_store(y + i, e);
-    acc4(e, &a01, &a23);
+    ss_sum4_acc(e, &a01, &a23);
   }
   for (size_t j = i; j < n; j++) y[j] = ss_det_exp_diff(x[j], m);
-  return fold4(a01, a23, y, i, n);
+  return ss_sum4_fold(a01, a23, y, i, n);
 }
 
 void ss_det_scale_simd(float *y, size_t n, float s) {
@@ -208,11 +171,11 @@ double ss_det_mask_below_simd(float *e, size_t n, float thr) {
     const v128_t v = wasm_v128_load(e + i);
     const v128_t kept = wasm_v128_and(v, wasm_f32x4_ge(v, vt));
     wasm_v128_store(e + i, kept);
-    acc4(kept, &a01, &a23);
+    ss_sum4_acc(kept, &a01, &a23);
   }
   for (size_t j = i; j < n; j++)
     if (e[j] < thr) e[j] = 0.0f;
-  return fold4(a01, a23, e, i, n);
+  return ss_sum4_fold(a01, a23, e, i, n);
 }
 #endif
 

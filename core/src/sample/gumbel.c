@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "common/check.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 #include "sample/gumbel.h"
 
 /* Noise of draw d for entries c0 .. c0 + len - 1 (c0 a multiple of 4). */

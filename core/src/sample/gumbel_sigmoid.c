@@ -25,7 +25,7 @@
 #include "common/log_simd.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 #include "sample/sample_internal.h"
 
 static const ss_param_info gumbel_sigmoid_params[] = {

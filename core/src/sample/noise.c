@@ -13,7 +13,7 @@
 #include "common/check.h"
 #include "common/log_simd.h"
 #include "common/rng.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 #include "sample/noise.h"
 #include "sample/sample_internal.h"
 

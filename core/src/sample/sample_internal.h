@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "common/simd.h"
+#include "common/sum4.h" /* ss_sum4_scalar / _simd: the order described above */
 #include "sample/noise.h"
 #include "softscope.h"
 
@@ -44,12 +45,6 @@ enum {
 
 /* Philox blocks per draw of n per-entry uniforms. */
 static inline uint64_t ss_blocks_per_draw(size_t n) { return ((uint64_t)n + 3) / 4; }
-
-/* 4-lane double sum of w[0..n) (the order described above). */
-double ss_sum4_scalar(const float *w, size_t n);
-#if SS_HAVE_SIMD
-double ss_sum4_simd(const float *w, size_t n);
-#endif
 
 /* y_i = exp(z_i - max z) with z_i = x_i / t (float division; t = 1 skips
    it; where t is below FLT_MIN or x / t overflows, (x_i - max x) / t in

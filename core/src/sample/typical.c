@@ -19,7 +19,7 @@
 
 #include "common/rng.h"
 #include "registry/kernels.h"
-#include "sample/det_math.h"
+#include "common/det_math.h"
 #include "sample/mass_select.h"
 #include "sample/sample_internal.h"
 

@@ -9,8 +9,8 @@
  * not contract, clang honours the pragma below, wasm has no FMA. Files that
  * include this header inherit the pragma.
  */
-#ifndef SS_SAMPLE_DET_MATH_H
-#define SS_SAMPLE_DET_MATH_H
+#ifndef SS_COMMON_DET_MATH_H
+#define SS_COMMON_DET_MATH_H
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,119 @@
+/* Generic entry points of the attention family: the shape and argument
+   checks shared by every attention kernel, the scratch size, the call, and
+   the random-feature kernels' estimate of the softmax kernel. What differs
+   by kind is decided by the kernel's role (SS_ROLE_EXACT_ATTENTION: scores
+   through a registry normalizer), never by its name. */
+#include <stdint.h>
+
+#include "common/attn_rules.h"
+#include "common/check.h"
+#include "registry/dispatch.h"
+#include "softscope.h"
+
+/* 0 for what no call accepts: a wrong kernel, parameters out of their
+   ranges (a NaN or huge `features` was cast to size_t: undefined
+   behaviour), heads not fitting d, shapes past SS_MAX_N / SS_ATTN_MAX_DIM,
+   or a size whose bytes overflow size_t. */
+size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
+                                 const double *params) {
+  if (!k || k->family != SS_FAMILY_ATTENTION || !io || !params || !k->attend_scratch) return 0;
+  if (ss_params_check(k, params, k->nparams) != SS_OK) return 0;
+  if (!io->heads || io->heads > io->d || io->heads > io->dv || io->m > SS_MAX_N ||
+      io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM)
+    return 0;
+  const uint64_t floats = k->attend_scratch(io, params); /* 64-bit: m F overflows a 32-bit size_t */
+  return floats <= SIZE_MAX / sizeof(float) ? (size_t)floats : 0;
+}
+
+/* The shapes every attention call checks first: heads as in params[0],
+   no empty dimension, d and dv within SS_ATTN_MAX_DIM and n m within
+   SS_MAX_N. */
+static ss_status check_shape(const ss_attention_io *io, const double *params) {
+  if (io->heads != (size_t)params[0]) return SS_ERR_LENGTH;
+  if (!io->n || !io->m || !io->d || !io->dv) return SS_ERR_EMPTY;
+  if (io->d > SS_ATTN_MAX_DIM || io->dv > SS_ATTN_MAX_DIM || io->n > SS_MAX_N / io->m)
+    return SS_ERR_TOO_LARGE;
+  return SS_OK;
+}
+
+/* |q|, |k| <= SS_ATTN_QK_MAX: a score's float dot product then cannot
+   overflow in any summation order (d q k scale < 2^128), so the scalar and
+   SIMD paths (which add in different orders) agree on every status; and
+   |x|^2 / 2 of a random feature stays finite. */
+static ss_status check_qk_bound(const ss_attention_io *io) {
+  if (!ss_attn_within(io->q, io->n * io->d, SS_ATTN_QK_MAX) ||
+      !ss_attn_within(io->k, io->m * io->d, SS_ATTN_QK_MAX))
+    return SS_ERR_DOMAIN;
+  return SS_OK;
+}
+
+/* Exact attention's normalizer: a registry normalizer whose output are
+   weights (not log-weights), with valid parameters. */
+static ss_status check_normalizer(const ss_attention_io *io) {
+  const ss_kernel_info *nk = io->normalizer;
+  if (!nk) return SS_ERR_NULL;
+  if (nk->family != SS_FAMILY_NORMALIZER) return SS_ERR_FAMILY;
+  if (nk->output == SS_OUTPUT_LOG_PROBS) return SS_ERR_DOMAIN; /* weights, not log-weights */
+  return ss_params_check(nk, io->norm_params, io->norm_nparams);
+}
+
+ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                    const double *params, size_t nparams) {
+  if (!k || !io || !io->q || !io->k || !io->v || !io->out || !io->scratch) return SS_ERR_NULL;
+  ss_status s = ss_check_common(k, SS_FAMILY_ATTENTION, impl);
+  if (s != SS_OK) return s;
+  if ((s = ss_params_check(k, params, nparams)) != SS_OK) return s;
+  if (!k->attend[impl]) return SS_ERR_UNSUPPORTED;
+  if ((s = check_shape(io, params)) != SS_OK) return s;
+  /* every buffer's float count fits size_t bytes (a 32-bit size_t holds
+     n d = 2^38 only as a wrapped value) */
+  const uint64_t cap = SIZE_MAX / sizeof(float), n = io->n, m = io->m;
+  if (n * io->d > cap || m * io->d > cap || m * io->dv > cap || n * io->dv > cap ||
+      (io->attn && (uint64_t)io->heads * n * m > cap))
+    return SS_ERR_TOO_LARGE;
+  if (io->d % io->heads || io->dv % io->heads) return SS_ERR_LENGTH;
+  if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
+      (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK ||
+      (s = ss_check_finite_fast(io->v, io->m * io->dv)) != SS_OK)
+    return s;
+  if ((s = check_qk_bound(io)) != SS_OK) return s;
+  if (k->role == SS_ROLE_EXACT_ATTENTION && (s = check_normalizer(io)) != SS_OK) return s;
+  /* every query must see a key (a padding mask with none kept, or causal
+     queries before the first key) */
+  const bool causal = ss_param_value(k, params, "causal", 0) != 0;
+  for (size_t i = 0; i < io->n; i++) {
+    const size_t lim = ss_attn_limit(io, causal, i);
+    size_t j = 0;
+    while (j < lim && !ss_attn_key_ok(io, j)) j++;
+    if (j == lim) return SS_ERR_ALL_MASKED;
+    if (!causal) break; /* the same keys for every query */
+  }
+  s = k->attend[impl](io, params);
+  if (s != SS_OK) return s;
+  /* an intermediate that overflowed float (|Q K^T| or feature sums beyond
+     FLT_MAX): out or the weights not finite */
+  if (ss_check_finite_fast(io->out, io->n * io->dv) != SS_OK ||
+      (io->attn && ss_check_finite_fast(io->attn, io->heads * io->n * io->m) != SS_OK))
+    return SS_ERR_DOMAIN;
+  return SS_OK;
+}
+
+ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                                       const double *params, size_t nparams, double *est) {
+  if (!k || !io || !io->q || !io->k || !io->scratch || !est) return SS_ERR_NULL;
+  ss_status s = ss_check_common(k, SS_FAMILY_ATTENTION, impl);
+  if (s != SS_OK) return s;
+  if ((s = ss_params_check(k, params, nparams)) != SS_OK) return s;
+  if (!k->kernel_estimate[impl]) return SS_ERR_UNSUPPORTED;
+  /* dv as ss_attend checks it: v is not read, but the scratch layout (the
+     projections after the engine's part, ss_attention_scratch_size) depends
+     on dv / heads; an unchecked dv put them past the scratch */
+  if ((s = check_shape(io, params)) != SS_OK) return s;
+  if (io->heads > SS_MAX_N / (io->n * io->m)) return SS_ERR_TOO_LARGE; /* est: heads n m */
+  if (io->d % io->heads || io->dv % io->heads) return SS_ERR_LENGTH;
+  if ((s = ss_check_finite_fast(io->q, io->n * io->d)) != SS_OK ||
+      (s = ss_check_finite_fast(io->k, io->m * io->d)) != SS_OK)
+    return s;
+  if ((s = check_qk_bound(io)) != SS_OK) return s;
+  return k->kernel_estimate[impl](io, params, est);
+}

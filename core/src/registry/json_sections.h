@@ -1,0 +1,7 @@
+/* THE list of the registry JSON's parts that families write (see
+   registry/json.h), in the order they appear; each line names an
+   ss_json_section ss_json_<name> defined in its family's folder. Included
+   with SS_JSON_SECTION defined by its user (json.h declares, json.c writes). */
+
+SS_JSON_SECTION(optim_functions) /* core/src/optim/registry_json.c: "functions" */
+SS_JSON_SECTION(optim_schedules) /* core/src/optim/registry_json.c: enums "schedule" */
