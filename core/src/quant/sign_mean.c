@@ -13,6 +13,7 @@
  */
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
 
@@ -84,5 +85,5 @@ const ss_kernel_info ss_kernel_sign_mean = {
     .nparams = 1,
     .params = sign_mean_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {sign_mean_scalar, SS_SIMD(sign_mean_simd)},
+    .quantize = SS_IMPLS(sign_mean),
 };
