@@ -51,6 +51,7 @@
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -231,8 +232,8 @@ const ss_kernel_info ss_kernel_adaptive_temperature = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {adaptive_scalar, SS_SIMD(adaptive_simd)},
-    .normalize_vjp = {adaptive_vjp_scalar, SS_SIMD(adaptive_vjp_simd)},
+    .normalize = SS_IMPLS(adaptive),
+    .normalize_vjp = SS_IMPLS(adaptive_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

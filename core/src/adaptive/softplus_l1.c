@@ -61,6 +61,7 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
@@ -294,8 +295,8 @@ const ss_kernel_info ss_kernel_softplus_l1 = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {softplus_l1_scalar, SS_SIMD(softplus_l1_simd)},
-    .normalize_vjp = {softplus_l1_vjp_scalar, SS_SIMD(softplus_l1_vjp_simd)},
+    .normalize = SS_IMPLS(softplus_l1),
+    .normalize_vjp = SS_IMPLS(softplus_l1_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

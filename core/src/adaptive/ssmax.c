@@ -36,6 +36,7 @@
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -165,10 +166,10 @@ const ss_kernel_info ss_kernel_ssmax = {
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {ssmax_scalar, SS_SIMD(ssmax_simd)},
-    .normalize_vjp = {ssmax_vjp_scalar, SS_SIMD(ssmax_vjp_simd)},
+    .normalize = SS_IMPLS(ssmax),
+    .normalize_vjp = SS_IMPLS(ssmax_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
-    .normalize_param_vjp = {ssmax_param_vjp_scalar, SS_SIMD(ssmax_param_vjp_simd)},
+    .normalize_param_vjp = SS_IMPLS(ssmax_param_vjp),
 };
 
 ss_status ss_ssmax(const float *x, size_t n, double s, float *y) {

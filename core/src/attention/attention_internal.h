@@ -30,10 +30,6 @@ typedef struct ss_attn_ops {
   void (*row_times)(float *y, const float *a, const float *kv, size_t rows, size_t cols);
 } ss_attn_ops;
 
-/* The primitives are static inline and the tables static const, so a
-   kernel body force-inlined with &ss_attn_ops_simd calls them directly
-   (the compiler folds the table): each _simd entry point holds its SIMD
-   code, as tests/build-checks.sh checks. */
 
 static inline float attn_dot_scalar(const float *a, const float *b, size_t len) {
   float s = 0.0f;
@@ -85,6 +81,17 @@ static inline void attn_row_times_simd(float *y, const float *a, const float *kv
 }
 
 static const ss_attn_ops ss_attn_ops_simd = {attn_dot_simd, attn_axpy_simd, attn_outer_simd, attn_row_times_simd};
+#endif
+
+/* The table of an impl. The primitives are static inline and the tables
+   static const, so a kernel body (SS_ALWAYS_INLINE, paired by
+   SS_ATTEND_IMPLS: common/impl_pair.h) calls them directly once impl is a
+   constant (the compiler folds the table): each _simd entry point holds
+   its SIMD code, as tests/build-checks.sh checks. */
+#if SS_HAVE_SIMD
+#define SS_ATTN_OPS(impl) ((impl) == SS_IMPL_SIMD ? &ss_attn_ops_simd : &ss_attn_ops_scalar)
+#else
+#define SS_ATTN_OPS(impl) ((void)(impl), &ss_attn_ops_scalar)
 #endif
 
 /* Per-head dimensions. */

@@ -10,6 +10,7 @@
  * for rows whose ReLU features are all 0). Positions: query i, key j.
  */
 #include "attention/linear_internal.h"
+#include "common/impl_pair.h"
 
 static const ss_param_info cosformer_params[] = {
     SS_ATTN_P_HEADS, SS_ATTN_P_CAUSAL,
@@ -32,7 +33,8 @@ static void cos_features(const ss_attn_ops *ops, const void *ctx, const float *x
   }
 }
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io, const double *p) {
+SS_ALWAYS_INLINE ss_status run(ss_impl impl, const ss_attention_io *io, const double *p) {
+  const ss_attn_ops *ops = SS_ATTN_OPS(impl);
   const ss_attn_dims D = ss_attn_dims_of(io);
   const double M = (double)(io->n > io->m ? io->n : io->m);
   for (size_t h = 0; h < D.heads; h++)
@@ -40,14 +42,7 @@ SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io
   return SS_OK;
 }
 
-static ss_status cosformer_scalar(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_scalar, io, p);
-}
-#if SS_HAVE_SIMD
-static ss_status cosformer_simd(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_simd, io, p);
-}
-#endif
+SS_ATTEND_IMPLS(cosformer, run)
 
 static uint64_t cosformer_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
@@ -63,7 +58,7 @@ const ss_kernel_info ss_kernel_cosformer = {
     .nparams = 3,
     .params = cosformer_params,
     .input = SS_INPUT_VALUES,
-    .attend = {cosformer_scalar, SS_SIMD(cosformer_simd)},
+    .attend = SS_IMPLS(cosformer),
     .role = SS_ROLE_LINEAR_ATTENTION,
     .attend_scratch = cosformer_scratch,
 };

@@ -9,6 +9,7 @@
  * instead of O(n m). Rows of A need not sum to 1 and may be negative.
  */
 #include "attention/linear_internal.h"
+#include "common/impl_pair.h"
 
 static const ss_param_info galerkin_params[] = {SS_ATTN_P_HEADS, SS_ATTN_P_CAUSAL};
 
@@ -19,21 +20,15 @@ static void identity_features(const ss_attn_ops *ops, const void *ctx, const flo
     for (size_t t = 0; t < dh; t++) phi[r * dh + t] = x[r * stride + t];
 }
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, const ss_attention_io *io, const double *p) {
+SS_ALWAYS_INLINE ss_status run(ss_impl impl, const ss_attention_io *io, const double *p) {
+  const ss_attn_ops *ops = SS_ATTN_OPS(impl);
   const ss_attn_dims D = ss_attn_dims_of(io);
   for (size_t h = 0; h < D.heads; h++)
     ss_linear_attention(ops, identity_features, NULL, io, p[1] != 0, D.dh, SS_LINEAR_MEAN, 0.0f, h);
   return SS_OK;
 }
 
-static ss_status galerkin_scalar(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_scalar, io, p);
-}
-#if SS_HAVE_SIMD
-static ss_status galerkin_simd(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_simd, io, p);
-}
-#endif
+SS_ATTEND_IMPLS(galerkin, run)
 
 static uint64_t galerkin_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
@@ -49,7 +44,7 @@ const ss_kernel_info ss_kernel_galerkin = {
     .nparams = 2,
     .params = galerkin_params,
     .input = SS_INPUT_VALUES,
-    .attend = {galerkin_scalar, SS_SIMD(galerkin_simd)},
+    .attend = SS_IMPLS(galerkin),
     .role = SS_ROLE_LINEAR_ATTENTION,
     .attend_scratch = galerkin_scratch,
 };

@@ -19,6 +19,7 @@
  * head, orthogonal blocks by default.
  */
 #include "attention/random_features.h"
+#include "common/impl_pair.h"
 
 #define POS_STREAM 0x9e6000ull
 #define TRIG_STREAM 0x9e7000ull
@@ -54,7 +55,8 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
                      .hyperbolic = true, .sq = sqrtf(ss_attn_scale(p[1], dh))};
 }
 
-SS_RF_ENTRY_POINTS(hrf, hrf_dim, map_of)
+SS_ATTEND_IMPLS(hrf, ss_rf_attend, map_of, hrf_dim)
+SS_KERNEL_ESTIMATE_IMPLS(hrf_estimate, ss_rf_estimate, map_of, hrf_dim)
 
 const ss_kernel_info ss_kernel_hrf = {
     .name = "hrf",
@@ -67,8 +69,8 @@ const ss_kernel_info ss_kernel_hrf = {
     .nparams = sizeof hrf_params / sizeof hrf_params[0],
     .params = hrf_params,
     .input = SS_INPUT_VALUES,
-    .attend = {hrf_scalar, SS_SIMD(hrf_simd)},
+    .attend = SS_IMPLS(hrf),
     .role = SS_ROLE_LINEAR_ATTENTION,
     .attend_scratch = hrf_scratch,
-    .kernel_estimate = {hrf_estimate_scalar, SS_SIMD(hrf_estimate_simd)},
+    .kernel_estimate = SS_IMPLS(hrf_estimate),
 };

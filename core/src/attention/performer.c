@@ -16,6 +16,7 @@
  * the exponentials in range.
  */
 #include "attention/random_features.h"
+#include "common/impl_pair.h"
 
 #define OMEGA_STREAM 0x9e3000ull
 
@@ -42,7 +43,8 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
 
 static size_t performer_dim(const double *p) { return (size_t)p[3]; }
 
-SS_RF_ENTRY_POINTS(performer, performer_dim, map_of)
+SS_ATTEND_IMPLS(performer, ss_rf_attend, map_of, performer_dim)
+SS_KERNEL_ESTIMATE_IMPLS(performer_estimate, ss_rf_estimate, map_of, performer_dim)
 
 const ss_kernel_info ss_kernel_performer = {
     .name = "performer",
@@ -54,8 +56,8 @@ const ss_kernel_info ss_kernel_performer = {
     .nparams = sizeof performer_params / sizeof performer_params[0],
     .params = performer_params,
     .input = SS_INPUT_VALUES,
-    .attend = {performer_scalar, SS_SIMD(performer_simd)},
+    .attend = SS_IMPLS(performer),
     .role = SS_ROLE_LINEAR_ATTENTION,
     .attend_scratch = performer_scratch,
-    .kernel_estimate = {performer_estimate_scalar, SS_SIMD(performer_estimate_simd)},
+    .kernel_estimate = SS_IMPLS(performer_estimate),
 };

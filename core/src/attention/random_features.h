@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "attention/linear_internal.h"
+#include "common/impl_pair.h"
 
 /* Projections w (rows x dh, stored transposed: element c of row l at
    w[c rows + l]) = Philox normal number l dh + c of (seed, stream). orthogonal: each block of dh consecutive rows
@@ -137,14 +138,21 @@ SS_ALWAYS_INLINE ss_status ss_rf_attend_head(const ss_attn_ops *ops, const ss_rf
                              m->t ? SS_LINEAR_RATIO_SIGNED : SS_LINEAR_RATIO_POSITIVE, 0.0f, h);
 }
 
-/* A kernel's map for head h, with its projections drawn into w. */
+/* A kernel's map for head h, with its projections drawn into w, and its
+   number of features F. */
 typedef ss_rf_map (*ss_rf_map_fn)(const ss_attention_io *io, const double *p, size_t h, float *w);
+typedef size_t (*ss_rf_dim_fn)(const double *p);
 
 /* A random-feature kernel over every head (params: heads, scale, causal,
-   then its own): the linear attention, or with est the kernel estimate;
-   the projections live after the engine's scratch for F features. */
-SS_ALWAYS_INLINE ss_status ss_rf_run(const ss_attn_ops *ops, ss_rf_map_fn map_of, size_t F,
-                                     const ss_attention_io *io, const double *p, double *est) {
+   then its own): with est the kernel estimate, else the linear attention;
+   the projections live after the engine's scratch for F features. The
+   bodies of a kernel's entry points (common/impl_pair.h):
+   SS_ATTEND_IMPLS(name, ss_rf_attend, map, dim) and
+   SS_KERNEL_ESTIMATE_IMPLS(name_estimate, ss_rf_estimate, map, dim). */
+SS_ALWAYS_INLINE ss_status ss_rf_estimate(ss_rf_map_fn map_of, ss_rf_dim_fn dim, ss_impl impl,
+                                          const ss_attention_io *io, const double *p, double *est) {
+  const ss_attn_ops *ops = SS_ATTN_OPS(impl);
+  const size_t F = dim(p);
   float *w = io->scratch + ss_linear_scratch(io->m, F, io->dv / io->heads);
   for (size_t h = 0; h < io->heads; h++) {
     const ss_rf_map m = map_of(io, p, h, w);
@@ -158,22 +166,9 @@ SS_ALWAYS_INLINE ss_status ss_rf_run(const ss_attn_ops *ops, ss_rf_map_fn map_of
   return SS_OK;
 }
 
-/* The entry points NAME_scalar, NAME_simd (attend) and NAME_estimate_scalar,
-   NAME_estimate_simd (kernel_estimate) of a kernel with map MAP and DIM(p)
-   features. */
-#define SS_RF_ENTRY(name, suffix, ops, dim, map)                                                     \
-  static ss_status name##_##suffix(const ss_attention_io *io, const double *p) {                     \
-    return ss_rf_run(ops, map, dim(p), io, p, NULL);                                                \
-  }                                                                                                  \
-  static ss_status name##_estimate_##suffix(const ss_attention_io *io, const double *p, double *est) { \
-    return ss_rf_run(ops, map, dim(p), io, p, est);                                                 \
-  }
-#if SS_HAVE_SIMD
-#define SS_RF_ENTRY_POINTS(name, dim, map)                                                           \
-  SS_RF_ENTRY(name, scalar, &ss_attn_ops_scalar, dim, map)                                           \
-  SS_RF_ENTRY(name, simd, &ss_attn_ops_simd, dim, map)
-#else
-#define SS_RF_ENTRY_POINTS(name, dim, map) SS_RF_ENTRY(name, scalar, &ss_attn_ops_scalar, dim, map)
-#endif
+SS_ALWAYS_INLINE ss_status ss_rf_attend(ss_rf_map_fn map_of, ss_rf_dim_fn dim, ss_impl impl,
+                                        const ss_attention_io *io, const double *p) {
+  return ss_rf_estimate(map_of, dim, impl, io, p, NULL);
+}
 
 #endif

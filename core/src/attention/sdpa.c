@@ -17,11 +17,12 @@
 #include <float.h>
 
 #include "attention/attention_internal.h"
+#include "common/impl_pair.h"
 
 static const ss_param_info sdpa_params[] = {SS_ATTN_P_HEADS, SS_ATTN_P_SCALE, SS_ATTN_P_CAUSAL};
 
-SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, ss_impl impl, const ss_attention_io *io,
-                               const double *p) {
+SS_ALWAYS_INLINE ss_status run(ss_impl impl, const ss_attention_io *io, const double *p) {
+  const ss_attn_ops *ops = SS_ATTN_OPS(impl);
   const ss_attn_dims D = ss_attn_dims_of(io);
   const float scale = ss_attn_scale(p[1], D.dh);
   const bool causal = p[2] != 0;
@@ -54,14 +55,7 @@ SS_ALWAYS_INLINE ss_status run(const ss_attn_ops *ops, ss_impl impl, const ss_at
   return SS_OK;
 }
 
-static ss_status sdpa_scalar(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_scalar, SS_IMPL_SCALAR, io, p);
-}
-#if SS_HAVE_SIMD
-static ss_status sdpa_simd(const ss_attention_io *io, const double *p) {
-  return run(&ss_attn_ops_simd, SS_IMPL_SIMD, io, p);
-}
-#endif
+SS_ATTEND_IMPLS(sdpa, run)
 
 static uint64_t sdpa_scratch(const ss_attention_io *io, const double *p) {
   (void)p;
@@ -77,7 +71,7 @@ const ss_kernel_info ss_kernel_sdpa = {
     .nparams = 3,
     .params = sdpa_params,
     .input = SS_INPUT_VALUES,
-    .attend = {sdpa_scalar, SS_SIMD(sdpa_simd)},
+    .attend = SS_IMPLS(sdpa),
     .role = SS_ROLE_EXACT_ATTENTION,
     .attend_scratch = sdpa_scratch,
 };

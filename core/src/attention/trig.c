@@ -16,6 +16,7 @@
  * `seed`, stream per head, orthogonal blocks by default.
  */
 #include "attention/random_features.h"
+#include "common/impl_pair.h"
 
 #define OMEGA_STREAM 0x9e5000ull
 
@@ -40,7 +41,8 @@ static ss_rf_map map_of(const ss_attention_io *io, const double *p, size_t h, fl
 
 static size_t trig_dim(const double *p) { return 2 * (size_t)p[3]; }
 
-SS_RF_ENTRY_POINTS(trig, trig_dim, map_of)
+SS_ATTEND_IMPLS(trig, ss_rf_attend, map_of, trig_dim)
+SS_KERNEL_ESTIMATE_IMPLS(trig_estimate, ss_rf_estimate, map_of, trig_dim)
 
 const ss_kernel_info ss_kernel_trig = {
     .name = "trig",
@@ -53,8 +55,8 @@ const ss_kernel_info ss_kernel_trig = {
     .nparams = sizeof trig_params / sizeof trig_params[0],
     .params = trig_params,
     .input = SS_INPUT_VALUES,
-    .attend = {trig_scalar, SS_SIMD(trig_simd)},
+    .attend = SS_IMPLS(trig),
     .role = SS_ROLE_LINEAR_ATTENTION,
     .attend_scratch = trig_scratch,
-    .kernel_estimate = {trig_estimate_scalar, SS_SIMD(trig_estimate_simd)},
+    .kernel_estimate = SS_IMPLS(trig_estimate),
 };

@@ -33,6 +33,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "entmax/entmax_internal.h"
 
@@ -112,28 +113,6 @@ static size_t unmasked_scalar(const float *x, size_t n) {
   return c;
 }
 
-static ss_status asentmax_scalar(const float *x, size_t n, const double *params, float *y) {
-  double lg;
-  const double c = scale_of(params, unmasked_scalar(x, n), &lg);
-  return ss_em_forward_scalar(SS_ENTMAX_HALLEY, x, n, params[0], c, SS_EM_TOL,
-                              SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
-}
-
-static ss_status asentmax_vjp_scalar(const float *x, const float *y, const float *g,
-                                     size_t n, const double *params, float *dx) {
-  double lg;
-  ss_em_vjp_scalar(y, g, n, params[0], scale_of(params, unmasked_scalar(x, n), &lg), dx);
-  return SS_OK;
-}
-
-static ss_status asentmax_param_vjp_scalar(const float *x, const float *y, const float *g,
-                                           size_t n, const double *params, double *dparams) {
-  double da, dc;
-  ss_em_param_scalar(x, y, g, n, params[0], &da, &dc);
-  param_grads(params, unmasked_scalar(x, n), da, dc, dparams);
-  return SS_OK;
-}
-
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
 
@@ -151,29 +130,38 @@ static size_t unmasked_simd(const float *x, size_t n) {
   return c;
 }
 
-static ss_status asentmax_simd(const float *x, size_t n, const double *params, float *y) {
+#endif /* SS_HAVE_SIMD */
+
+/* ---- entry points: ss_em_* of entmax_forward.c / entmax_backward.c ---- */
+
+SS_ALWAYS_INLINE ss_status forward_run(ss_impl impl, const float *x, size_t n,
+                                       const double *params, float *y) {
   double lg;
-  const double c = scale_of(params, unmasked_simd(x, n), &lg);
-  return ss_em_forward_simd(SS_ENTMAX_HALLEY, x, n, params[0], c, SS_EM_TOL,
-                            SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
+  const double c = scale_of(params, SS_BY_IMPL(impl, unmasked)(x, n), &lg);
+  return SS_BY_IMPL(impl, ss_em_forward)(SS_ENTMAX_HALLEY, x, n, params[0], c, SS_EM_TOL,
+                                         SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
 }
 
-static ss_status asentmax_vjp_simd(const float *x, const float *y, const float *g,
+SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const float *x, const float *y, const float *g,
                                    size_t n, const double *params, float *dx) {
   double lg;
-  ss_em_vjp_simd(y, g, n, params[0], scale_of(params, unmasked_simd(x, n), &lg), dx);
+  const double c = scale_of(params, SS_BY_IMPL(impl, unmasked)(x, n), &lg);
+  SS_BY_IMPL(impl, ss_em_vjp)(y, g, n, params[0], c, dx);
   return SS_OK;
 }
 
-static ss_status asentmax_param_vjp_simd(const float *x, const float *y, const float *g,
-                                         size_t n, const double *params, double *dparams) {
+SS_ALWAYS_INLINE ss_status param_vjp_run(ss_impl impl, const float *x, const float *y,
+                                         const float *g, size_t n, const double *params,
+                                         double *dparams) {
   double da, dc;
-  ss_em_param_simd(x, y, g, n, params[0], &da, &dc);
-  param_grads(params, unmasked_simd(x, n), da, dc, dparams);
+  SS_BY_IMPL(impl, ss_em_param)(x, y, g, n, params[0], &da, &dc);
+  param_grads(params, SS_BY_IMPL(impl, unmasked)(x, n), da, dc, dparams);
   return SS_OK;
 }
 
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_IMPLS(asentmax, forward_run)
+SS_NORMALIZE_VJP_IMPLS(asentmax_vjp, vjp_run)
+SS_NORMALIZE_PARAM_VJP_IMPLS(asentmax_param_vjp, param_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 
@@ -191,9 +179,9 @@ const ss_kernel_info ss_kernel_asentmax = {
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {asentmax_scalar, SS_SIMD(asentmax_simd)},
-    .normalize_vjp = {asentmax_vjp_scalar, SS_SIMD(asentmax_vjp_simd)},
-    .normalize_param_vjp = {asentmax_param_vjp_scalar, SS_SIMD(asentmax_param_vjp_simd)},
+    .normalize = SS_IMPLS(asentmax),
+    .normalize_vjp = SS_IMPLS(asentmax_vjp),
+    .normalize_param_vjp = SS_IMPLS(asentmax_param_vjp),
 };
 
 ss_status ss_asentmax(const float *x, size_t n, double alpha, double delta, double beta,

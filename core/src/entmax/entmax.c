@@ -35,6 +35,7 @@
  * alpha = 2 and 1.5 against closed forms within the same bound; sum y = 1
  * within 1e-6.
  */
+#include "common/impl_pair.h"
 #include "entmax/entmax_internal.h"
 
 static const ss_param_info entmax_params[] = {{
@@ -51,58 +52,34 @@ static const ss_param_info entmax_params[] = {{
     .help = "alpha > 1: -> 1 is softmax, 1.5 entmax15, 2 sparsemax; larger is sparser",
 }};
 
-/* ---- scalar reference ------------------------------------------------- */
+/* ---- entry points: ss_em_* of entmax_forward.c / entmax_backward.c ---- */
 
-static ss_status bisect_scalar(const float *x, size_t n, const double *params, float *y) {
-  return ss_em_forward_scalar(SS_ENTMAX_BISECT, x, n, params[0], 1.0, SS_EM_TOL,
-                              SS_EM_MAX_ITER_BISECT, y, NULL, NULL);
+SS_ALWAYS_INLINE ss_status forward_run(ss_entmax_solver solver, ss_impl impl, const float *x,
+                                       size_t n, const double *params, float *y) {
+  const unsigned max_iter =
+      solver == SS_ENTMAX_BISECT ? SS_EM_MAX_ITER_BISECT : SS_EM_MAX_ITER_HALLEY;
+  return SS_BY_IMPL(impl, ss_em_forward)(solver, x, n, params[0], 1.0, SS_EM_TOL, max_iter, y,
+                                         NULL, NULL);
 }
 
-static ss_status halley_scalar(const float *x, size_t n, const double *params, float *y) {
-  return ss_em_forward_scalar(SS_ENTMAX_HALLEY, x, n, params[0], 1.0, SS_EM_TOL,
-                              SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
-}
-
-static ss_status entmax_vjp_scalar(const float *x, const float *y, const float *g,
+SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const float *x, const float *y, const float *g,
                                    size_t n, const double *params, float *dx) {
   (void)x;
-  ss_em_vjp_scalar(y, g, n, params[0], 1.0, dx);
+  SS_BY_IMPL(impl, ss_em_vjp)(y, g, n, params[0], 1.0, dx);
   return SS_OK;
 }
 
-static ss_status entmax_param_vjp_scalar(const float *x, const float *y, const float *g,
-                                         size_t n, const double *params, double *dparams) {
-  ss_em_param_scalar(x, y, g, n, params[0], &dparams[0], NULL);
+SS_ALWAYS_INLINE ss_status param_vjp_run(ss_impl impl, const float *x, const float *y,
+                                         const float *g, size_t n, const double *params,
+                                         double *dparams) {
+  SS_BY_IMPL(impl, ss_em_param)(x, y, g, n, params[0], &dparams[0], NULL);
   return SS_OK;
 }
 
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-static ss_status bisect_simd(const float *x, size_t n, const double *params, float *y) {
-  return ss_em_forward_simd(SS_ENTMAX_BISECT, x, n, params[0], 1.0, SS_EM_TOL,
-                            SS_EM_MAX_ITER_BISECT, y, NULL, NULL);
-}
-
-static ss_status halley_simd(const float *x, size_t n, const double *params, float *y) {
-  return ss_em_forward_simd(SS_ENTMAX_HALLEY, x, n, params[0], 1.0, SS_EM_TOL,
-                            SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
-}
-
-static ss_status entmax_vjp_simd(const float *x, const float *y, const float *g,
-                                 size_t n, const double *params, float *dx) {
-  (void)x;
-  ss_em_vjp_simd(y, g, n, params[0], 1.0, dx);
-  return SS_OK;
-}
-
-static ss_status entmax_param_vjp_simd(const float *x, const float *y, const float *g,
-                                       size_t n, const double *params, double *dparams) {
-  ss_em_param_simd(x, y, g, n, params[0], &dparams[0], NULL);
-  return SS_OK;
-}
-
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_IMPLS(bisect, forward_run, SS_ENTMAX_BISECT)
+SS_NORMALIZE_IMPLS(halley, forward_run, SS_ENTMAX_HALLEY)
+SS_NORMALIZE_VJP_IMPLS(entmax_vjp, vjp_run)
+SS_NORMALIZE_PARAM_VJP_IMPLS(entmax_param_vjp, param_vjp_run)
 
 /* ---- registry entries and direct calls ---------------------------------- */
 
@@ -125,9 +102,9 @@ const ss_kernel_info ss_kernel_entmax_bisect = {
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {bisect_scalar, SS_SIMD(bisect_simd)},
-    .normalize_vjp = {entmax_vjp_scalar, SS_SIMD(entmax_vjp_simd)},
-    .normalize_param_vjp = {entmax_param_vjp_scalar, SS_SIMD(entmax_param_vjp_simd)},
+    .normalize = SS_IMPLS(bisect),
+    .normalize_vjp = SS_IMPLS(entmax_vjp),
+    .normalize_param_vjp = SS_IMPLS(entmax_param_vjp),
 };
 
 const ss_kernel_info ss_kernel_entmax_halley = {
@@ -146,9 +123,9 @@ const ss_kernel_info ss_kernel_entmax_halley = {
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {halley_scalar, SS_SIMD(halley_simd)},
-    .normalize_vjp = {entmax_vjp_scalar, SS_SIMD(entmax_vjp_simd)},
-    .normalize_param_vjp = {entmax_param_vjp_scalar, SS_SIMD(entmax_param_vjp_simd)},
+    .normalize = SS_IMPLS(halley),
+    .normalize_vjp = SS_IMPLS(entmax_vjp),
+    .normalize_param_vjp = SS_IMPLS(entmax_param_vjp),
 };
 
 ss_status ss_entmax_bisect(const float *x, size_t n, double alpha, float *y) {

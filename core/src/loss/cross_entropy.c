@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "loss/loss_internal.h"
 #include "softmax/softmax_internal.h"
@@ -77,6 +78,6 @@ const ss_kernel_info ss_kernel_cross_entropy = {
     .params = ss_loss_target_param,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .loss = {ce_scalar, SS_SIMD(ce_simd)},
+    .loss = SS_IMPLS(ce),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };

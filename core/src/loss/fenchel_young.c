@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "loss/loss_internal.h"
 
@@ -135,16 +136,16 @@ static fy_sums sums_simd(const float *p, const float *x, float xt, size_t n,
 }
 #endif
 
-typedef fy_sums (*fy_sums_fn)(const float *p, const float *x, float xt, size_t n, double alpha);
-
-/* Shared body: project with `proj` of `impl` into grad, then L (its sums by
-   `sums`, the impl's own) and p - e_t. */
-static ss_status fy_loss(const char *proj, ss_impl impl, fy_sums_fn sums_of, const float *x,
-                         size_t n, double target, double alpha,
-                         const double *proj_params, size_t nproj,
-                         double *loss, float *grad) {
+/* The body: project with the normalizer `proj` of the same impl into grad,
+   then L (its sums by the impl's own sums_scalar / sums_simd) and p - e_t.
+   alpha is the entropy's, or 0 for entmax_bisect_loss's own parameter
+   params[1], which the projection takes too. */
+SS_ALWAYS_INLINE ss_status fy_run(const char *proj, double alpha, ss_impl impl, const float *x,
+                                  size_t n, const double *params, double *loss, float *grad) {
+  const bool param_alpha = alpha == 0.0;
+  if (param_alpha) alpha = params[1];
   size_t t;
-  ss_status s = ss_loss_target(target, n, &t);
+  ss_status s = ss_loss_target(params[0], n, &t);
   if (s != SS_OK) return s;
   const ss_kernel_info *k = ss_kernel_find(proj, SS_FAMILY_NORMALIZER);
   if (!k) return SS_ERR_UNKNOWN_KERNEL;
@@ -152,50 +153,18 @@ static ss_status fy_loss(const char *proj, ss_impl impl, fy_sums_fn sums_of, con
      before anything is written to grad */
   if ((s = ss_check_logits(x, n, NULL)) != SS_OK) return s;
   if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
-  s = ss_normalize(k, impl, x, n, proj_params, nproj, grad);
+  s = ss_normalize(k, impl, x, n, param_alpha ? params + 1 : NULL, param_alpha ? 1 : 0, grad);
   if (s != SS_OK) return s;
-  const fy_sums sums = sums_of(grad, x, x[t], n, alpha);
+  const fy_sums sums = SS_BY_IMPL(impl, sums)(grad, x, x[t], n, alpha);
   const double l = sums.dot + sums.ent / alpha;
   *loss = l > 0.0 ? l : 0.0;
   grad[t] -= 1.0f;
   return SS_OK;
 }
 
-static ss_status sparsemax_loss_scalar(const float *x, size_t n,
-                                       const double *params, double *loss,
-                                       float *grad) {
-  return fy_loss("sparsemax", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], 2.0, NULL, 0, loss, grad);
-}
-static ss_status entmax15_loss_scalar(const float *x, size_t n,
-                                      const double *params, double *loss,
-                                      float *grad) {
-  return fy_loss("entmax15", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], 1.5, NULL, 0, loss, grad);
-}
-static ss_status entmax_bisect_loss_scalar(const float *x, size_t n,
-                                           const double *params, double *loss,
-                                           float *grad) {
-  return fy_loss("entmax_bisect", SS_IMPL_SCALAR, sums_scalar, x, n, params[0], params[1],
-                 params + 1, 1, loss, grad);
-}
-
-#if SS_HAVE_SIMD
-static ss_status sparsemax_loss_simd(const float *x, size_t n,
-                                     const double *params, double *loss,
-                                     float *grad) {
-  return fy_loss("sparsemax", SS_IMPL_SIMD, sums_simd, x, n, params[0], 2.0, NULL, 0, loss, grad);
-}
-static ss_status entmax15_loss_simd(const float *x, size_t n,
-                                    const double *params, double *loss,
-                                    float *grad) {
-  return fy_loss("entmax15", SS_IMPL_SIMD, sums_simd, x, n, params[0], 1.5, NULL, 0, loss, grad);
-}
-static ss_status entmax_bisect_loss_simd(const float *x, size_t n,
-                                         const double *params, double *loss,
-                                         float *grad) {
-  return fy_loss("entmax_bisect", SS_IMPL_SIMD, sums_simd, x, n, params[0], params[1],
-                 params + 1, 1, loss, grad);
-}
-#endif
+SS_LOSS_IMPLS(sparsemax_loss, fy_run, "sparsemax", 2.0)
+SS_LOSS_IMPLS(entmax15_loss, fy_run, "entmax15", 1.5)
+SS_LOSS_IMPLS(entmax_bisect_loss, fy_run, "entmax_bisect", 0.0)
 
 #define FY_PAPER                                                            \
   "Blondel, Martins & Niculae 2020, 'Learning with Fenchel-Young Losses'; " \
@@ -212,7 +181,7 @@ const ss_kernel_info ss_kernel_sparsemax_loss = {
     .params = ss_loss_target_param,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .loss = {sparsemax_loss_scalar, SS_SIMD(sparsemax_loss_simd)},
+    .loss = SS_IMPLS(sparsemax_loss),
 };
 
 const ss_kernel_info ss_kernel_entmax15_loss = {
@@ -226,7 +195,7 @@ const ss_kernel_info ss_kernel_entmax15_loss = {
     .params = ss_loss_target_param,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .loss = {entmax15_loss_scalar, SS_SIMD(entmax15_loss_simd)},
+    .loss = SS_IMPLS(entmax15_loss),
 };
 
 const ss_kernel_info ss_kernel_entmax_bisect_loss = {
@@ -241,5 +210,5 @@ const ss_kernel_info ss_kernel_entmax_bisect_loss = {
     .params = bisect_loss_params,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .loss = {entmax_bisect_loss_scalar, SS_SIMD(entmax_bisect_loss_simd)},
+    .loss = SS_IMPLS(entmax_bisect_loss),
 };

@@ -13,6 +13,7 @@
  * negative are errors); they need not sum to 1.
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
 
@@ -117,7 +118,7 @@ const ss_kernel_info ss_kernel_zero_fraction = {
     .paper = "Sparsity as reported for sparsemax: Martins & Astudillo 2016, "
              "'From Softmax to Sparsemax'",
     .input = SS_INPUT_PROBS,
-    .measure = {zero_fraction_scalar, SS_SIMD(zero_fraction_simd)},
+    .measure = SS_IMPLS(zero_fraction),
 };
 
 const ss_kernel_info ss_kernel_support = {
@@ -128,7 +129,7 @@ const ss_kernel_info ss_kernel_support = {
     .paper = "Martins & Astudillo 2016, 'From Softmax to Sparsemax' (support "
              "of sparse probability mappings)",
     .input = SS_INPUT_PROBS,
-    .measure = {support_scalar, SS_SIMD(support_simd)},
+    .measure = SS_IMPLS(support),
 };
 
 const ss_kernel_info ss_kernel_collapse = {
@@ -140,5 +141,5 @@ const ss_kernel_info ss_kernel_collapse = {
     .paper = "Prieto, Barsbey, Mediano & Birdal 2025, 'Grokking at the Edge "
              "of Numerical Stability' (Softmax Collapse, StableMax)",
     .input = SS_INPUT_PROBS,
-    .measure = {collapse_scalar, SS_SIMD(collapse_simd)},
+    .measure = SS_IMPLS(collapse),
 };

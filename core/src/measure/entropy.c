@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
@@ -166,8 +167,8 @@ const ss_kernel_info ss_kernel_entropy = {
     .params = NULL,
     .input = SS_INPUT_PROBS,
     .has_backward = true,
-    .measure = {entropy_scalar, SS_SIMD(entropy_simd)},
-    .measure_vjp = {entropy_vjp_scalar, SS_SIMD(entropy_vjp_simd)},
+    .measure = SS_IMPLS(entropy),
+    .measure_vjp = SS_IMPLS(entropy_vjp),
 };
 
 const ss_kernel_info ss_kernel_effective_count = {
@@ -182,5 +183,5 @@ const ss_kernel_info ss_kernel_effective_count = {
     .params = NULL,
     .input = SS_INPUT_PROBS,
     .has_backward = false,
-    .measure = {effective_count_scalar, SS_SIMD(effective_count_simd)},
+    .measure = SS_IMPLS(effective_count),
 };

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
 
@@ -68,5 +69,5 @@ const ss_kernel_info ss_kernel_hellinger = {
     .paper = "Hellinger 1909, 'Neue Begruendung der Theorie quadratischer "
              "Formen von unendlichvielen Veraenderlichen', J. reine angew. Math.",
     .input = SS_INPUT_PROBS_PAIR,
-    .measure = {hellinger_scalar, SS_SIMD(hellinger_simd)},
+    .measure = SS_IMPLS(hellinger),
 };

@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
@@ -71,5 +72,5 @@ const ss_kernel_info ss_kernel_kl_divergence = {
     .formula = "KL(p || q) = sum_i p_i log(p_i / q_i)  (0 where p_i = 0)",
     .paper = "Kullback & Leibler 1951, 'On Information and Sufficiency'",
     .input = SS_INPUT_PROBS_PAIR,
-    .measure = {kl_scalar, SS_SIMD(kl_simd)},
+    .measure = SS_IMPLS(kl),
 };

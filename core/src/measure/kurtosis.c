@@ -33,6 +33,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
 
@@ -214,6 +215,6 @@ const ss_kernel_info ss_kernel_kurtosis = {
     .params = NULL,
     .input = SS_INPUT_VALUES,
     .has_backward = true,
-    .measure = {kurtosis_scalar, SS_SIMD(kurtosis_simd)},
-    .measure_vjp = {kurtosis_vjp_scalar, SS_SIMD(kurtosis_vjp_simd)},
+    .measure = SS_IMPLS(kurtosis),
+    .measure_vjp = SS_IMPLS(kurtosis_vjp),
 };

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
 
@@ -185,5 +186,5 @@ const ss_kernel_info ss_kernel_max_median_ratio = {
     .params = NULL,
     .input = SS_INPUT_VALUES,
     .has_backward = false,
-    .measure = {max_median_ratio_scalar, SS_SIMD(max_median_ratio_simd)},
+    .measure = SS_IMPLS(max_median_ratio),
 };

@@ -6,6 +6,7 @@
  * Validated as probabilities (NaN, +-Inf, negative are errors).
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "measure/measure_internal.h"
 
 static ss_status max_prob_scalar(const float *p, const float *q, size_t n,
@@ -40,5 +41,5 @@ const ss_kernel_info ss_kernel_max_prob = {
              "Hendrycks & Gimpel 2017, 'A Baseline for Detecting "
              "Misclassified and Out-of-Distribution Examples'",
     .input = SS_INPUT_PROBS,
-    .measure = {max_prob_scalar, SS_SIMD(max_prob_simd)},
+    .measure = SS_IMPLS(max_prob),
 };

@@ -19,6 +19,7 @@
  */
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "measure/measure_internal.h"
 
 static double renyi_from_sums(const ss_power_sums *ps, double a, float max) {
@@ -77,5 +78,5 @@ const ss_kernel_info ss_kernel_renyi_entropy = {
     .params = ss_alpha_param,
     .input = SS_INPUT_PROBS,
     .has_backward = false,
-    .measure = {renyi_scalar, SS_SIMD(renyi_simd)},
+    .measure = SS_IMPLS(renyi),
 };

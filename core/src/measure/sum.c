@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "measure/measure_internal.h"
 
@@ -54,5 +55,5 @@ const ss_kernel_info ss_kernel_sum = {
     .params = NULL,
     .input = SS_INPUT_PROBS,
     .has_backward = false,
-    .measure = {sum_scalar, SS_SIMD(sum_simd)},
+    .measure = SS_IMPLS(sum),
 };

@@ -19,6 +19,7 @@
  */
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "measure/measure_internal.h"
 
 static double tsallis_from_sums(const ss_power_sums *ps, double a, float max) {
@@ -87,5 +88,5 @@ const ss_kernel_info ss_kernel_tsallis_entropy = {
     .params = ss_alpha_param,
     .input = SS_INPUT_PROBS,
     .has_backward = false,
-    .measure = {tsallis_scalar, SS_SIMD(tsallis_simd)},
+    .measure = SS_IMPLS(tsallis),
 };

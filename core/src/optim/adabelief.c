@@ -25,6 +25,7 @@
  * where a t < 1e-3 (the direct form otherwise loses < 4 digits).
  * Slots: m, s.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info adabelief_params[] = {
@@ -140,6 +141,6 @@ const ss_kernel_info ss_kernel_adabelief = {
     .nparams = 6,
     .params = adabelief_params,
     .input = SS_INPUT_VALUES,
-    .step = {adabelief_scalar, SS_SIMD(adabelief_simd)},
+    .step = SS_IMPLS(adabelief),
     .opt_slots = 2,
 };

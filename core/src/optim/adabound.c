@@ -13,6 +13,7 @@
  *
  * Slots: m, v (and vmax).
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info adabound_params[] = {
@@ -88,30 +89,21 @@ static void bound_rows_simd(float *w, const float *g, float *m, float *v, float 
 }
 #endif
 
-#define BOUND_ENTRY(name, ams)                                                             \
-  static ss_status name##_scalar(float *w, const float *g, size_t n, const double *p,      \
-                                 uint64_t t, float *s, double *sc) {                       \
-    (void)sc;                                                                              \
-    const bound_consts c = consts(p, t);                                                   \
-    bound_tail(w, g, s, s + n, ams ? s + 2 * n : NULL, 0, n, &c);                          \
-    return SS_OK;                                                                          \
-  }                                                                                        \
-  BOUND_SIMD_ENTRY(name, ams)
-#if SS_HAVE_SIMD
-#define BOUND_SIMD_ENTRY(name, ams)                                                        \
-  static ss_status name##_simd(float *w, const float *g, size_t n, const double *p,        \
-                               uint64_t t, float *s, double *sc) {                         \
-    (void)sc;                                                                              \
-    const bound_consts c = consts(p, t);                                                   \
-    bound_rows_simd(w, g, s, s + n, ams ? s + 2 * n : NULL, n, &c);                        \
-    return SS_OK;                                                                          \
-  }
-#else
-#define BOUND_SIMD_ENTRY(name, ams)
-#endif
+static void bound_rows_scalar(float *w, const float *g, float *m, float *v, float *vmax, size_t n,
+                              const bound_consts *c) {
+  bound_tail(w, g, m, v, vmax, 0, n, c);
+}
 
-BOUND_ENTRY(adabound, 0)
-BOUND_ENTRY(amsbound, 1)
+SS_ALWAYS_INLINE ss_status bound_run(bool ams, ss_impl impl, float *w, const float *g, size_t n,
+                                     const double *p, uint64_t t, float *s, double *sc) {
+  (void)sc;
+  const bound_consts c = consts(p, t);
+  SS_BY_IMPL(impl, bound_rows)(w, g, s, s + n, ams ? s + 2 * n : NULL, n, &c);
+  return SS_OK;
+}
+
+SS_STEP_IMPLS(adabound, bound_run, false)
+SS_STEP_IMPLS(amsbound, bound_run, true)
 
 const ss_kernel_info ss_kernel_adabound = {
     .name = "adabound",
@@ -124,7 +116,7 @@ const ss_kernel_info ss_kernel_adabound = {
     .nparams = 7,
     .params = adabound_params,
     .input = SS_INPUT_VALUES,
-    .step = {adabound_scalar, SS_SIMD(adabound_simd)},
+    .step = SS_IMPLS(adabound),
     .opt_slots = 2,
 };
 
@@ -138,6 +130,6 @@ const ss_kernel_info ss_kernel_amsbound = {
     .nparams = 7,
     .params = adabound_params,
     .input = SS_INPUT_VALUES,
-    .step = {amsbound_scalar, SS_SIMD(amsbound_simd)},
+    .step = SS_IMPLS(amsbound),
     .opt_slots = 3,
 };

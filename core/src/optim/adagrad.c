@@ -15,6 +15,7 @@
  */
 #include <float.h>
 
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info adagrad_params[] = {
@@ -124,7 +125,7 @@ const ss_kernel_info ss_kernel_adagrad = {
     .nparams = 3,
     .params = adagrad_params,
     .input = SS_INPUT_VALUES,
-    .step = {adagrad_scalar, SS_SIMD(adagrad_simd)},
+    .step = SS_IMPLS(adagrad),
     .opt_slots = 1,
 };
 
@@ -138,5 +139,5 @@ const ss_kernel_info ss_kernel_adagrad_norm = {
     .nparams = 2,
     .params = adagrad_norm_params,
     .input = SS_INPUT_VALUES,
-    .step = {adagrad_norm_scalar, SS_SIMD(adagrad_norm_simd)},
+    .step = SS_IMPLS(adagrad_norm),
 };

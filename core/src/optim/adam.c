@@ -13,6 +13,7 @@
  * i.e. lr m_hat / (sqrt(v_hat) + eps) with eps added after the square root
  * of the bias-corrected v. Slots: m, v (and vmax).
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info adam_params[] = {
@@ -102,31 +103,22 @@ static void adam_rows_simd(float *w, const float *g, float *m, float *v, float *
 }
 #endif
 
-#define ADAM_ENTRY(name, mode)                                                             \
-  static ss_status name##_scalar(float *w, const float *g, size_t n, const double *p,      \
-                                 uint64_t t, float *s, double *sc) {                       \
-    (void)sc;                                                                              \
-    const adam_consts c = consts(p, t, mode);                                              \
-    adam_tail(w, g, s, s + n, mode == AMSGRAD ? s + 2 * n : NULL, 0, n, &c);               \
-    return SS_OK;                                                                          \
-  }                                                                                        \
-  ADAM_SIMD_ENTRY(name, mode)
-#if SS_HAVE_SIMD
-#define ADAM_SIMD_ENTRY(name, mode)                                                        \
-  static ss_status name##_simd(float *w, const float *g, size_t n, const double *p,        \
-                               uint64_t t, float *s, double *sc) {                         \
-    (void)sc;                                                                              \
-    const adam_consts c = consts(p, t, mode);                                              \
-    adam_rows_simd(w, g, s, s + n, mode == AMSGRAD ? s + 2 * n : NULL, n, &c);             \
-    return SS_OK;                                                                          \
-  }
-#else
-#define ADAM_SIMD_ENTRY(name, mode)
-#endif
+static void adam_rows_scalar(float *w, const float *g, float *m, float *v, float *vmax, size_t n,
+                             const adam_consts *c) {
+  adam_tail(w, g, m, v, vmax, 0, n, c);
+}
 
-ADAM_ENTRY(adam, ADAM)
-ADAM_ENTRY(adamw, ADAMW)
-ADAM_ENTRY(amsgrad, AMSGRAD)
+SS_ALWAYS_INLINE ss_status adam_run(int mode, ss_impl impl, float *w, const float *g, size_t n,
+                                    const double *p, uint64_t t, float *s, double *sc) {
+  (void)sc;
+  const adam_consts c = consts(p, t, mode);
+  SS_BY_IMPL(impl, adam_rows)(w, g, s, s + n, mode == AMSGRAD ? s + 2 * n : NULL, n, &c);
+  return SS_OK;
+}
+
+SS_STEP_IMPLS(adam, adam_run, ADAM)
+SS_STEP_IMPLS(adamw, adam_run, ADAMW)
+SS_STEP_IMPLS(amsgrad, adam_run, AMSGRAD)
 
 const ss_kernel_info ss_kernel_adam = {
     .name = "adam",
@@ -138,7 +130,7 @@ const ss_kernel_info ss_kernel_adam = {
     .nparams = 5,
     .params = adam_params,
     .input = SS_INPUT_VALUES,
-    .step = {adam_scalar, SS_SIMD(adam_simd)},
+    .step = SS_IMPLS(adam),
     .opt_slots = 2,
 };
 
@@ -151,7 +143,7 @@ const ss_kernel_info ss_kernel_adamw = {
     .nparams = 5,
     .params = adamw_params,
     .input = SS_INPUT_VALUES,
-    .step = {adamw_scalar, SS_SIMD(adamw_simd)},
+    .step = SS_IMPLS(adamw),
     .opt_slots = 2,
 };
 
@@ -165,6 +157,6 @@ const ss_kernel_info ss_kernel_amsgrad = {
     .nparams = 5,
     .params = adam_params,
     .input = SS_INPUT_VALUES,
-    .step = {amsgrad_scalar, SS_SIMD(amsgrad_simd)},
+    .step = SS_IMPLS(amsgrad),
     .opt_slots = 3,
 };

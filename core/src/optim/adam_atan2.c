@@ -21,6 +21,7 @@
  * keeps the result in [-pi/2, pi/2]. The scalar reference calls atan2f.
  * Slots: m, v.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info adam_atan2_params[] = {
@@ -121,6 +122,6 @@ const ss_kernel_info ss_kernel_adam_atan2 = {
     .nparams = 6,
     .params = adam_atan2_params,
     .input = SS_INPUT_VALUES,
-    .step = {adam_atan2_scalar, SS_SIMD(adam_atan2_simd)},
+    .step = SS_IMPLS(adam_atan2),
     .opt_slots = 2,
 };

@@ -11,6 +11,7 @@
  * Slot 0 is u; the kernel's `averaged` flag makes the trajectory engine
  * report u rather than w.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info ema_params[] = {
@@ -69,7 +70,7 @@ const ss_kernel_info ss_kernel_ema = {
     .nparams = 2,
     .params = ema_params,
     .input = SS_INPUT_VALUES,
-    .step = {ema_scalar, SS_SIMD(ema_simd)},
+    .step = SS_IMPLS(ema),
     .opt_slots = 1,
     .averaged = true,
 };

@@ -9,6 +9,7 @@
  *
  * Slot 0 is m.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info lion_params[] = {
@@ -71,6 +72,6 @@ const ss_kernel_info ss_kernel_lion = {
     .nparams = 4,
     .params = lion_params,
     .input = SS_INPUT_VALUES,
-    .step = {lion_scalar, SS_SIMD(lion_simd)},
+    .step = SS_IMPLS(lion),
     .opt_slots = 1,
 };

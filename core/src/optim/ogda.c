@@ -10,6 +10,7 @@
  * sqrt(1 + lr^2). The optimistic step converges to the equilibrium for
  * small lr. Slot 0 is the previous gradient.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info ogda_params[] = {SS_P_LR(1e-2)};
@@ -58,6 +59,6 @@ const ss_kernel_info ss_kernel_ogda = {
     .nparams = 1,
     .params = ogda_params,
     .input = SS_INPUT_VALUES,
-    .step = {ogda_scalar, SS_SIMD(ogda_simd)},
+    .step = SS_IMPLS(ogda),
     .opt_slots = 1,
 };

@@ -99,12 +99,12 @@ static inline double ss_dot64_simd(const float *a, const float *b, size_t n) {
 }
 #endif
 
-/* The SGD family's update over entries [i, n) (sgd.c), shared with SAM's
-   descent step: g' = g + wd w; plain: w -= lr g'; heavy: b = mu b + g',
-   w -= lr b; nesterov: the same b, w -= lr (g' + mu b). */
+/* The SGD family's update of w[0..n) (sgd.c), shared with SAM's descent
+   step: g' = g + wd w; plain: w -= lr g'; heavy: b = mu b + g', w -= lr b;
+   nesterov: the same b, w -= lr (g' + mu b). */
 enum { SS_SGD_PLAIN = 0, SS_SGD_HEAVY = 1, SS_SGD_NESTEROV = 2 };
-void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
-                        float wd, int mode);
+void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t n, float lr, float mu, float wd,
+                        int mode);
 #if SS_HAVE_SIMD
 void ss_sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr, float mu, float wd,
                       int mode);

@@ -10,6 +10,7 @@
  *
  * so (w_new - w) . w = 0 up to rounding. No state.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info perpgrad_params[] = {SS_P_LR(1e-3)};
@@ -62,5 +63,5 @@ const ss_kernel_info ss_kernel_perpgrad = {
     .nparams = 1,
     .params = perpgrad_params,
     .input = SS_INPUT_VALUES,
-    .step = {perpgrad_scalar, SS_SIMD(perpgrad_simd)},
+    .step = SS_IMPLS(perpgrad),
 };

@@ -7,6 +7,7 @@
  *
  * Slot 0 is v.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info rmsprop_params[] = {
@@ -72,6 +73,6 @@ const ss_kernel_info ss_kernel_rmsprop = {
     .nparams = 4,
     .params = rmsprop_params,
     .input = SS_INPUT_VALUES,
-    .step = {rmsprop_scalar, SS_SIMD(rmsprop_simd)},
+    .step = SS_IMPLS(rmsprop),
     .opt_slots = 1,
 };

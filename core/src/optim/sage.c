@@ -17,6 +17,7 @@
  * current magnitude is above the layer's RMS gets a smaller step; the others
  * move like Lion. Slots: m (n), S (cols), s then H (cols).
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info sage_params[] = {
@@ -170,6 +171,6 @@ const ss_kernel_info ss_kernel_sage = {
     .nparams = 6,
     .params = sage_params,
     .input = SS_INPUT_VALUES,
-    .step = {sage_scalar, SS_SIMD(sage_simd)},
+    .step = SS_IMPLS(sage),
     .opt_slots = 3,
 };

@@ -14,6 +14,7 @@
  * point). rho = 0 is plain SGD. Slot 0 is the momentum buffer b.
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info sam_params[] = {
@@ -26,21 +27,14 @@ static const ss_param_info sam_params[] = {
 
 /* The descent step is heavy-ball SGD (sgd.c): with momentum 0, b = g' and
    the step is plain SGD's. */
-static ss_status sam_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                            float *b, double *sc) {
+SS_ALWAYS_INLINE ss_status sam_run(ss_impl impl, float *w, const float *g, size_t n,
+                                   const double *p, uint64_t t, float *b, double *sc) {
   (void)t, (void)sc;
-  ss_sgd_rows_scalar(w, g, b, 0, n, (float)p[0], (float)p[2], (float)p[3], SS_SGD_HEAVY);
+  SS_BY_IMPL(impl, ss_sgd_rows)(w, g, b, n, (float)p[0], (float)p[2], (float)p[3], SS_SGD_HEAVY);
   return SS_OK;
 }
 
-#if SS_HAVE_SIMD
-static ss_status sam_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                          float *b, double *sc) {
-  (void)t, (void)sc;
-  ss_sgd_rows_simd(w, g, b, n, (float)p[0], (float)p[2], (float)p[3], SS_SGD_HEAVY);
-  return SS_OK;
-}
-#endif
+SS_STEP_IMPLS(sam, sam_run)
 
 /* ---- the ascent point ---- */
 
@@ -90,7 +84,7 @@ const ss_kernel_info ss_kernel_sam = {
     .nparams = 4,
     .params = sam_params,
     .input = SS_INPUT_VALUES,
-    .step = {sam_scalar, SS_SIMD(sam_simd)},
+    .step = SS_IMPLS(sam),
     .opt_slots = 1,
     .lookahead = true,
 };

@@ -12,6 +12,7 @@
  *
  * Slot 0 is the momentum buffer b.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 enum { PLAIN = SS_SGD_PLAIN, HEAVY = SS_SGD_HEAVY, NESTEROV = SS_SGD_NESTEROV };
@@ -26,8 +27,8 @@ static const ss_param_info momentum_params[] = {
     SS_P_WD(0.0, SS_WD_L2),
 };
 
-void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
-                        float wd, int mode) {
+static void sgd_tail(float *w, const float *g, float *b, size_t i, size_t n, float lr, float mu,
+                     float wd, int mode) {
   for (; i < n; i++) {
     const float gi = g[i] + wd * w[i];
     if (mode == PLAIN) {
@@ -38,6 +39,11 @@ void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t i, size_t n, 
     b[i] = bi;
     w[i] = w[i] - lr * (mode == HEAVY ? bi : gi + mu * bi);
   }
+}
+
+void ss_sgd_rows_scalar(float *w, const float *g, float *b, size_t n, float lr, float mu, float wd,
+                        int mode) {
+  sgd_tail(w, g, b, 0, n, lr, mu, wd, mode);
 }
 
 #if SS_HAVE_SIMD
@@ -56,33 +62,24 @@ void ss_sgd_rows_simd(float *w, const float *g, float *b, size_t n, float lr, fl
     }
     wasm_v128_store(w + i, wasm_f32x4_sub(wi, wasm_f32x4_mul(vlr, d)));
   }
-  ss_sgd_rows_scalar(w, g, b, i, n, lr, mu, wd, mode);
+  sgd_tail(w, g, b, i, n, lr, mu, wd, mode);
 }
 #endif
 
-#define SGD_ENTRY(name, mode, mu_expr, wd_at)                                              \
-  static ss_status name##_scalar(float *w, const float *g, size_t n, const double *p,      \
-                                 uint64_t t, float *slots, double *sc) {                   \
-    (void)t, (void)sc;                                                                     \
-    ss_sgd_rows_scalar(w, g, slots, 0, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode); \
-    return SS_OK;                                                                          \
-  }                                                                                        \
-  SGD_SIMD_ENTRY(name, mode, mu_expr, wd_at)
-#if SS_HAVE_SIMD
-#define SGD_SIMD_ENTRY(name, mode, mu_expr, wd_at)                                         \
-  static ss_status name##_simd(float *w, const float *g, size_t n, const double *p,        \
-                               uint64_t t, float *slots, double *sc) {                     \
-    (void)t, (void)sc;                                                                     \
-    ss_sgd_rows_simd(w, g, slots, n, (float)p[0], (float)(mu_expr), (float)p[wd_at], mode); \
-    return SS_OK;                                                                          \
-  }
-#else
-#define SGD_SIMD_ENTRY(name, mode, mu_expr, wd_at)
-#endif
+/* One body for the three: momentum mu (0 for sgd) and weight decay wd are
+   params 1 and 2, sgd's wd param 1. */
+SS_ALWAYS_INLINE ss_status sgd_run(int mode, ss_impl impl, float *w, const float *g, size_t n,
+                                   const double *p, uint64_t t, float *slots, double *sc) {
+  (void)t, (void)sc;
+  const float mu = mode == PLAIN ? 0.0f : (float)p[1];
+  const float wd = (float)p[mode == PLAIN ? 1 : 2];
+  SS_BY_IMPL(impl, ss_sgd_rows)(w, g, slots, n, (float)p[0], mu, wd, mode);
+  return SS_OK;
+}
 
-SGD_ENTRY(sgd, PLAIN, 0.0, 1)
-SGD_ENTRY(momentum, HEAVY, p[1], 2)
-SGD_ENTRY(nesterov, NESTEROV, p[1], 2)
+SS_STEP_IMPLS(sgd, sgd_run, PLAIN)
+SS_STEP_IMPLS(momentum, sgd_run, HEAVY)
+SS_STEP_IMPLS(nesterov, sgd_run, NESTEROV)
 
 const ss_kernel_info ss_kernel_sgd = {
     .name = "sgd",
@@ -93,7 +90,7 @@ const ss_kernel_info ss_kernel_sgd = {
     .nparams = 2,
     .params = sgd_params,
     .input = SS_INPUT_VALUES,
-    .step = {sgd_scalar, SS_SIMD(sgd_simd)},
+    .step = SS_IMPLS(sgd),
 };
 
 const ss_kernel_info ss_kernel_momentum = {
@@ -106,7 +103,7 @@ const ss_kernel_info ss_kernel_momentum = {
     .nparams = 3,
     .params = momentum_params,
     .input = SS_INPUT_VALUES,
-    .step = {momentum_scalar, SS_SIMD(momentum_simd)},
+    .step = SS_IMPLS(momentum),
     .opt_slots = 1,
 };
 
@@ -120,6 +117,6 @@ const ss_kernel_info ss_kernel_nesterov = {
     .nparams = 3,
     .params = momentum_params,
     .input = SS_INPUT_VALUES,
-    .step = {nesterov_scalar, SS_SIMD(nesterov_simd)},
+    .step = SS_IMPLS(nesterov),
     .opt_slots = 1,
 };

@@ -17,6 +17,7 @@
  * with the same operations, so both passes see the same r and no scratch
  * is needed. Slots: lars b; lamb m, v.
  */
+#include "common/impl_pair.h"
 #include "optim/optim_internal.h"
 
 static const ss_param_info lars_params[] = {
@@ -195,7 +196,7 @@ const ss_kernel_info ss_kernel_lars = {
     .nparams = 4,
     .params = lars_params,
     .input = SS_INPUT_VALUES,
-    .step = {lars_scalar, SS_SIMD(lars_simd)},
+    .step = SS_IMPLS(lars),
     .opt_slots = 1,
 };
 
@@ -209,6 +210,6 @@ const ss_kernel_info ss_kernel_lamb = {
     .nparams = 5,
     .params = lamb_params,
     .input = SS_INPUT_VALUES,
-    .step = {lamb_scalar, SS_SIMD(lamb_simd)},
+    .step = SS_IMPLS(lamb),
     .opt_slots = 2,
 };

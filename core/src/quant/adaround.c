@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/simd.h"
 #include "quant/quant_internal.h"
@@ -421,6 +422,6 @@ const ss_kernel_info ss_kernel_adaround = {
     .nparams = sizeof adaround_params / sizeof adaround_params[0],
     .params = adaround_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {adaround_scalar, SS_SIMD(adaround_simd)},
+    .quantize = SS_IMPLS(adaround),
     .max_n = REG_MAX_N,
 };

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/impl_pair.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
 
@@ -128,23 +129,19 @@ static void cast_simd(const fp8_format *f, const float *x, size_t n, float scale
 }
 #endif
 
-/* The entry points: the float cast where scale is a normal float, the
-   double one below FLT_MIN. */
-#define FP8_ENTRY(name, fmt, cast)                                                      \
-  static ss_status name(const float *x, size_t n, const double *params, int32_t *codes, \
-                        float *y) {                                                     \
-    if ((float)params[0] < FLT_MIN)                                                    \
-      cast_tiny_scale(&fmt, x, n, params[0], codes, y);                                 \
-    else                                                                                \
-      cast(&fmt, x, n, (float)params[0], codes, y);                                     \
-    return SS_OK;                                                                       \
-  }
-FP8_ENTRY(e4m3_scalar, E4M3, cast_scalar)
-FP8_ENTRY(e5m2_scalar, E5M2, cast_scalar)
-#if SS_HAVE_SIMD
-FP8_ENTRY(e4m3_simd, E4M3, cast_simd)
-FP8_ENTRY(e5m2_simd, E5M2, cast_simd)
-#endif
+/* The float cast where scale is a normal float, the double one below
+   FLT_MIN. */
+SS_ALWAYS_INLINE ss_status fp8_run(const fp8_format *fmt, ss_impl impl, const float *x, size_t n,
+                                   const double *params, int32_t *codes, float *y) {
+  if ((float)params[0] < FLT_MIN)
+    cast_tiny_scale(fmt, x, n, params[0], codes, y);
+  else
+    SS_BY_IMPL(impl, cast)(fmt, x, n, (float)params[0], codes, y);
+  return SS_OK;
+}
+
+SS_QUANTIZE_IMPLS(e4m3, fp8_run, &E4M3)
+SS_QUANTIZE_IMPLS(e5m2, fp8_run, &E5M2)
 
 const ss_kernel_info ss_kernel_fp8_e4m3 = {
     .name = "fp8_e4m3",
@@ -155,7 +152,7 @@ const ss_kernel_info ss_kernel_fp8_e4m3 = {
     .nparams = 1,
     .params = fp8_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {e4m3_scalar, SS_SIMD(e4m3_simd)},
+    .quantize = SS_IMPLS(e4m3),
 };
 
 const ss_kernel_info ss_kernel_fp8_e5m2 = {
@@ -167,5 +164,5 @@ const ss_kernel_info ss_kernel_fp8_e5m2 = {
     .nparams = 1,
     .params = fp8_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {e5m2_scalar, SS_SIMD(e5m2_simd)},
+    .quantize = SS_IMPLS(e5m2),
 };

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
@@ -274,7 +275,7 @@ const ss_kernel_info ss_kernel_pow2 = {
     .nparams = 1,
     .params = pow2_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {pow2_scalar, SS_SIMD(pow2_simd)},
+    .quantize = SS_IMPLS(pow2),
 };
 
 const ss_kernel_info ss_kernel_log_quant = {
@@ -288,5 +289,5 @@ const ss_kernel_info ss_kernel_log_quant = {
     .nparams = 2,
     .params = log_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {log_scalar, SS_SIMD(log_simd)},
+    .quantize = SS_IMPLS(log),
 };

@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "common/simd.h"
+#include "common/impl_pair.h"
 #include "common/sum4.h"
 #include "registry/kernels.h"
 
@@ -86,5 +86,5 @@ const ss_kernel_info ss_kernel_sign_mean = {
     .nparams = 1,
     .params = sign_mean_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {sign_mean_scalar, SS_SIMD(sign_mean_simd)},
+    .quantize = SS_IMPLS(sign_mean),
 };

@@ -24,6 +24,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/simd.h"
 #include "quant/quant_internal.h"
@@ -191,5 +192,5 @@ const ss_kernel_info ss_kernel_uniform = {
     .nparams = sizeof uniform_params / sizeof uniform_params[0],
     .params = uniform_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {uniform_scalar, SS_SIMD(uniform_simd)},
+    .quantize = SS_IMPLS(uniform),
 };

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
@@ -357,5 +358,5 @@ const ss_kernel_info ss_kernel_vq = {
     .nparams = sizeof vq_params / sizeof vq_params[0],
     .params = vq_params,
     .input = SS_INPUT_VALUES,
-    .quantize = {vq_scalar, SS_SIMD(vq_simd)},
+    .quantize = SS_IMPLS(vq),
 };

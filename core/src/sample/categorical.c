@@ -16,6 +16,7 @@
  * FLT_MIN: they are below 2^-226 of the total and flush to 0 anyway).
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
 
@@ -24,8 +25,11 @@ static const ss_param_info categorical_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-SS_ALWAYS_INLINE ss_status categorical_run(const ss_det_ops *ops, const float *w, size_t n,
-                                 const double *params, float *probs, uint32_t *indices) {
+SS_ALWAYS_INLINE ss_status categorical_run(ss_impl impl, const float *w, size_t n,
+                                           const double *params, float *probs,
+                                           uint32_t *indices, float *samples) {
+  (void)samples;
+  const ss_det_ops *ops = SS_DET_OPS(impl);
   ss_status s = ss_check_probs(w, n);
   if (s != SS_OK) return s;
   double sum = ops->sum4(w, n);
@@ -44,19 +48,7 @@ SS_ALWAYS_INLINE ss_status categorical_run(const ss_det_ops *ops, const float *w
   return SS_OK;
 }
 
-static ss_status categorical_scalar(const float *x, size_t n, const double *params,
-                                    float *probs, uint32_t *indices, float *samples) {
-  (void)samples;
-  return categorical_run(SS_DET_OPS_SCALAR, x, n, params, probs, indices);
-}
-
-#if SS_HAVE_SIMD
-static ss_status categorical_simd(const float *x, size_t n, const double *params,
-                                  float *probs, uint32_t *indices, float *samples) {
-  (void)samples;
-  return categorical_run(SS_DET_OPS_SIMD, x, n, params, probs, indices);
-}
-#endif
+SS_SAMPLE_IMPLS(categorical, categorical_run)
 
 const ss_kernel_info ss_kernel_categorical = {
     .name = "categorical",
@@ -68,5 +60,5 @@ const ss_kernel_info ss_kernel_categorical = {
     .params = categorical_params,
     .input = SS_INPUT_PROBS,
     .draws = SS_DRAW_INDEX,
-    .sample = {categorical_scalar, SS_SIMD(categorical_simd)},
+    .sample = SS_IMPLS(categorical),
 };

@@ -21,6 +21,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
@@ -33,9 +34,6 @@ static const ss_param_info dare_params[] = {
     SS_SAMPLER_SEED_PARAM,
     SS_SAMPLER_DRAWS_PARAM,
 };
-
-typedef void (*row_fn)(const float *x, size_t n, uint64_t seed, uint64_t d, float p, float s,
-                       float *row);
 
 static void row_scalar(const float *x, size_t n, uint64_t seed, uint64_t d, float p, float s,
                        float *row) {
@@ -58,8 +56,9 @@ static void row_simd(const float *x, size_t n, uint64_t seed, uint64_t d, float 
 }
 #endif
 
-SS_ALWAYS_INLINE ss_status run(row_fn row, const float *x, size_t n, const double *params,
-                               float *probs, float *samples) {
+SS_ALWAYS_INLINE ss_status dare_run(ss_impl impl, const float *x, size_t n, const double *params,
+                                    float *probs, uint32_t *indices, float *samples) {
+  (void)indices;
   const ss_status st = ss_check_finite(x, n);
   if (st != SS_OK) return st;
   const float p = (float)params[0];
@@ -73,23 +72,11 @@ SS_ALWAYS_INLINE ss_status run(row_fn row, const float *x, size_t n, const doubl
   if (!samples) return SS_OK;
   const uint64_t seed = ss_sampler_seed(&ss_kernel_dare, params);
   const size_t draws = ss_sampler_draws(&ss_kernel_dare, params);
-  for (size_t d = 0; d < draws; d++) row(x, n, seed, d, p, s, samples + d * n);
+  for (size_t d = 0; d < draws; d++) SS_BY_IMPL(impl, row)(x, n, seed, d, p, s, samples + d * n);
   return SS_OK;
 }
 
-static ss_status dare_scalar(const float *x, size_t n, const double *params, float *probs,
-                             uint32_t *indices, float *samples) {
-  (void)indices;
-  return run(row_scalar, x, n, params, probs, samples);
-}
-
-#if SS_HAVE_SIMD
-static ss_status dare_simd(const float *x, size_t n, const double *params, float *probs,
-                           uint32_t *indices, float *samples) {
-  (void)indices;
-  return run(row_simd, x, n, params, probs, samples);
-}
-#endif
+SS_SAMPLE_IMPLS(dare, dare_run)
 
 const ss_kernel_info ss_kernel_dare = {
     .name = "dare",
@@ -102,5 +89,5 @@ const ss_kernel_info ss_kernel_dare = {
     .params = dare_params,
     .input = SS_INPUT_VALUES,
     .draws = SS_DRAW_VECTOR,
-    .sample = {dare_scalar, SS_SIMD(dare_simd)},
+    .sample = SS_IMPLS(dare),
 };

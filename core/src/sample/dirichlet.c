@@ -26,6 +26,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
@@ -139,5 +140,5 @@ const ss_kernel_info ss_kernel_dirichlet = {
     .params = dirichlet_params,
     .input = SS_INPUT_VALUES,
     .draws = SS_DRAW_VECTOR,
-    .sample = {dirichlet_sample, SS_SIMD(dirichlet_sample)},
+    .sample = SS_IMPLS_SHARED(dirichlet_sample),
 };

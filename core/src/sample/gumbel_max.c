@@ -11,6 +11,7 @@
  * noise four lanes at a time (SIMD Philox, two SIMD logs); see gumbel.h for
  * the draw layout shared with gumbel_softmax and reinmax.
  */
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/gumbel.h"
 
@@ -19,18 +20,15 @@ static const ss_param_info gumbel_max_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-SS_ALWAYS_INLINE ss_status gumbel_max_run(const ss_det_ops *ops, const float *x, size_t n,
+SS_ALWAYS_INLINE ss_status gumbel_max_run(ss_impl impl, const float *x, size_t n,
                                           const double *params, float *probs,
                                           uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_gumbel_run(ops, &ss_kernel_gumbel_max, SS_GUMBEL_NO_ROW, x, n, params, probs,
+  return ss_gumbel_run(SS_DET_OPS(impl), &ss_kernel_gumbel_max, SS_GUMBEL_NO_ROW, x, n, params, probs,
                        indices, NULL);
 }
 
-SS_SAMPLER_ENTRY(gumbel_max_scalar, SS_DET_OPS_SCALAR, gumbel_max_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(gumbel_max_simd, SS_DET_OPS_SIMD, gumbel_max_run)
-#endif
+SS_SAMPLE_IMPLS(gumbel_max, gumbel_max_run)
 
 const ss_kernel_info ss_kernel_gumbel_max = {
     .name = "gumbel_max",
@@ -42,5 +40,5 @@ const ss_kernel_info ss_kernel_gumbel_max = {
     .params = gumbel_max_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {gumbel_max_scalar, SS_SIMD(gumbel_max_simd)},
+    .sample = SS_IMPLS(gumbel_max),
 };

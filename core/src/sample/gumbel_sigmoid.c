@@ -22,6 +22,7 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
@@ -60,9 +61,6 @@ static float gate(float x, float u, double tau, bool hard) {
   const float v = x + (ss_det_log_pos(u) - ss_det_log_pos(1.0f - u));
   return hard ? (v > 0.0f ? 1.0f : 0.0f) : sigmoid_det(scaled(v, tau));
 }
-
-typedef void (*row_fn)(const float *x, size_t n, uint64_t seed, uint64_t d, double tau, bool hard,
-                       float *row);
 
 static void row_scalar(const float *x, size_t n, uint64_t seed, uint64_t d, double tau, bool hard,
                        float *row) {
@@ -105,8 +103,10 @@ static void probs_sigmoid(const float *x, size_t n, float *probs) {
   for (size_t i = 0; i < n; i++) probs[i] = sigmoid_det(x[i]);
 }
 
-SS_ALWAYS_INLINE ss_status run(row_fn row, const float *x, size_t n, const double *params, float *probs,
-                     float *samples) {
+SS_ALWAYS_INLINE ss_status gumbel_sigmoid_run(ss_impl impl, const float *x, size_t n,
+                                              const double *params, float *probs,
+                                              uint32_t *indices, float *samples) {
+  (void)indices;
   float mx;
   const ss_status st = ss_check_logits(x, n, &mx);
   if (st != SS_OK) return st;
@@ -116,23 +116,11 @@ SS_ALWAYS_INLINE ss_status run(row_fn row, const float *x, size_t n, const doubl
   if (!samples) return SS_OK;
   const uint64_t seed = ss_sampler_seed(&ss_kernel_gumbel_sigmoid, params);
   const size_t draws = ss_sampler_draws(&ss_kernel_gumbel_sigmoid, params);
-  for (size_t d = 0; d < draws; d++) row(x, n, seed, d, tau, hard, samples + d * n);
+  for (size_t d = 0; d < draws; d++) SS_BY_IMPL(impl, row)(x, n, seed, d, tau, hard, samples + d * n);
   return SS_OK;
 }
 
-static ss_status gumbel_sigmoid_scalar(const float *x, size_t n, const double *params,
-                                       float *probs, uint32_t *indices, float *samples) {
-  (void)indices;
-  return run(row_scalar, x, n, params, probs, samples);
-}
-
-#if SS_HAVE_SIMD
-static ss_status gumbel_sigmoid_simd(const float *x, size_t n, const double *params,
-                                     float *probs, uint32_t *indices, float *samples) {
-  (void)indices;
-  return run(row_simd, x, n, params, probs, samples);
-}
-#endif
+SS_SAMPLE_IMPLS(gumbel_sigmoid, gumbel_sigmoid_run)
 
 /* dx_i = sum_d u_d,i s_d,i (1 - s_d,i) / tau with the soft gate s (hard or
    not), recomputed from the regenerated uniforms a chunk at a time, in
@@ -180,6 +168,6 @@ const ss_kernel_info ss_kernel_gumbel_sigmoid = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_VECTOR,
     .has_backward = true,
-    .sample = {gumbel_sigmoid_scalar, SS_SIMD(gumbel_sigmoid_simd)},
-    .sample_vjp = {gumbel_sigmoid_vjp, SS_SIMD(gumbel_sigmoid_vjp)},
+    .sample = SS_IMPLS(gumbel_sigmoid),
+    .sample_vjp = SS_IMPLS_SHARED(gumbel_sigmoid_vjp),
 };

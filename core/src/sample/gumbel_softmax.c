@@ -13,6 +13,7 @@
  * + onehot in the paper's notation). Both report the index argmax(x + G),
  * the same as gumbel_max's for the same seed (gumbel.h).
  */
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/gumbel.h"
 
@@ -22,26 +23,22 @@ static const ss_param_info gumbel_softmax_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-SS_ALWAYS_INLINE ss_status soft_run(const ss_det_ops *ops, const float *x, size_t n,
+SS_ALWAYS_INLINE ss_status soft_run(ss_impl impl, const float *x, size_t n,
                                     const double *params, float *probs, uint32_t *indices,
                                     float *samples) {
-  return ss_gumbel_run(ops, &ss_kernel_gumbel_softmax, SS_GUMBEL_SOFT_ROW, x, n, params, probs,
+  return ss_gumbel_run(SS_DET_OPS(impl), &ss_kernel_gumbel_softmax, SS_GUMBEL_SOFT_ROW, x, n, params, probs,
                        indices, samples);
 }
 
-SS_ALWAYS_INLINE ss_status hard_run(const ss_det_ops *ops, const float *x, size_t n,
+SS_ALWAYS_INLINE ss_status hard_run(ss_impl impl, const float *x, size_t n,
                                     const double *params, float *probs, uint32_t *indices,
                                     float *samples) {
-  return ss_gumbel_run(ops, &ss_kernel_gumbel_softmax_hard, SS_GUMBEL_ONE_HOT_ROW, x, n, params,
+  return ss_gumbel_run(SS_DET_OPS(impl), &ss_kernel_gumbel_softmax_hard, SS_GUMBEL_ONE_HOT_ROW, x, n, params,
                        probs, indices, samples);
 }
 
-SS_SAMPLER_ENTRY(gumbel_softmax_scalar, SS_DET_OPS_SCALAR, soft_run)
-SS_SAMPLER_ENTRY(gumbel_softmax_hard_scalar, SS_DET_OPS_SCALAR, hard_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(gumbel_softmax_simd, SS_DET_OPS_SIMD, soft_run)
-SS_SAMPLER_ENTRY(gumbel_softmax_hard_simd, SS_DET_OPS_SIMD, hard_run)
-#endif
+SS_SAMPLE_IMPLS(gumbel_softmax, soft_run)
+SS_SAMPLE_IMPLS(gumbel_softmax_hard, hard_run)
 
 static ss_status soft_vjp(const float *x, size_t n, const double *params, const float *g,
                           float *dx) {
@@ -64,8 +61,8 @@ const ss_kernel_info ss_kernel_gumbel_softmax = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_RELAXED,
     .has_backward = true,
-    .sample = {gumbel_softmax_scalar, SS_SIMD(gumbel_softmax_simd)},
-    .sample_vjp = {soft_vjp, SS_SIMD(soft_vjp)},
+    .sample = SS_IMPLS(gumbel_softmax),
+    .sample_vjp = SS_IMPLS_SHARED(soft_vjp),
 };
 
 const ss_kernel_info ss_kernel_gumbel_softmax_hard = {
@@ -80,6 +77,6 @@ const ss_kernel_info ss_kernel_gumbel_softmax_hard = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_RELAXED,
     .has_backward = true,
-    .sample = {gumbel_softmax_hard_scalar, SS_SIMD(gumbel_softmax_hard_simd)},
-    .sample_vjp = {hard_vjp, SS_SIMD(hard_vjp)},
+    .sample = SS_IMPLS(gumbel_softmax_hard),
+    .sample_vjp = SS_IMPLS_SHARED(hard_vjp),
 };

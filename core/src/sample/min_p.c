@@ -12,6 +12,7 @@
  */
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/filter.h"
 #include "sample/sample_internal.h"
@@ -32,16 +33,13 @@ static float min_p_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *p
   return t;
 }
 
-SS_ALWAYS_INLINE ss_status min_p_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
+SS_ALWAYS_INLINE ss_status min_p_run(ss_impl impl, const float *x, size_t n, const double *params,
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_min_p, ops, x, n, params, min_p_threshold, probs, indices);
+  return ss_filter_sample(&ss_kernel_min_p, SS_DET_OPS(impl), x, n, params, min_p_threshold, probs, indices);
 }
 
-SS_SAMPLER_ENTRY(min_p_scalar, SS_DET_OPS_SCALAR, min_p_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(min_p_simd, SS_DET_OPS_SIMD, min_p_run)
-#endif
+SS_SAMPLE_IMPLS(min_p, min_p_run)
 
 const ss_kernel_info ss_kernel_min_p = {
     .name = "min_p",
@@ -53,7 +51,7 @@ const ss_kernel_info ss_kernel_min_p = {
     .params = min_p_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {min_p_scalar, SS_SIMD(min_p_simd)},
+    .sample = SS_IMPLS(min_p),
     .role = SS_ROLE_DECODE_STAGE,
     .stage = 4,
     .stage_param = "min_p",

@@ -12,6 +12,7 @@
  * authors' code the gradient's mean is removed (a softmax input is
  * shift-invariant); here over the support, so masked logits get 0.
  */
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/gumbel.h"
 
@@ -21,17 +22,14 @@ static const ss_param_info reinmax_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-SS_ALWAYS_INLINE ss_status reinmax_run(const ss_det_ops *ops, const float *x, size_t n,
+SS_ALWAYS_INLINE ss_status reinmax_run(ss_impl impl, const float *x, size_t n,
                                        const double *params, float *probs, uint32_t *indices,
                                        float *samples) {
-  return ss_gumbel_run(ops, &ss_kernel_reinmax, SS_GUMBEL_ONE_HOT_ROW, x, n, params, probs,
+  return ss_gumbel_run(SS_DET_OPS(impl), &ss_kernel_reinmax, SS_GUMBEL_ONE_HOT_ROW, x, n, params, probs,
                        indices, samples);
 }
 
-SS_SAMPLER_ENTRY(reinmax_scalar, SS_DET_OPS_SCALAR, reinmax_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(reinmax_simd, SS_DET_OPS_SIMD, reinmax_run)
-#endif
+SS_SAMPLE_IMPLS(reinmax, reinmax_run)
 
 static ss_status reinmax_vjp(const float *x, size_t n, const double *params, const float *g,
                              float *dx) {
@@ -50,6 +48,6 @@ const ss_kernel_info ss_kernel_reinmax = {
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_RELAXED,
     .has_backward = true,
-    .sample = {reinmax_scalar, SS_SIMD(reinmax_simd)},
-    .sample_vjp = {reinmax_vjp, SS_SIMD(reinmax_vjp)},
+    .sample = SS_IMPLS(reinmax),
+    .sample_vjp = SS_IMPLS_SHARED(reinmax_vjp),
 };

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/impl_pair.h"
 #include "common/simd.h"
 #include "common/sum4.h" /* ss_sum4_scalar / _simd: the order described above */
 #include "sample/noise.h"
@@ -83,17 +84,24 @@ extern const ss_det_ops ss_det_ops_simd;
 #endif
 const ss_det_ops *ss_det_ops_for(ss_impl impl);
 
-/* A sampler's body is written once, run(ops, ...), and inlined into its two
-   entry points with the table as a compound literal: the calls through it
-   become direct calls, so name_scalar calls only scalar code and name_simd
-   the SIMD code (what tests/build-checks.sh verifies on the wasm).
-   SS_ALWAYS_INLINE is in common/simd.h. */
+/* The table of an impl for a sampler's body: written once,
+   run(impl, x, n, params, probs, indices, samples), and paired into
+   name_scalar / name_simd by SS_SAMPLE_IMPLS (common/impl_pair.h). The
+   body is inlined with impl a constant and the table a compound literal:
+   the calls through it become direct calls, so name_scalar calls only
+   scalar code and name_simd the SIMD code (what tests/build-checks.sh
+   verifies on the wasm). */
 #define SS_DET_OPS_SCALAR                                                          \
   (&(const ss_det_ops){ss_det_exp_scalar, ss_det_scale_scalar, ss_det_mask_below_scalar, \
                        ss_sum4_scalar, ss_gumbel_noise_scalar})
+#if SS_HAVE_SIMD
 #define SS_DET_OPS_SIMD                                                            \
   (&(const ss_det_ops){ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,   \
                        ss_sum4_simd, ss_gumbel_noise_simd})
+#define SS_DET_OPS(impl) ((impl) == SS_IMPL_SIMD ? SS_DET_OPS_SIMD : SS_DET_OPS_SCALAR)
+#else
+#define SS_DET_OPS(impl) ((void)(impl), SS_DET_OPS_SCALAR)
+#endif
 double ss_det_sum4(ss_impl impl, const float *w, size_t n);
 double ss_det_exp(ss_impl impl, const float *x, size_t n, double t, float *y, ss_status *st);
 void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
@@ -108,15 +116,6 @@ void ss_draw_weights(const float *w, size_t n, uint64_t seed, uint64_t stream,
 /* The `seed` and `draws` parameters of a sampler. */
 uint64_t ss_sampler_seed(const ss_kernel_info *k, const double *params);
 size_t ss_sampler_draws(const ss_kernel_info *k, const double *params);
-
-/* The registry's two entry points of a sampler whose body is one function
-   run(impl, x, n, params, probs, indices, samples): name##_scalar and
-   (inside #if SS_HAVE_SIMD) name##_simd. */
-#define SS_SAMPLER_ENTRY(name, ops, run)                                            \
-  static ss_status name(const float *x, size_t n, const double *params, float *probs, \
-                        uint32_t *indices, float *samples) {                         \
-    return run(ops, x, n, params, probs, indices, samples);                          \
-  }
 
 /* Registry parameter blocks every sampler ends with (see sample_params.c). */
 #define SS_SAMPLER_SEED_PARAM                                                 \

@@ -9,6 +9,7 @@
  * This is the filter skeleton with nothing filtered (filter.h), so it is
  * also exactly what every other filter does before filtering.
  */
+#include "common/impl_pair.h"
 #include "sample/filter.h"
 #include "registry/kernels.h"
 #include "sample/sample_internal.h"
@@ -19,21 +20,15 @@ static const ss_param_info temperature_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
-static ss_status temperature_scalar(const float *x, size_t n, const double *params,
-                                    float *probs, uint32_t *indices, float *samples) {
+SS_ALWAYS_INLINE ss_status temperature_run(ss_impl impl, const float *x, size_t n,
+                                           const double *params, float *probs,
+                                           uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SCALAR, x, n, params, NULL,
-                          probs, indices);
+  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS(impl), x, n, params, NULL, probs,
+                          indices);
 }
 
-#if SS_HAVE_SIMD
-static ss_status temperature_simd(const float *x, size_t n, const double *params,
-                                  float *probs, uint32_t *indices, float *samples) {
-  (void)samples;
-  return ss_filter_sample(&ss_kernel_temperature, SS_DET_OPS_SIMD, x, n, params, NULL,
-                          probs, indices);
-}
-#endif
+SS_SAMPLE_IMPLS(temperature, temperature_run)
 
 const ss_kernel_info ss_kernel_temperature = {
     .name = "temperature",
@@ -45,7 +40,7 @@ const ss_kernel_info ss_kernel_temperature = {
     .params = temperature_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {temperature_scalar, SS_SIMD(temperature_simd)},
+    .sample = SS_IMPLS(temperature),
     .role = SS_ROLE_DECODE_STAGE,
     .stage = 1,
     .stage_param = "temperature",

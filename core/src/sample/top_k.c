@@ -12,6 +12,7 @@
  * copy of e in probs, not by a sort; then the filter skeleton (filter.h)
  * recomputes e, masks, renormalizes and draws.
  */
+#include "common/impl_pair.h"
 #include "common/select.h"
 #include "registry/kernels.h"
 #include "sample/filter.h"
@@ -33,17 +34,14 @@ static float top_k_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *p
   return ss_select_kth_largest(e, n, k, NULL);
 }
 
-SS_ALWAYS_INLINE ss_status top_k_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
+SS_ALWAYS_INLINE ss_status top_k_run(ss_impl impl, const float *x, size_t n, const double *params,
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
   if (params[0] > (double)n) return SS_ERR_LENGTH;
-  return ss_filter_sample(&ss_kernel_top_k, ops, x, n, params, top_k_threshold, probs, indices);
+  return ss_filter_sample(&ss_kernel_top_k, SS_DET_OPS(impl), x, n, params, top_k_threshold, probs, indices);
 }
 
-SS_SAMPLER_ENTRY(top_k_scalar, SS_DET_OPS_SCALAR, top_k_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(top_k_simd, SS_DET_OPS_SIMD, top_k_run)
-#endif
+SS_SAMPLE_IMPLS(top_k, top_k_run)
 
 const ss_kernel_info ss_kernel_top_k = {
     .name = "top_k",
@@ -55,7 +53,7 @@ const ss_kernel_info ss_kernel_top_k = {
     .params = top_k_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {top_k_scalar, SS_SIMD(top_k_simd)},
+    .sample = SS_IMPLS(top_k),
     .role = SS_ROLE_DECODE_STAGE,
     .stage = 2,
     .stage_param = "k",

@@ -14,6 +14,7 @@
  * with e left in place; if rounding leaves a level without a crossing, the
  * expected-O(n) weighted selection on e in probs (ss_mass_select) decides.
  */
+#include "common/impl_pair.h"
 #include "registry/kernels.h"
 #include "sample/filter.h"
 #include "sample/mass_select.h"
@@ -41,16 +42,13 @@ static float top_p_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *p
   return ss_mass_select(e, n, p * c->sum, &spec, NULL);
 }
 
-SS_ALWAYS_INLINE ss_status top_p_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
+SS_ALWAYS_INLINE ss_status top_p_run(ss_impl impl, const float *x, size_t n, const double *params,
                            float *probs, uint32_t *indices, float *samples) {
   (void)samples;
-  return ss_filter_sample(&ss_kernel_top_p, ops, x, n, params, top_p_threshold, probs, indices);
+  return ss_filter_sample(&ss_kernel_top_p, SS_DET_OPS(impl), x, n, params, top_p_threshold, probs, indices);
 }
 
-SS_SAMPLER_ENTRY(top_p_scalar, SS_DET_OPS_SCALAR, top_p_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(top_p_simd, SS_DET_OPS_SIMD, top_p_run)
-#endif
+SS_SAMPLE_IMPLS(top_p, top_p_run)
 
 const ss_kernel_info ss_kernel_top_p = {
     .name = "top_p",
@@ -62,7 +60,7 @@ const ss_kernel_info ss_kernel_top_p = {
     .params = top_p_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {top_p_scalar, SS_SIMD(top_p_simd)},
+    .sample = SS_IMPLS(top_p),
     .role = SS_ROLE_DECODE_STAGE,
     .stage = 3,
     .stage_param = "p",

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
 #include "common/det_math.h"
@@ -49,9 +50,10 @@ static double mass_typical(float s, const void *ctx) {
   return (double)ss_det_exp_nonpos_corr(l, 0.0f);
 }
 
-SS_ALWAYS_INLINE ss_status typical_run(const ss_det_ops *ops, const float *x, size_t n, const double *params,
+SS_ALWAYS_INLINE ss_status typical_run(ss_impl impl, const float *x, size_t n, const double *params,
                              float *probs, uint32_t *indices, float *samples) {
   (void)samples;
+  const ss_det_ops *ops = SS_DET_OPS(impl);
   const double p = params[0];
   const double t = params[1];
   ss_status st;
@@ -82,10 +84,7 @@ SS_ALWAYS_INLINE ss_status typical_run(const ss_det_ops *ops, const float *x, si
   return SS_OK;
 }
 
-SS_SAMPLER_ENTRY(typical_scalar, SS_DET_OPS_SCALAR, typical_run)
-#if SS_HAVE_SIMD
-SS_SAMPLER_ENTRY(typical_simd, SS_DET_OPS_SIMD, typical_run)
-#endif
+SS_SAMPLE_IMPLS(typical, typical_run)
 
 const ss_kernel_info ss_kernel_typical = {
     .name = "typical",
@@ -97,7 +96,7 @@ const ss_kernel_info ss_kernel_typical = {
     .params = typical_params,
     .input = SS_INPUT_LOGITS,
     .draws = SS_DRAW_INDEX,
-    .sample = {typical_scalar, SS_SIMD(typical_simd)},
+    .sample = SS_IMPLS(typical),
     .role = SS_ROLE_DECODE_STAGE,
     .stage = 5,
     .stage_param = "p",

@@ -27,6 +27,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/logsumexp.h"
 
@@ -197,8 +198,8 @@ const ss_kernel_info ss_kernel_log_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_LOG_PROBS,
     .has_backward = true,
-    .normalize = {log_softmax_scalar, SS_SIMD(log_softmax_simd)},
-    .normalize_vjp = {log_softmax_vjp_scalar, SS_SIMD(log_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(log_softmax),
+    .normalize_vjp = SS_IMPLS(log_softmax_vjp),
     .relaxed_simd = "softmax's exp with relaxed_madd in log S (fused or not): "
                     "|y - y_float64| <= 5e-7 max(1, |y|)",
 };

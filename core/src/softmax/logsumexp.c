@@ -21,6 +21,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/logsumexp.h"
 #include "softmax/softmax_internal.h"
@@ -157,8 +158,8 @@ const ss_kernel_info ss_kernel_logsumexp = {
     .params = NULL,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .measure = {lse_scalar, SS_SIMD(lse_simd)},
-    .measure_vjp = {lse_vjp_scalar, SS_SIMD(lse_vjp_simd)},
+    .measure = SS_IMPLS(lse),
+    .measure_vjp = SS_IMPLS(lse_vjp),
     .relaxed_simd = "softmax's exp with relaxed_madd (fused or not): "
                     "|LSE - LSE_float64| <= 5e-7, gradient as softmax",
 };

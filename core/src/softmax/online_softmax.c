@@ -47,6 +47,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/online_internal.h"
 #include "softmax/softmax_internal.h"
@@ -436,8 +437,8 @@ const ss_kernel_info ss_kernel_online_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {online_softmax_scalar, SS_SIMD(online_softmax_simd)},
-    .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(online_softmax),
+    .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
     .relaxed_simd = "pass 2 by softmax's relaxed_madd exp (fused or not): rel err <= 2e-6 "
                     "vs float64 for outputs >= 1e-30; zeros as scalar",
 };

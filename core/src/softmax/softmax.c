@@ -27,6 +27,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -325,8 +326,8 @@ const ss_kernel_info ss_kernel_softmax = {
     .params = NULL,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
-    .normalize = {softmax_scalar, SS_SIMD(softmax_simd)},
-    .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(softmax),
+    .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
     .relaxed_simd = "relaxed_madd exp (fused or not): rel err <= 2e-6 vs float64 "
                     "for outputs >= 1e-30, <= 8 ulp vs scalar; zeros as scalar",
 };

@@ -27,6 +27,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -141,8 +142,8 @@ const ss_kernel_info ss_kernel_softmax_temperature = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {softmax_temperature_scalar, SS_SIMD(softmax_temperature_simd)},
-    .normalize_vjp = {softmax_temperature_vjp_scalar, SS_SIMD(softmax_temperature_vjp_simd)},
+    .normalize = SS_IMPLS(softmax_temperature),
+    .normalize_vjp = SS_IMPLS(softmax_temperature_vjp),
     .relaxed_simd = "relaxed_madd exp polynomial (fused or not): rel err <= 2e-6 "
                     "vs float64 for outputs >= 1e-30 at every T; zeros as scalar",
 };

@@ -64,6 +64,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "registry/kernels.h"
 #include "softmax/softmax_internal.h"
@@ -301,8 +302,8 @@ const ss_kernel_info ss_kernel_two_pass_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {two_pass_scalar, SS_SIMD(two_pass_simd)},
-    .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(two_pass),
+    .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
     .relaxed_simd = "relaxed_madd in both passes (fused or not): rel err <= 2e-6 vs "
                     "float64 for outputs >= 1e-30; zeros as scalar",
 };

@@ -31,6 +31,7 @@
  * others unchanged.
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "sparse/threshold.h"
 
@@ -138,8 +139,8 @@ const ss_kernel_info ss_kernel_entmax15 = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {entmax15_scalar, SS_SIMD(entmax15_simd)},
-    .normalize_vjp = {entmax15_vjp_scalar, SS_SIMD(entmax15_vjp_simd)},
+    .normalize = SS_IMPLS(entmax15),
+    .normalize_vjp = SS_IMPLS(entmax15_vjp),
 };
 
 ss_status ss_entmax15_ex(ss_impl impl, ss_threshold_method method,

@@ -33,6 +33,7 @@
  * not counted in the support.
  */
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "sparse/threshold.h"
 
@@ -145,8 +146,8 @@ const ss_kernel_info ss_kernel_sparsemax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {sparsemax_scalar, SS_SIMD(sparsemax_simd)},
-    .normalize_vjp = {sparsemax_vjp_scalar, SS_SIMD(sparsemax_vjp_simd)},
+    .normalize = SS_IMPLS(sparsemax),
+    .normalize_vjp = SS_IMPLS(sparsemax_vjp),
 };
 
 ss_status ss_sparsemax_ex(ss_impl impl, ss_threshold_method method,

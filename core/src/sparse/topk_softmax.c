@@ -35,6 +35,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/select.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
@@ -159,8 +160,8 @@ const ss_kernel_info ss_kernel_topk_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {topk_softmax_scalar, SS_SIMD(topk_softmax_simd)},
-    .normalize_vjp = {topk_softmax_vjp_scalar, SS_SIMD(topk_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(topk_softmax),
+    .normalize_vjp = SS_IMPLS(topk_softmax_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

@@ -41,6 +41,7 @@
 
 #include "common/check.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
@@ -240,10 +241,10 @@ const ss_kernel_info ss_kernel_boltzmann = {
     .output = SS_OUTPUT_WEIGHTS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {boltzmann_scalar, SS_SIMD(boltzmann_simd)},
-    .normalize_vjp = {boltzmann_vjp_scalar, SS_SIMD(boltzmann_vjp_simd)},
+    .normalize = SS_IMPLS(boltzmann),
+    .normalize_vjp = SS_IMPLS(boltzmann_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
-    .normalize_param_vjp = {boltzmann_param_vjp_scalar, SS_SIMD(boltzmann_param_vjp_simd)},
+    .normalize_param_vjp = SS_IMPLS(boltzmann_param_vjp),
 };
 
 ss_status ss_boltzmann(const float *x, size_t n, double b, double *value) {

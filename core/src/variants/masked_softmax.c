@@ -44,6 +44,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -223,8 +224,8 @@ const ss_kernel_info ss_kernel_masked_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {masked_scalar, SS_SIMD(masked_simd)},
-    .normalize_vjp = {ss_softmax_vjp_scalar, SS_SIMD(ss_softmax_vjp_simd)},
+    .normalize = SS_IMPLS(masked),
+    .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

@@ -47,6 +47,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -342,10 +343,10 @@ const ss_kernel_info ss_kernel_multimax = {
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
     .has_param_backward = true,
-    .normalize = {multimax_scalar, SS_SIMD(multimax_simd)},
-    .normalize_vjp = {multimax_vjp_scalar, SS_SIMD(multimax_vjp_simd)},
+    .normalize = SS_IMPLS(multimax),
+    .normalize_vjp = SS_IMPLS(multimax_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
-    .normalize_param_vjp = {multimax_param_vjp_scalar, SS_SIMD(multimax_param_vjp_simd)},
+    .normalize_param_vjp = SS_IMPLS(multimax_param_vjp),
 };
 
 ss_status ss_multimax(const float *x, size_t n, const double t[4],

@@ -46,6 +46,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
@@ -238,8 +239,8 @@ const ss_kernel_info ss_kernel_noisy_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {noisy_scalar, SS_SIMD(noisy_simd)},
-    .normalize_vjp = {noisy_vjp_scalar, SS_SIMD(noisy_vjp_simd)},
+    .normalize = SS_IMPLS(noisy),
+    .normalize_vjp = SS_IMPLS(noisy_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

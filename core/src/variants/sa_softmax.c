@@ -42,6 +42,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
@@ -280,8 +281,8 @@ const ss_kernel_info ss_kernel_sa_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_WEIGHTS,
     .has_backward = true,
-    .normalize = {sa_scalar, SS_SIMD(sa_simd)},
-    .normalize_vjp = {sa_vjp_scalar, SS_SIMD(sa_vjp_simd)},
+    .normalize = SS_IMPLS(sa),
+    .normalize_vjp = SS_IMPLS(sa_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 

@@ -52,6 +52,7 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 
 /* t_i of the stable form, in double (0 for -Inf). */
@@ -249,8 +250,8 @@ const ss_kernel_info ss_kernel_softpick = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_WEIGHTS,
     .has_backward = true,
-    .normalize = {softpick_scalar, SS_SIMD(softpick_simd)},
-    .normalize_vjp = {softpick_vjp_scalar, SS_SIMD(softpick_vjp_simd)},
+    .normalize = SS_IMPLS(softpick),
+    .normalize_vjp = SS_IMPLS(softpick_vjp),
 };
 
 ss_status ss_softpick(const float *x, size_t n, float *y) {

@@ -37,6 +37,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 
 static inline double s64(float x) {
@@ -176,8 +177,8 @@ const ss_kernel_info ss_kernel_stablemax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {stablemax_scalar, SS_SIMD(stablemax_simd)},
-    .normalize_vjp = {stablemax_vjp_scalar, SS_SIMD(stablemax_vjp_simd)},
+    .normalize = SS_IMPLS(stablemax),
+    .normalize_vjp = SS_IMPLS(stablemax_vjp),
 };
 
 ss_status ss_stablemax(const float *x, size_t n, float *y) {

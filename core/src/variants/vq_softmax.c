@@ -55,6 +55,7 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/softmax_internal.h"
 
@@ -288,8 +289,8 @@ const ss_kernel_info ss_kernel_vq_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
-    .normalize = {vq_registry_scalar, SS_SIMD(vq_registry_simd)},
-    .normalize_vjp = {vq_registry_vjp_scalar, SS_SIMD(vq_registry_vjp_simd)},
+    .normalize = SS_IMPLS(vq_registry),
+    .normalize_vjp = SS_IMPLS(vq_registry_vjp),
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
