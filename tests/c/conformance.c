@@ -281,6 +281,7 @@ void cf_print_params(const ss_kernel_info *k, const double *p) {
 }
 
 void cf_report(const char *family, const cf_count *c) {
+  ss_test_count(c->calls + c->fd_checked); /* each call's status and output, each difference */
   printf("    %s: %zu kernels, %zu parameter cases, %zu calls (%zu SS_OK), finite differences "
          "%zu checked / %zu skipped\n",
          family, c->kernels, c->cases, c->calls, c->ok, c->fd_checked, c->fd_skipped);

@@ -225,6 +225,7 @@ TEST(conformance_quantizer_lengths) {
 
 static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                    const double *p, size_t np, ss_status want, const char *what) {
+  ss_test_count(1);
   float y[40];
   int32_t c[40];
   cf_poison(y, 40);

@@ -285,6 +285,7 @@ TEST(conformance_sampler_max_draws) {
 
 static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
                    const double *p, size_t np, bool samples, ss_status want, const char *what) {
+  ss_test_count(1);
   float probs[40], smp[4 * 40];
   uint32_t idx[4];
   cf_poison(probs, 40);
