@@ -9,6 +9,8 @@
 typedef struct {
   const char *name, *file;
   ss_test_fn fn;
+  ss_row_test_fn row_fn; /* ROW_TEST: fn(row) instead */
+  const void *row;
 } test_entry;
 
 static test_entry tests[MAX_TESTS];
@@ -18,7 +20,28 @@ static int cur_failed, cur_skipped;
 unsigned long ss_test_checks;
 
 void ss_test_register(const char *name, const char *file, ss_test_fn fn) {
-  if (ntests < MAX_TESTS) tests[ntests++] = (test_entry){name, file, fn};
+  if (ntests < MAX_TESTS) tests[ntests++] = (test_entry){name, file, fn, NULL, NULL};
+}
+
+/* The names of ROW_TEST tests, "<row name>_<prop>", live here. */
+static char row_names[1 << 15];
+static size_t row_names_used;
+
+void ss_test_register_rows(const char *prop, const char *file, ss_row_test_fn fn,
+                           const void *rows, size_t stride, size_t count) {
+  for (size_t r = 0; r < count && ntests < MAX_TESTS; r++) {
+    const void *row = (const char *)rows + r * stride;
+    const char *rname;
+    memcpy(&rname, row, sizeof rname); /* the row's first member */
+    char *name = row_names + row_names_used;
+    const int len = snprintf(name, sizeof row_names - row_names_used, "%s_%s", rname, prop);
+    if (len < 0 || (size_t)len >= sizeof row_names - row_names_used) {
+      printf("out of room for test names at %s_%s\n", rname, prop);
+      exit(3);
+    }
+    row_names_used += (size_t)len + 1;
+    tests[ntests++] = (test_entry){name, file, NULL, fn, row};
+  }
 }
 
 void ss_test_fail(const char *file, int line, const char *fmt, ...) {
@@ -122,7 +145,10 @@ int main(int argc, char **argv) {
       continue;
     cur_failed = cur_skipped = 0;
     ss_test_checks = 0;
-    tests[i].fn();
+    if (tests[i].row_fn)
+      tests[i].row_fn(tests[i].row);
+    else
+      tests[i].fn();
     free_all();
     const char *base = strrchr(tests[i].file, '/');
     base = base ? base + 1 : tests[i].file;

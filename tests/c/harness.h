@@ -60,6 +60,23 @@ static inline void ss_test_count(unsigned long n) { ss_test_checks += n; }
     }                                                                        \
   } while (0)
 
+/* Table-driven tests: one test per row of `table` (an array of `type`, whose
+   first member is `const char *name`), named <row name>_<prop>, so each
+   kernel of a table keeps its own test names and counts:
+     ROW_TEST(SPARSE_KERNELS, sparse_kernel, all_equal) { ... T->name ... }
+   In the body T points at the row; CHECK leaves the row's test. */
+typedef void (*ss_row_test_fn)(const void *row);
+void ss_test_register_rows(const char *prop, const char *file, ss_row_test_fn fn,
+                           const void *rows, size_t stride, size_t count);
+#define ROW_TEST(table, type, prop)                                                    \
+  static void row_test_##prop(const type *T);                                          \
+  static void row_call_##prop(const void *row) { row_test_##prop((const type *)row); } \
+  __attribute__((constructor)) static void register_rows_##prop(void) {                \
+    ss_test_register_rows(#prop, __FILE__, row_call_##prop, (table),                   \
+                          sizeof(table)[0], sizeof(table) / sizeof(table)[0]);         \
+  }                                                                                    \
+  static void row_test_##prop(const type *T)
+
 #define SKIP(why)       \
   do {                  \
     ss_test_skip(why);  \
