@@ -215,27 +215,6 @@ bool cf_no_subnormal(const float *y, size_t n, size_t *at) {
   return true;
 }
 
-static const char *const pending[] = {"softmax", "online_softmax", "two_pass_softmax",
-                                      "softmax_temperature", "log_softmax"};
-#define NPENDING (sizeof pending / sizeof pending[0])
-
-static long pending_index(const ss_kernel_info *k) {
-  for (size_t i = 0; k && i < NPENDING; i++)
-    if (!strcmp(k->name, pending[i])) return (long)i;
-  return -1;
-}
-
-bool cf_exact_zero_pending(const ss_kernel_info *k) { return pending_index(k) >= 0; }
-
-bool cf_exact_zero_excused(const ss_kernel_info *k) {
-  static bool noted[NPENDING];
-  const long i = pending_index(k);
-  if (i < 0) return false;
-  if (!noted[i]) printf("    note: %s: subnormal outputs, exact-zero rule pending (core/src/softmax)\n", k->name);
-  noted[i] = true;
-  return true;
-}
-
 double cf_max_abs(const float *y, size_t n) {
   double m = 0.0;
   for (size_t i = 0; i < n; i++)
@@ -281,6 +260,7 @@ void cf_print_params(const ss_kernel_info *k, const double *p) {
 }
 
 void cf_report(const char *family, const cf_count *c) {
+  ss_test_count(c->calls + c->fd_checked); /* each call's status and output, each difference */
   printf("    %s: %zu kernels, %zu parameter cases, %zu calls (%zu SS_OK), finite differences "
          "%zu checked / %zu skipped\n",
          family, c->kernels, c->cases, c->calls, c->ok, c->fd_checked, c->fd_skipped);

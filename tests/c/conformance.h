@@ -83,15 +83,6 @@ bool cf_status_allowed(ss_status s, bool extreme);
 
 /* The exact-zero rule: no entry of y is subnormal (or -0 where y is 0). */
 bool cf_no_subnormal(const float *y, size_t n, size_t *at);
-/* Kernels of core/src/softmax, where the rule is being applied by the
-   softmax work of issue 17 (that folder is theirs in this phase): their
-   subnormal outputs are reported as a note, not a failure. Remove a name
-   when its kernel follows the rule. */
-bool cf_exact_zero_pending(const ss_kernel_info *k);
-/* cf_exact_zero_pending, printing the note once per kernel (a tester found
-   a subnormal output of k). */
-bool cf_exact_zero_excused(const ss_kernel_info *k);
-
 /* The parameter of k named `name`, or -1. */
 long cf_param_index(const ss_kernel_info *k, const char *name);
 

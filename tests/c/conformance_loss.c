@@ -17,7 +17,7 @@
  *   - the gradient agrees with central differences of the loss along
  *     random directions.
  */
-#include "conformance.h"
+#include "family_adapter.h"
 
 #define LOSS_REL 0x1p-16
 #define LOSS_ABS 1e-6
@@ -154,80 +154,45 @@ TEST(conformance_loss_lengths) {
   CHECK(all_ok, "see above");
 }
 
-static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
-                   const double *p, size_t np, ss_status want, const char *what) {
-  double l = -777.0;
-  float g[40];
-  cf_poison(g, 40);
-  const ss_status s = ss_loss(k, impl, x, n, p, np, &l, g);
-  if (s != want || l != -777.0 || !cf_untouched(g, 40)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
-                 what, ss_status_name(s), ss_status_name(want),
-                 l == -777.0 && cf_untouched(g, 40) ? "" : " (written)");
-    return false;
+/* The loss's own bad inputs (beyond cf_bad_input_battery): all -Inf, a
+   masked target (SS_ERR_DOMAIN, as ss_loss states), a NULL loss or a NULL
+   gradient alone. */
+static bool loss_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
+                       float *const rows[2], size_t N, const double *p, size_t np) {
+  bool ok = true;
+  float *x = rows[0];
+  const float *const in[2] = {x, NULL};
+  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+  ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_ALL_MASKED, "all -Inf");
+  cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
+  const long ti = cf_param_index(k, "target");
+  if (ti >= 0) {
+    const float keep = x[(size_t)p[ti]];
+    x[(size_t)p[ti]] = -INFINITY;
+    ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_DOMAIN, "masked target");
+    x[(size_t)p[ti]] = keep;
   }
-  return true;
+  double l;
+  if (ss_loss(k, impl, x, N, p, np, &l, NULL) != SS_ERR_NULL ||
+      ss_loss(k, impl, x, N, p, np, NULL, x) != SS_ERR_NULL) {
+    ss_test_fail(__FILE__, __LINE__, "%s: NULL loss / grad accepted", k->name);
+    ok = false;
+  }
+  return ok;
 }
 
 TEST(conformance_loss_bad_inputs) {
   enum { N = 37 };
   static const size_t where[] = {0, 5, 16, 36};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float x[N];
   bool all_ok = true;
   cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_loss(k)) continue;
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_LOSS) {
     cnt.kernels++;
     double p[CF_MAX_PARAMS + 1];
     cf_defaults(k, N, p);
     p[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
-        cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 5);
-        x[where[w]] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN");
-        x[where[w]] = INFINITY;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_POS_INF, "+Inf");
-        x[(where[w] + 9) % N] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN and +Inf");
-      }
-      for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
-      ok &= expect(k, impl, x, N, p, np, SS_ERR_ALL_MASKED, "all -Inf");
-      cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
-      const long ti = cf_param_index(k, "target");
-      if (ti >= 0) {
-        const float keep = x[(size_t)p[ti]];
-        x[(size_t)p[ti]] = -INFINITY;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_DOMAIN, "masked target");
-        x[(size_t)p[ti]] = keep;
-      }
-      ok &= expect(k, impl, NULL, N, p, np, SS_ERR_NULL, "x NULL");
-      double l;
-      if (ss_loss(k, impl, x, N, p, np, &l, NULL) != SS_ERR_NULL ||
-          ss_loss(k, impl, x, N, p, np, NULL, x) != SS_ERR_NULL) {
-        ss_test_fail(__FILE__, __LINE__, "%s: NULL loss / grad accepted", k->name);
-        ok = false;
-      }
-      ok &= expect(k, impl, x, 0, p, np, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
-      ok &= expect(k, impl, x, N, p, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, x, N, p, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
-      }
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
-        ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
-      cnt.cases += nc;
-    }
-    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, SS_ERR_UNSUPPORTED, "impl out of range");
-    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+    all_ok &= cf_bad_input_battery(&cf_loss_adapter, k, p, k->nparams, N, where,
+                                   sizeof where / sizeof where[0], loss_extra, &cnt.cases);
   }
   cf_report("loss bad inputs", &cnt);
   CHECK(all_ok, "see above");

@@ -25,7 +25,7 @@
  */
 #include <stdlib.h>
 
-#include "conformance.h"
+#include "family_adapter.h"
 
 /* SIMD vs scalar: |a - b| <= rel |b| + MEAS_ABS (1 + log n); rel = MEAS_REL on
    moderate inputs, MEAS_REL_EXTREME on unnormalized extreme ones (powers and
@@ -174,113 +174,74 @@ TEST(conformance_measure_lengths) {
   CHECK(all_ok, "see above");
 }
 
-static bool expect(const ss_kernel_info *k, ss_impl impl, const float *p, const float *q,
-                   size_t n, const double *prm, size_t np, ss_status want, const char *what) {
-  double out = -777.0;
-  const ss_status s = ss_measure(k, impl, p, q, n, prm, np, &out);
-  if (s != want || out != -777.0) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
-                 what, ss_status_name(s), ss_status_name(want), out == -777.0 ? "" : " (written)");
-    return false;
+/* The measure's own bad inputs (beyond cf_bad_input_battery): the order
+   of -Inf and a negative entry, a negative entry alone (SS_ERR_DOMAIN or a
+   finite value), all -Inf logits, and the VJP's arguments. */
+static bool measure_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
+                          float *const rows[2], size_t N, const double *prm, size_t np) {
+  static const size_t where[] = {0, 5, 16, 22};
+  const bool logits = k->input == SS_INPUT_LOGITS;
+  float *p = rows[0], *q = rows[1];
+  const float *const in[2] = {p, q};
+  bool ok = true;
+  for (int side = 0; side < cf_rows_read(k) && !logits; side++)
+    for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
+      float *v = rows[side];
+      fill(k, p, q, N, CF_NORMAL, 5);
+      v[where[w]] = -INFINITY;
+      /* precedence: NaN before -Inf and negative, -Inf before negative */
+      v[(where[w] + 3) % N] = -1.0f;
+      ok &= cf_expect(a, k, impl, in, N, prm, np, SS_ERR_NONFINITE, "-Inf and negative");
+      v[(where[w] + 7) % N] = NAN;
+      ok &= cf_expect(a, k, impl, in, N, prm, np, SS_ERR_NAN, "NaN, -Inf and negative");
+      fill(k, p, q, N, CF_NORMAL, 5);
+      v[where[w]] = -1e-3f;
+      double out = -777.0;
+      const ss_status s = ss_measure(k, impl, p, q, N, prm, np, &out);
+      if (!(s == SS_ERR_DOMAIN ? out == -777.0 : s == SS_OK && isfinite(out))) {
+        ss_test_fail(__FILE__, __LINE__, "%s: a negative entry gives %s, %g", k->name,
+                     ss_status_name(s), out);
+        ok = false;
+      }
+    }
+  if (logits) {
+    for (size_t i = 0; i < N; i++) p[i] = -INFINITY;
+    ok &= cf_expect(a, k, impl, in, N, prm, np, SS_ERR_ALL_MASKED, "all -Inf");
   }
-  return true;
+  fill(k, p, q, N, CF_NORMAL, 6);
+  float dp[CF_OUT_N];
+  if (k->has_backward) {
+    if (ss_measure_vjp(k, impl, p, N, prm, np, NAN, dp) != SS_ERR_NONFINITE ||
+        ss_measure_vjp(k, impl, p, N, prm, np, INFINITY, dp) != SS_ERR_NONFINITE ||
+        ss_measure_vjp(k, impl, NULL, N, prm, np, 1.0, dp) != SS_ERR_NULL ||
+        ss_measure_vjp(k, impl, p, 0, prm, np, 1.0, dp) != SS_ERR_EMPTY) {
+      ss_test_fail(__FILE__, __LINE__, "%s vjp: bad g / NULL / empty", k->name);
+      ok = false;
+    }
+    p[3] = NAN;
+    if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NAN) {
+      ss_test_fail(__FILE__, __LINE__, "%s vjp: NaN input", k->name);
+      ok = false;
+    }
+  } else if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NO_BACKWARD) {
+    ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
+    ok = false;
+  }
+  return ok;
 }
 
 TEST(conformance_measure_bad_inputs) {
   enum { N = 23 };
   static const size_t where[] = {0, 5, 16, 22};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float p[N], q[N];
   bool all_ok = true;
   cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_measure(k)) continue;
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_MEASURE) {
     cnt.kernels++;
     double prm[CF_MAX_PARAMS + 1];
     cf_defaults(k, N, prm);
     prm[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    const bool logits = k->input == SS_INPUT_LOGITS;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      for (int side = 0; side < (pair(k) ? 2 : 1); side++)
-        for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
-          fill(k, p, q, N, CF_NORMAL, 5);
-          float *v = side ? q : p;
-          v[where[w]] = NAN;
-          ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN");
-          v[where[w]] = INFINITY;
-          ok &= expect(k, impl, p, q, N, prm, np, logits ? SS_ERR_POS_INF : SS_ERR_NONFINITE, "+Inf");
-          v[(where[w] + 7) % N] = NAN;
-          ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN and +Inf");
-          if (!logits) {
-            fill(k, p, q, N, CF_NORMAL, 5);
-            v[where[w]] = -INFINITY;
-            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf");
-            /* precedence: NaN before -Inf and negative, -Inf before negative */
-            v[(where[w] + 3) % N] = -1.0f;
-            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NONFINITE, "-Inf and negative");
-            v[(where[w] + 7) % N] = NAN;
-            ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_NAN, "NaN, -Inf and negative");
-            fill(k, p, q, N, CF_NORMAL, 5);
-            v[where[w]] = -1e-3f;
-            double out = -777.0;
-            const ss_status s = ss_measure(k, impl, p, q, N, prm, np, &out);
-            if (!(s == SS_ERR_DOMAIN ? out == -777.0 : s == SS_OK && isfinite(out))) {
-              ss_test_fail(__FILE__, __LINE__, "%s: a negative entry gives %s, %g", k->name,
-                           ss_status_name(s), out);
-              ok = false;
-            }
-          }
-        }
-      if (logits) {
-        for (size_t i = 0; i < N; i++) p[i] = -INFINITY;
-        ok &= expect(k, impl, p, q, N, prm, np, SS_ERR_ALL_MASKED, "all -Inf");
-      }
-      fill(k, p, q, N, CF_NORMAL, 6);
-      ok &= expect(k, impl, NULL, q, N, prm, np, SS_ERR_NULL, "p NULL");
-      if (pair(k)) ok &= expect(k, impl, p, NULL, N, prm, np, SS_ERR_NULL, "q NULL");
-      if (ss_measure(k, impl, p, q, N, prm, np, NULL) != SS_ERR_NULL) {
-        ss_test_fail(__FILE__, __LINE__, "%s: out NULL accepted", k->name);
-        ok = false;
-      }
-      ok &= expect(k, impl, p, q, 0, prm, np, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, p, q, SS_MAX_N + 1, prm, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
-      ok &= expect(k, impl, p, q, (size_t)-1, prm, np, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
-      ok &= expect(k, impl, p, q, N, prm, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, p, q, N, prm, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, p, q, N, NULL, np, SS_ERR_NULL, "params NULL");
-      }
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
-        ok &= expect(k, impl, p, q, N, cases[c].p, np, cases[c].want, cases[c].what);
-      cnt.cases += nc;
-      float dp[N];
-      if (k->has_backward) {
-        fill(k, p, q, N, CF_NORMAL, 6);
-        if (ss_measure_vjp(k, impl, p, N, prm, np, NAN, dp) != SS_ERR_NONFINITE ||
-            ss_measure_vjp(k, impl, p, N, prm, np, INFINITY, dp) != SS_ERR_NONFINITE ||
-            ss_measure_vjp(k, impl, NULL, N, prm, np, 1.0, dp) != SS_ERR_NULL ||
-            ss_measure_vjp(k, impl, p, 0, prm, np, 1.0, dp) != SS_ERR_EMPTY) {
-          ss_test_fail(__FILE__, __LINE__, "%s vjp: bad g / NULL / empty", k->name);
-          ok = false;
-        }
-        p[3] = NAN;
-        if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NAN) {
-          ss_test_fail(__FILE__, __LINE__, "%s vjp: NaN input", k->name);
-          ok = false;
-        }
-      } else if (ss_measure_vjp(k, impl, p, N, prm, np, 1.0, dp) != SS_ERR_NO_BACKWARD) {
-        ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
-        ok = false;
-      }
-    }
-    ok &= expect(k, SS_IMPL_COUNT, p, q, N, prm, np, SS_ERR_UNSUPPORTED, "impl out of range");
-    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, p, q, N, prm, np, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+    all_ok &= cf_bad_input_battery(&cf_measure_adapter, k, prm, k->nparams, N, where,
+                                   sizeof where / sizeof where[0], measure_extra, &cnt.cases);
   }
   cf_report("measure bad inputs", &cnt);
   CHECK(all_ok, "see above");

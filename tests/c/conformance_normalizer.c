@@ -24,7 +24,7 @@
  */
 #include <stdlib.h>
 
-#include "conformance.h"
+#include "family_adapter.h"
 
 /* Stated bounds (measured worst over this file in brackets). */
 #define NORM_REL 0x1p-16 /* SIMD vs scalar, relative part */
@@ -78,8 +78,7 @@ static bool check_output(const ss_kernel_info *k, const float *x, const float *y
     return false;
   }
   size_t at;
-  if (k->output != SS_OUTPUT_LOG_PROBS && !cf_no_subnormal(y, n, &at) &&
-      !cf_exact_zero_excused(k)) {
+  if (k->output != SS_OUTPUT_LOG_PROBS && !cf_no_subnormal(y, n, &at)) {
     ss_test_fail(__FILE__, __LINE__, "%s %s: y[%zu] = %a is subnormal or -0 (exact-zero rule)",
                  k->name, what, at, y[at]);
     return false;
@@ -264,131 +263,90 @@ TEST(conformance_normalizer_masking) {
   CHECK(all_ok, "see above");
 }
 
-/* One bad call: the status it must get and y untouched. */
-static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
-                   const double *p, size_t np, ss_status want, const char *what) {
-  float y[40];
-  cf_poison(y, 40);
-  const ss_status s = ss_normalize(k, impl, x, n, p, np, x ? y : NULL);
-  if (s != want || !cf_untouched(y, 40)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
-                 what, ss_status_name(s), ss_status_name(want),
-                 cf_untouched(y, 40) ? "" : " (y written)");
-    return false;
+/* The normalizer's own bad inputs (beyond cf_bad_input_battery): all -Inf
+   at every few lengths, the VJPs checking the parameters like the forward
+   and their own g / NULL / empty arguments, and ss_measure refusing a
+   normalizer. */
+static bool normalizer_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
+                             float *const rows[2], size_t N, const double *p, size_t np) {
+  bool ok = true;
+  float *x = rows[0];
+  const float *const in[2] = {x, NULL};
+  double pn[CF_MAX_PARAMS + 1];
+  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+  for (size_t n = 1; n <= N && ok; n += 4) {
+    cf_defaults(k, n, pn);
+    ok &= cf_expect(a, k, impl, in, n, pn, np, SS_ERR_ALL_MASKED, "all -Inf");
   }
-  return true;
+  cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const size_t nc = cf_invalid_cases(k, N, cases, cap);
+  float y0[CF_OUT_N], g0[CF_OUT_N], db[CF_OUT_N];
+  double dp[CF_MAX_PARAMS];
+  for (size_t i = 0; i < N; i++) g0[i] = 0.25f;
+  ss_normalize(k, impl, x, N, p, np, y0);
+  for (size_t c = 0; c < nc && ok && k->has_backward; c++) {
+    /* the VJPs check the parameters alike */
+    cf_poison(db, N);
+    dp[0] = 7.0;
+    const ss_status sv = ss_normalize_vjp(k, impl, x, y0, g0, N, cases[c].p, np, db);
+    const ss_status sp = k->has_param_backward
+                             ? ss_normalize_param_vjp(k, impl, x, y0, g0, N, cases[c].p, np, dp)
+                             : cases[c].want;
+    if (sv != cases[c].want || sp != cases[c].want || !cf_untouched(db, N) || dp[0] != 7.0) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s %s: vjp %s, param vjp %s, want %s%s", k->name,
+                   ss_impl_name(impl), cases[c].what, ss_status_name(sv), ss_status_name(sp),
+                   ss_status_name(cases[c].want), cf_untouched(db, N) ? "" : " (dx written)");
+      ok = false;
+    }
+  }
+  double out;
+  if (ss_measure(k, impl, x, NULL, N, p, np, &out) != SS_ERR_FAMILY) {
+    ss_test_fail(__FILE__, __LINE__, "%s: ss_measure on a normalizer", k->name);
+    ok = false;
+  }
+  if (k->has_backward) {
+    float y[CF_OUT_N], g[CF_OUT_N], dx[CF_OUT_N];
+    ss_normalize(k, impl, x, N, p, np, y);
+    for (size_t i = 0; i < N; i++) g[i] = 1.0f;
+    g[3] = NAN;
+    cf_poison(dx, N);
+    const ss_status s = ss_normalize_vjp(k, impl, x, y, g, N, p, np, dx);
+    g[3] = INFINITY;
+    const ss_status s2 = ss_normalize_vjp(k, impl, x, y, g, N, p, np, dx);
+    if (s != SS_ERR_NAN || s2 != SS_ERR_NONFINITE || !cf_untouched(dx, N)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s vjp: NaN g %s, Inf g %s", k->name,
+                   ss_impl_name(impl), ss_status_name(s), ss_status_name(s2));
+      ok = false;
+    }
+    if (ss_normalize_vjp(k, impl, x, NULL, g, N, p, np, dx) != SS_ERR_NULL ||
+        ss_normalize_vjp(k, impl, x, y, g, 0, p, np, dx) != SS_ERR_EMPTY) {
+      ss_test_fail(__FILE__, __LINE__, "%s vjp: NULL / empty", k->name);
+      ok = false;
+    }
+  } else {
+    float d[CF_OUT_N];
+    if (ss_normalize_vjp(k, impl, x, x, x, N, p, np, d) != SS_ERR_NO_BACKWARD) {
+      ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 TEST(conformance_normalizer_bad_inputs) {
   enum { N = 37 };
   static const size_t where[] = {0, 5, 16, 31, 33, 36};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float x[N];
   bool all_ok = true;
   cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_normalizer(k)) continue;
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_NORMALIZER) {
     cnt.kernels++;
     double p[CF_MAX_PARAMS + 1];
     cf_defaults(k, N, p);
     p[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
-        cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 5);
-        x[where[w]] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN");
-        x[where[w]] = INFINITY;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_POS_INF, "+Inf");
-        x[(where[w] + 9) % N] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN and +Inf");
-      }
-      for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
-      for (size_t n = 1; n <= N && ok; n += 4) {
-        cf_defaults(k, n, p);
-        ok &= expect(k, impl, x, n, p, np, SS_ERR_ALL_MASKED, "all -Inf");
-      }
-      cf_defaults(k, N, p);
-      cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
-      ok &= expect(k, impl, NULL, N, p, np, SS_ERR_NULL, "x NULL");
-      {
-        const ss_status s = ss_normalize(k, impl, x, N, p, np, NULL);
-        if (s != SS_ERR_NULL) {
-          ss_test_fail(__FILE__, __LINE__, "%s y NULL: %s", k->name, ss_status_name(s));
-          ok = false;
-        }
-      }
-      ok &= expect(k, impl, x, 0, p, np, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, SS_ERR_TOO_LARGE, "n = SS_MAX_N + 1");
-      ok &= expect(k, impl, x, (size_t)-1, p, np, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
-      ok &= expect(k, impl, x, N, p, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, x, N, p, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
-      }
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      float y0[N], g0[N], db[N];
-      double dp[CF_MAX_PARAMS];
-      for (size_t i = 0; i < N; i++) g0[i] = 0.25f;
-      ss_normalize(k, impl, x, N, p, np, y0);
-      for (size_t c = 0; c < nc && ok; c++) {
-        ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
-        /* the VJPs check the parameters alike */
-        if (k->has_backward) {
-          cf_poison(db, N);
-          dp[0] = 7.0;
-          const ss_status sv = ss_normalize_vjp(k, impl, x, y0, g0, N, cases[c].p, np, db);
-          const ss_status sp = k->has_param_backward
-                                   ? ss_normalize_param_vjp(k, impl, x, y0, g0, N, cases[c].p, np, dp)
-                                   : cases[c].want;
-          if (sv != cases[c].want || sp != cases[c].want || !cf_untouched(db, N) || dp[0] != 7.0) {
-            ss_test_fail(__FILE__, __LINE__, "%s %s %s: vjp %s, param vjp %s, want %s%s", k->name,
-                         ss_impl_name(impl), cases[c].what, ss_status_name(sv), ss_status_name(sp),
-                         ss_status_name(cases[c].want), cf_untouched(db, N) ? "" : " (dx written)");
-            ok = false;
-          }
-        }
-      }
-      cnt.cases += nc;
-      double out;
-      if (ss_measure(k, impl, x, NULL, N, p, np, &out) != SS_ERR_FAMILY) {
-        ss_test_fail(__FILE__, __LINE__, "%s: ss_measure on a normalizer", k->name);
-        ok = false;
-      }
-      if (k->has_backward) {
-        float y[N], g[N], dx[N];
-        ss_normalize(k, impl, x, N, p, np, y);
-        for (size_t i = 0; i < N; i++) g[i] = 1.0f;
-        g[3] = NAN;
-        cf_poison(dx, N);
-        const ss_status s = ss_normalize_vjp(k, impl, x, y, g, N, p, np, dx);
-        g[3] = INFINITY;
-        const ss_status s2 = ss_normalize_vjp(k, impl, x, y, g, N, p, np, dx);
-        if (s != SS_ERR_NAN || s2 != SS_ERR_NONFINITE || !cf_untouched(dx, N)) {
-          ss_test_fail(__FILE__, __LINE__, "%s %s vjp: NaN g %s, Inf g %s", k->name,
-                       ss_impl_name(impl), ss_status_name(s), ss_status_name(s2));
-          ok = false;
-        }
-        if (ss_normalize_vjp(k, impl, x, NULL, g, N, p, np, dx) != SS_ERR_NULL ||
-            ss_normalize_vjp(k, impl, x, y, g, 0, p, np, dx) != SS_ERR_EMPTY) {
-          ss_test_fail(__FILE__, __LINE__, "%s vjp: NULL / empty", k->name);
-          ok = false;
-        }
-      } else {
-        float d[N];
-        if (ss_normalize_vjp(k, impl, x, x, x, N, p, np, d) != SS_ERR_NO_BACKWARD) {
-          ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
-          ok = false;
-        }
-      }
-    }
-    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, SS_ERR_UNSUPPORTED, "impl out of range");
-    ok &= expect(k, (ss_impl)-1, x, N, p, np, SS_ERR_UNSUPPORTED, "impl -1");
-    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+    all_ok &= cf_bad_input_battery(&cf_normalizer_adapter, k, p, k->nparams, N, where,
+                                   sizeof where / sizeof where[0], normalizer_extra, &cnt.cases);
   }
   cf_report("normalizer bad inputs", &cnt);
   CHECK(all_ok, "see above");

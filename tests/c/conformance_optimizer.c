@@ -189,6 +189,7 @@ TEST(conformance_optimizer_lengths) {
 static bool expect(const ss_kernel_info *k, ss_impl impl, float *w, const float *g, size_t n,
                    const double *p, size_t np, float *slots, double *sc, ss_status want,
                    const char *what) {
+  ss_test_count(1);
   enum { N = 37 };
   float wkeep[N], skeep[4 * N];
   double sckeep[SS_OPT_SCALARS];

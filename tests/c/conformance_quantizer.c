@@ -21,7 +21,7 @@
  *     SS_ERR_PARAM_RANGE, ss_packed_bytes is 0 for a width or n it cannot
  *     serve.
  */
-#include "conformance.h"
+#include "family_adapter.h"
 
 static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 64, 67, 256};
 #define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
@@ -223,72 +223,18 @@ TEST(conformance_quantizer_lengths) {
   CHECK(all_ok, "see above");
 }
 
-static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
-                   const double *p, size_t np, ss_status want, const char *what) {
-  float y[40];
-  int32_t c[40];
-  cf_poison(y, 40);
-  const ss_status s = ss_quantize(k, impl, x, n, p, np, c, x ? y : NULL);
-  if (s != want || !cf_untouched(y, 40)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
-                 what, ss_status_name(s), ss_status_name(want),
-                 cf_untouched(y, 40) ? "" : " (y written)");
-    return false;
-  }
-  return true;
-}
-
 TEST(conformance_quantizer_bad_inputs) {
   enum { N = 32 };
   static const size_t where[] = {0, 5, 16, 31};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float x[N];
   bool all_ok = true;
   cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_quantizer(k)) continue;
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_QUANTIZER) {
     cnt.kernels++;
     double p[CF_MAX_PARAMS + 1];
     cf_defaults(k, N, p);
     p[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
-        cf_fill(x, N, SS_INPUT_VALUES, CF_NORMAL, true, 5);
-        x[where[w]] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN");
-        x[where[w]] = INFINITY;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NONFINITE, "+Inf");
-        x[where[w]] = -INFINITY;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NONFINITE, "-Inf");
-        x[(where[w] + 9) % N] = NAN;
-        ok &= expect(k, impl, x, N, p, np, SS_ERR_NAN, "NaN and -Inf");
-      }
-      cf_fill(x, N, SS_INPUT_VALUES, CF_NORMAL, true, 6);
-      ok &= expect(k, impl, NULL, N, p, np, SS_ERR_NULL, "x NULL");
-      if (ss_quantize(k, impl, x, N, p, np, NULL, NULL) != SS_ERR_NULL) {
-        ss_test_fail(__FILE__, __LINE__, "%s: y NULL accepted", k->name);
-        ok = false;
-      }
-      ok &= expect(k, impl, x, 0, p, np, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
-      ok &= expect(k, impl, x, (size_t)-1, p, np, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
-      ok &= expect(k, impl, x, N, p, np + 1, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, x, N, p, np - 1, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, x, N, NULL, np, SS_ERR_NULL, "params NULL");
-      }
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
-        ok &= expect(k, impl, x, N, cases[c].p, np, cases[c].want, cases[c].what);
-      cnt.cases += nc;
-    }
-    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, SS_ERR_UNSUPPORTED, "impl out of range");
-    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+    all_ok &= cf_bad_input_battery(&cf_quantizer_adapter, k, p, k->nparams, N, where,
+                                   sizeof where / sizeof where[0], NULL, &cnt.cases);
   }
   cf_report("quantizer bad inputs", &cnt);
   CHECK(all_ok, "see above");

@@ -25,7 +25,7 @@
  * Calls whose draws * n exceed DRAW_BUDGET skip the draws (probs only) so
  * the suite stays fast; conformance_sampler_max_draws runs draws = max.
  */
-#include "conformance.h"
+#include "family_adapter.h"
 
 #define SAMP_SUM 0x1p-16   /* |sum - 1| of probs and relaxed samples */
 #define DRAW_BUDGET 65536  /* draws * n beyond which a case skips the draws */
@@ -283,136 +283,91 @@ TEST(conformance_sampler_max_draws) {
 
 /* ---- bad inputs -------------------------------------------------------- */
 
-static bool expect(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
-                   const double *p, size_t np, bool samples, ss_status want, const char *what) {
-  float probs[40], smp[4 * 40];
-  uint32_t idx[4];
-  cf_poison(probs, 40);
-  const ss_status s = ss_sample(k, impl, x, n, p, np, x ? probs : NULL, idx, samples ? smp : NULL);
-  if (s != want || !cf_untouched(probs, 40)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
-                 what, ss_status_name(s), ss_status_name(want),
-                 cf_untouched(probs, 40) ? "" : " (probs written)");
-    return false;
+/* The sampler's own bad inputs (beyond cf_bad_input_battery): a negative
+   weight, nothing to draw from (all -Inf logits, all-zero weights) at
+   every few lengths, draws * n past SS_MAX_N, and the VJP's arguments. */
+static bool sampler_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
+                          float *const rows[2], size_t N, const double *p, size_t np) {
+  static const size_t where[] = {0, 5, 16, 31, 36};
+  float *x = rows[0];
+  const float *const in[2] = {x, NULL};
+  const long di = cf_param_index(k, "draws");
+  bool ok = true;
+  for (size_t w = 0; w < sizeof where / sizeof where[0] && ok && k->input == SS_INPUT_PROBS; w++) {
+    fill(k, x, N, CF_NORMAL, 5);
+    x[where[w]] = -1e-3f;
+    ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_DOMAIN, "negative weight");
   }
-  return true;
+  if (k->input == SS_INPUT_LOGITS || k->input == SS_INPUT_PROBS) {
+    /* all -Inf logits, or all-zero weights: nothing to draw from */
+    for (size_t i = 0; i < N; i++) x[i] = k->input == SS_INPUT_LOGITS ? -INFINITY : 0.0f;
+    for (size_t n = 1; n <= N && ok; n += 4) {
+      double q[CF_MAX_PARAMS + 1];
+      cf_defaults(k, n, q);
+      if (di >= 0) q[di] = 4;
+      ok &= cf_expect(a, k, impl, in, n, q, np, SS_ERR_ALL_MASKED, "all masked / zero");
+    }
+  }
+  fill(k, x, N, CF_NORMAL, 6);
+  if (di >= 0 && k->draws != SS_DRAW_INDEX) {
+    /* draws * n vector entries past SS_MAX_N (no buffer is read) */
+    double q[CF_MAX_PARAMS + 1];
+    memcpy(q, p, sizeof q);
+    q[di] = k->params[di].max;
+    const size_t n = SS_MAX_N / (size_t)q[di] + 1;
+    ok &= cf_expect(a, k, impl, in, n, q, np, SS_ERR_TOO_LARGE, "draws * n > SS_MAX_N");
+  }
+  float d[CF_OUT_N];
+  if (!k->has_backward && ss_sample_vjp(k, impl, x, N, p, np, x, d) != SS_ERR_NO_BACKWARD) {
+    ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
+    ok = false;
+  }
+  const size_t draws = (size_t)ss_param_value(k, p, "draws", 1.0);
+  if (k->has_backward && draws <= 16) {
+    /* the VJP checks x, g and its arguments like the forward; dx untouched */
+    static float gb[16 * CF_OUT_N];
+    for (size_t i = 0; i < draws * N; i++) gb[i] = 0.5f;
+    cf_fill(x, N, k->input, CF_NORMAL, true, 9);
+    const ss_status ok_s = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+    cf_poison(d, N);
+    gb[draws * N - 1] = NAN;
+    const ss_status g_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+    gb[draws * N - 1] = INFINITY;
+    const ss_status g_inf = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+    gb[draws * N - 1] = 0.5f;
+    const float keep = x[3];
+    x[3] = NAN;
+    const ss_status x_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
+    x[3] = keep;
+    const ss_status nul = ss_sample_vjp(k, impl, x, N, p, np, NULL, d);
+    const ss_status empty = ss_sample_vjp(k, impl, x, 0, p, np, gb, d);
+    if (ok_s != SS_OK || g_nan != SS_ERR_NAN || g_inf != SS_ERR_NONFINITE || x_nan != SS_ERR_NAN ||
+        nul != SS_ERR_NULL || empty != SS_ERR_EMPTY || !cf_untouched(d, N)) {
+      ss_test_fail(__FILE__, __LINE__,
+                   "%s %s vjp: ok %s, NaN g %s, Inf g %s, NaN x %s, NULL g %s, n = 0 %s%s", k->name,
+                   ss_impl_name(impl), ss_status_name(ok_s), ss_status_name(g_nan),
+                   ss_status_name(g_inf), ss_status_name(x_nan), ss_status_name(nul),
+                   ss_status_name(empty), cf_untouched(d, N) ? "" : " (dx written)");
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 TEST(conformance_sampler_bad_inputs) {
   enum { N = 37 };
   static const size_t where[] = {0, 5, 16, 31, 36};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float x[N];
   bool all_ok = true;
   cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_sampler(k)) continue;
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_SAMPLER) {
     cnt.kernels++;
     double p[CF_MAX_PARAMS + 1];
     cf_defaults(k, N, p);
     const long di = cf_param_index(k, "draws");
     if (di >= 0) p[di] = 4;
     p[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
-        fill(k, x, N, CF_NORMAL, 5);
-        x[where[w]] = NAN;
-        ok &= expect(k, impl, x, N, p, np, true, SS_ERR_NAN, "NaN");
-        x[where[w]] = INFINITY;
-        ok &= expect(k, impl, x, N, p, np, true,
-                     k->input == SS_INPUT_LOGITS ? SS_ERR_POS_INF : SS_ERR_NONFINITE, "+Inf");
-        x[(where[w] + 9) % N] = NAN;
-        ok &= expect(k, impl, x, N, p, np, true, SS_ERR_NAN, "NaN and +Inf");
-        if (k->input != SS_INPUT_LOGITS) {
-          fill(k, x, N, CF_NORMAL, 5);
-          x[where[w]] = -INFINITY;
-          ok &= expect(k, impl, x, N, p, np, true, SS_ERR_NONFINITE, "-Inf");
-        }
-        if (k->input == SS_INPUT_PROBS) {
-          fill(k, x, N, CF_NORMAL, 5);
-          x[where[w]] = -1e-3f;
-          ok &= expect(k, impl, x, N, p, np, true, SS_ERR_DOMAIN, "negative weight");
-        }
-      }
-      if (k->input == SS_INPUT_LOGITS || k->input == SS_INPUT_PROBS) {
-        /* all -Inf logits, or all-zero weights: nothing to draw from */
-        for (size_t i = 0; i < N; i++) x[i] = k->input == SS_INPUT_LOGITS ? -INFINITY : 0.0f;
-        for (size_t n = 1; n <= N && ok; n += 4) {
-          double q[CF_MAX_PARAMS + 1];
-          cf_defaults(k, n, q);
-          if (di >= 0) q[di] = 4;
-          ok &= expect(k, impl, x, n, q, np, true, SS_ERR_ALL_MASKED, "all masked / zero");
-        }
-      }
-      fill(k, x, N, CF_NORMAL, 6);
-      ok &= expect(k, impl, NULL, N, p, np, true, SS_ERR_NULL, "x NULL");
-      if (ss_sample(k, impl, x, N, p, np, NULL, NULL, NULL) != SS_ERR_NULL) {
-        ss_test_fail(__FILE__, __LINE__, "%s: probs NULL accepted", k->name);
-        ok = false;
-      }
-      ok &= expect(k, impl, x, 0, p, np, true, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, x, SS_MAX_N + 1, p, np, true, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
-      ok &= expect(k, impl, x, (size_t)-1, p, np, true, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
-      ok &= expect(k, impl, x, N, p, np + 1, true, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, x, N, p, np - 1, true, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, x, N, NULL, np, true, SS_ERR_NULL, "params NULL");
-      }
-      if (di >= 0 && k->draws != SS_DRAW_INDEX) {
-        /* draws * n vector entries past SS_MAX_N (no buffer is read) */
-        double q[CF_MAX_PARAMS + 1];
-        memcpy(q, p, sizeof q);
-        q[di] = k->params[di].max;
-        const size_t n = SS_MAX_N / (size_t)q[di] + 1;
-        ok &= expect(k, impl, x, n, q, np, true, SS_ERR_TOO_LARGE, "draws * n > SS_MAX_N");
-      }
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
-        ok &= expect(k, impl, x, N, cases[c].p, np, false, cases[c].want, cases[c].what);
-      cnt.cases += nc;
-      float d[N];
-      if (!k->has_backward &&
-          ss_sample_vjp(k, impl, x, N, p, np, x, d) != SS_ERR_NO_BACKWARD) {
-        ss_test_fail(__FILE__, __LINE__, "%s: vjp without a backward", k->name);
-        ok = false;
-      }
-      const size_t draws = (size_t)ss_param_value(k, p, "draws", 1.0);
-      if (k->has_backward && draws <= 16) {
-        /* the VJP checks x, g and its arguments like the forward; dx untouched */
-        static float gb[16 * N];
-        for (size_t i = 0; i < draws * N; i++) gb[i] = 0.5f;
-        cf_fill(x, N, k->input, CF_NORMAL, true, 9);
-        const ss_status ok_s = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
-        cf_poison(d, N);
-        gb[draws * N - 1] = NAN;
-        const ss_status g_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
-        gb[draws * N - 1] = INFINITY;
-        const ss_status g_inf = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
-        gb[draws * N - 1] = 0.5f;
-        const float keep = x[3];
-        x[3] = NAN;
-        const ss_status x_nan = ss_sample_vjp(k, impl, x, N, p, np, gb, d);
-        x[3] = keep;
-        const ss_status nul = ss_sample_vjp(k, impl, x, N, p, np, NULL, d);
-        const ss_status empty = ss_sample_vjp(k, impl, x, 0, p, np, gb, d);
-        if (ok_s != SS_OK || g_nan != SS_ERR_NAN || g_inf != SS_ERR_NONFINITE || x_nan != SS_ERR_NAN ||
-            nul != SS_ERR_NULL || empty != SS_ERR_EMPTY || !cf_untouched(d, N)) {
-          ss_test_fail(__FILE__, __LINE__,
-                       "%s %s vjp: ok %s, NaN g %s, Inf g %s, NaN x %s, NULL g %s, n = 0 %s%s", k->name,
-                       ss_impl_name(impl), ss_status_name(ok_s), ss_status_name(g_nan),
-                       ss_status_name(g_inf), ss_status_name(x_nan), ss_status_name(nul),
-                       ss_status_name(empty), cf_untouched(d, N) ? "" : " (dx written)");
-          ok = false;
-        }
-      }
-    }
-    ok &= expect(k, SS_IMPL_COUNT, x, N, p, np, true, SS_ERR_UNSUPPORTED, "impl out of range");
-    if (!cf_has_simd()) ok &= expect(k, SS_IMPL_SIMD, x, N, p, np, true, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+    all_ok &= cf_bad_input_battery(&cf_sampler_adapter, k, p, k->nparams, N, where,
+                                   sizeof where / sizeof where[0], sampler_extra, &cnt.cases);
   }
   cf_report("sampler bad inputs", &cnt);
   CHECK(all_ok, "see above");

@@ -23,6 +23,12 @@ void ss_test_register(const char *name, const char *file, ss_test_fn fn);
 void ss_test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ss_test_skip(const char *why);
+/* Checks made by the running test: every CHECK / CHECK_STATUS evaluated
+   counts one; helpers that report through ss_test_fail count theirs with
+   ss_test_count. The harness prints each test's count and the totals per
+   test-name prefix, so a restructured test can be compared with the old. */
+extern unsigned long ss_test_checks;
+static inline void ss_test_count(unsigned long n) { ss_test_checks += n; }
 
 #define TEST(name)                                                  \
   static void test_##name(void);                                    \
@@ -34,6 +40,7 @@ void ss_test_skip(const char *why);
 /* On failure: record the message and leave the test. */
 #define CHECK(cond, ...)                                 \
   do {                                                   \
+    ss_test_checks++;                                    \
     if (!(cond)) {                                       \
       ss_test_fail(__FILE__, __LINE__, __VA_ARGS__);     \
       return;                                            \
@@ -44,6 +51,7 @@ void ss_test_skip(const char *why);
 #define CHECK_STATUS(got, want)                                              \
   do {                                                                       \
     ss_status got_ = (got), want_ = (want);                                  \
+    ss_test_checks++;                                                        \
     if (got_ != want_) {                                                     \
       ss_test_fail(__FILE__, __LINE__, "%s: got status %d (%s), want %d (%s)", \
                    #got, (int)got_, ss_status_str(got_), (int)want_,         \
@@ -51,6 +59,23 @@ void ss_test_skip(const char *why);
       return;                                                                \
     }                                                                        \
   } while (0)
+
+/* Table-driven tests: one test per row of `table` (an array of `type`, whose
+   first member is `const char *name`), named <row name>_<prop>, so each
+   kernel of a table keeps its own test names and counts:
+     ROW_TEST(SPARSE_KERNELS, sparse_kernel, all_equal) { ... T->name ... }
+   In the body T points at the row; CHECK leaves the row's test. */
+typedef void (*ss_row_test_fn)(const void *row);
+void ss_test_register_rows(const char *prop, const char *file, ss_row_test_fn fn,
+                           const void *rows, size_t stride, size_t count);
+#define ROW_TEST(table, type, prop)                                                    \
+  static void row_test_##prop(const type *T);                                          \
+  static void row_call_##prop(const void *row) { row_test_##prop((const type *)row); } \
+  __attribute__((constructor)) static void register_rows_##prop(void) {                \
+    ss_test_register_rows(#prop, __FILE__, row_call_##prop, (table),                   \
+                          sizeof(table)[0], sizeof(table) / sizeof(table)[0]);         \
+  }                                                                                    \
+  static void row_test_##prop(const type *T)
 
 #define SKIP(why)       \
   do {                  \

@@ -195,16 +195,6 @@ static inline bool fz_no_subnormal(const float *y, size_t n) {
   return true;
 }
 
-/* Kernels of core/src/softmax, where the rule is still being applied by
-   the softmax work of issue 17 (tests/c/conformance.c keeps the same list). */
-static inline bool fz_exact_zero_pending(const ss_kernel_info *k) {
-  static const char *const pending[] = {"softmax", "online_softmax", "two_pass_softmax",
-                                        "softmax_temperature", "log_softmax"};
-  for (size_t i = 0; k && i < sizeof pending / sizeof pending[0]; i++)
-    if (!strcmp(k->name, pending[i])) return true;
-  return false;
-}
-
 /* Buffers of at most FZ_MAX_N floats (fuzz inputs stay small and fast). */
 #define FZ_MAX_N 4096
 
