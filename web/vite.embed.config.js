@@ -41,7 +41,7 @@ export default defineConfig({
       // nothing, so a module that re-exports one (the API's entry, the
       // dispersion sweep) does not tie its chunk to the analysis's.
       // (and the package's entry points that only re-export: analysis/index.js, figures/index.js)
-      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|figures\/index\.js)/.test(id) },
+      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',
