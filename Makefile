@@ -46,7 +46,7 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_sparsemax_ex ss_entmax15_ex ss_entmax_solve ss_masked_softmax ss_vq_softmax ss_boltzmann \
   ss_sample ss_sample_vjp ss_uniform ss_normal ss_gumbel ss_categorical ss_estimator_stats \
   ss_quantize ss_pack ss_unpack ss_packed_bytes ss_vq_train ss_vq_assign ss_vq_backward \
-  ss_adaround ss_adaround_scratch_size \
+  ss_adaround ss_adaround_scratch_size ss_adaround_inputs \
   ss_optimize ss_opt_state_size ss_sam_perturb ss_trajectory ss_testfn_eval ss_testfn_grid \
   ss_schedule_factor ss_attend ss_attention_scratch_size ss_attention_measures \
   ss_attention_head_measures ss_attention_kernel_estimate

@@ -1,9 +1,12 @@
 // Vite config for the playground. Root is web/; the JS package is used from
-// source (wasm/api/index.js) so that `new URL('../dist/*.wasm', import.meta.url)`
-// inside it becomes a hashed asset in the build and a /@fs/ URL in dev.
+// source through its public entry points (package.json "exports" as
+// aliases: web/exports-alias.js) so that `new URL('../dist/*.wasm',
+// import.meta.url)` inside it becomes a hashed asset in the build and a
+// /@fs/ URL in dev.
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
+import { exportsAlias } from './exports-alias.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -12,7 +15,7 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   resolve: {
-    alias: { softscope: fileURLToPath(new URL('../wasm/api/index.js', import.meta.url)) },
+    alias: exportsAlias,
   },
   // Pre-bundling would move index.js away from ../wasm/dist and break the
   // import.meta.url lookup of the .wasm files.

@@ -7,6 +7,7 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
+import { exportsAlias } from './exports-alias.js';
 
 // The views' folders: wasm/views/<id>/
 const VIEWS = readdirSync(new URL('../wasm/views/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -16,6 +17,8 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   logLevel: 'warn',
+  // web/ imports the package by its public entry points (package.json "exports")
+  resolve: { alias: exportsAlias },
   // The Performance view's Web Worker is an ES module (it imports the API,
   // whose wasm it finds by import.meta.url, relative to the worker's file).
   // Named like the rest of the bundle, next to embed.js: the worker's wasm is
@@ -37,7 +40,8 @@ export default defineConfig({
       // The analyses only define functions and constants: importing one runs
       // nothing, so a module that re-exports one (the API's entry, the
       // dispersion sweep) does not tie its chunk to the analysis's.
-      treeshake: { moduleSideEffects: (id) => !/wasm\/analysis\//.test(id) },
+      // (and the package's entry points that only re-export: analysis/index.js, figures/index.js)
+      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',

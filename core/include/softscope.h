@@ -833,6 +833,11 @@ size_t ss_adaround_scratch_size(size_t rows, size_t cols, size_t batch);
 ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, const float *x, size_t batch,
                       int bits, bool symmetric, unsigned iters, double lambda, double lr, float *wq,
                       int32_t *codes, float *scratch, double *stats);
+/* The registry kernel "adaround"'s calibration inputs (cols x batch,
+   row-major, the AR(1) chain above) drawn under seed into x, so a caller
+   can pass the registry form's very inputs to ss_adaround. -1 <= corr <= 1;
+   cols batch <= SS_MAX_N. */
+ss_status ss_adaround_inputs(uint64_t seed, size_t cols, size_t batch, double corr, float *x);
 
 /* ---------------------------------------------------------------------- */
 /* Measures of attention (core/src/measure/attention_measures.c)            */

@@ -5,7 +5,8 @@
 // n, a 2^20 sweep is spread over many animation frames, and nothing logs an
 // error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createSoftscope, dispersionSweep } from '../../wasm/api/index.js';
+import { createSoftscope } from '../../wasm/api/index.js';
+import { dispersionSweep } from '../../wasm/analysis/index.js';
 import { openPlayground } from './open-playground.js';
 
 // SIMD in the browser vs scalar here, float32 outputs: probabilities agree to

@@ -6,9 +6,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { VIEW_IDS as VIEWS } from '../../wasm/views/index.js';
 import { openPlayground } from './open-playground.js';
 
-const VIEWS = ['normalizers', 'dispersion', 'sampling', 'quantization', 'optimizers', 'attention', 'performance'];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // axe rules about names and ARIA (what "no unnamed controls" means, and ARIA used as specified)
 const AXE_RULES = ['button-name', 'select-name', 'label', 'input-button-name', 'aria-input-field-name', 'aria-toggle-field-name',

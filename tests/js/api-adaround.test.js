@@ -5,8 +5,8 @@
 // recomputed in float64 from the returned W~ and the nearest codes; the
 // learned rounding is at or below nearest rounding on seeded layers; flips
 // count the codes that differ from nearest; the regularizer leaves every h
-// hard; the scalar and SIMD builds give the same bits; drawn inputs follow
-// the registry form's recipe (bit for bit at corr = 0); bad arguments throw
+// hard; the scalar and SIMD builds give the same bits; drawn inputs are the
+// registry form's, bit for bit (C draws them: ss.adaroundInputs); bad arguments throw
 // naming the argument. The optimization itself is tested in C
 // (tests/c/test_adaround.c).
 import { describe, it, expect, beforeAll } from 'vitest';
@@ -90,12 +90,39 @@ describe('ss.adaround', () => {
       expect(Array.from(direct.codes)).toEqual(Array.from(reg.codes));
       expect(Array.from(direct.output)).toEqual(Array.from(reg.output));
     }
-    // corr != 0: the AR(1) chain over the normals of (seed, stream 1)
-    const z = ss.normal(16 * 64, { seed: 9, stream: 1 });
-    const given = ss.adaround(w, { cols: 16, x: arInputs(z, 16, 64, 0.7), iters: 300 });
+    // corr != 0: the inputs C draws (ss.adaroundInputs), given back as x
+    const given = ss.adaround(w, { cols: 16, x: ss.adaroundInputs(16, 64, { seed: 9, corr: 0.7 }), iters: 300 });
     const drawn = ss.adaround(w, { cols: 16, batch: 64, seed: 9, corr: 0.7, iters: 300 });
     expect(Array.from(drawn.codes)).toEqual(Array.from(given.codes));
     expect(drawn.err).toBe(given.err);
+  });
+
+  it('adaroundInputs are the registry form\'s very inputs: the same codes and W~ as ss.quantize at corr != 0', () => {
+    const w = layer(8, 16, 13);
+    for (const [seed, corr] of [[0, 0.5], [9, 0.7], [3, -0.9], [4, 1]]) {
+      const x = ss.adaroundInputs(16, 64, { seed, corr });
+      const reg = ss.quantize('adaround', w, { cols: 16, batch: 64, corr, seed, iters: 300 });
+      const direct = ss.adaround(w, { cols: 16, x, iters: 300 });
+      expect(Array.from(direct.codes), `seed ${seed} corr ${corr}`).toEqual(Array.from(reg.codes));
+      expect(Array.from(direct.output), `seed ${seed} corr ${corr}`).toEqual(Array.from(reg.output));
+    }
+  });
+
+  it('adaroundInputs: the AR(1) chain over the normals of (seed, stream 1); at corr = 0 those normals themselves', () => {
+    const z = ss.normal(16 * 64, { seed: 9, stream: 1 });
+    expect(Array.from(ss.adaroundInputs(16, 64, { seed: 9, corr: 0 }))).toEqual(Array.from(z));
+    // C chains the unrounded (double) normals; the float32 ones here differ by at most half an ulp each
+    const x = ss.adaroundInputs(16, 64, { seed: 9, corr: 0.7 }), ref = arInputs(z, 16, 64, 0.7);
+    for (let i = 0; i < x.length; i++) expect(Math.abs(x[i] - ref[i]), `x[${i}]`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(ref[i])));
+    // the defaults are the registry kernel's seed and corr; the same bits in every build
+    const def = Object.fromEntries(ss.kernel('adaround', 'quantizer').params.map((p) => [p.name, p.default]));
+    expect(Array.from(ss.adaroundInputs(16, 8))).toEqual(Array.from(ss.adaroundInputs(16, 8, { seed: def.seed, corr: def.corr })));
+    expect(Array.from(scalar.adaroundInputs(16, 8, { seed: 2, corr: 0.3 }))).toEqual(Array.from(ss.adaroundInputs(16, 8, { seed: 2, corr: 0.3 })));
+    const arg = (f) => { try { f(); } catch (e) { return e.argument; } return null; };
+    expect(arg(() => ss.adaroundInputs(0, 8))).toBe('cols');
+    expect(arg(() => ss.adaroundInputs(8, 1.5))).toBe('batch');
+    expect(arg(() => ss.adaroundInputs(8, 8, { corr: 1.5 }))).toBe('options.corr');
+    expect(arg(() => ss.adaroundInputs(8, 8, { sed: 1 }))).toBe('options.sed');
   });
 
   it('the registry form: a layer of n values read as rows of cols, every code floor or floor + 1 of its grid', () => {

@@ -10,7 +10,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { runCli as run } from './support/run-cli.js';
-import { rng, refKurtosis, refArInputs, refLayerError } from './support/reference.js';
+import { rng, refKurtosis, refLayerError } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope(); });
@@ -40,9 +40,8 @@ describe.concurrent('softscope on the learned rounding, random features and outl
     const j = JSON.parse(r.out);
     const L = j.metrics.layer;
     expect([L.rows, L.cols, L.batch]).toEqual([5, 16, 64]);
-    // the calibration recipe: AR(1) over the normals of (seed 0, stream 1)
-    const z = ss.normal(16 * 64, { seed: 0, stream: 1 });
-    const x = refArInputs(z, 16, 64, 0.6);
+    // the registry form's calibration inputs (C draws them: AR(1) over the normals of (seed 0, stream 1))
+    const x = ss.adaroundInputs(16, 64, { seed: 0, corr: 0.6 });
     const wf = Float32Array.from(w);
     const err = (wq) => refLayerError(wf, wq, x, 5, 16, 64);
     const near = ss.quantize('uniform', wf, { bits: 3 });

@@ -7,7 +7,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSoftscope, dispersionSweep } from 'softscope';
+import { createSoftscope } from 'softscope';
+import { dispersionSweep } from 'softscope/analysis';
 import { parseXml } from './support/xml.js';
 import { runCli } from './support/run-cli.js';
 

@@ -1,13 +1,13 @@
-// The dispersion sweep (wasm/dispersion.js): its numbers against closed forms
+// The dispersion sweep (analysis/dispersion.js, softscope/analysis): its numbers against closed forms
 // for constant distractors (softmax: p_key = e^m / (e^m + n - 1); sparsemax
 // and entmax-1.5: a support of 1 beyond their margins), bounds every
 // normalizer's output obeys, deterministic inputs, no allocation per call,
 // and bad options rejected with the option named.
 import { describe, it, expect } from 'vitest';
+import { createSoftscope } from 'softscope';
 import {
-  createSoftscope, dispersionSweep, dispersionSteps, dispersionGrid, dispersionInput,
-  DISPERSION_N_MAX, DISPERSION_DEFAULTS,
-} from 'softscope';
+  dispersionSweep, dispersionSteps, dispersionGrid, dispersionInput, DISPERSION_N_MAX, DISPERSION_DEFAULTS,
+} from 'softscope/analysis';
 import { refEntropy } from './support/reference.js';
 
 // Top-level await: which kernels the build has decides what is skipped.

@@ -5,7 +5,7 @@
 // number goes and an unknown enum name (types/bad.ts, one error per line).
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('./types/', import.meta.url));
@@ -19,6 +19,24 @@ describe('index.d.ts under tsc --strict', () => {
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60000);
+
+  it('the other entry points of package.json "exports" compile as a user imports them', () => {
+    const r = tsc('subpaths.ts');
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 60000);
+
+  it('every JS entry point of package.json "exports" has its declarations', () => {
+    const { exports } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const root = new URL('../../', import.meta.url);
+    for (const [key, e] of Object.entries(exports)) {
+      if (typeof e === 'string') continue; // the embed bundle, package.json
+      expect(e.types, key).toMatch(/\.d\.ts$/);
+      const files = e.types.includes('*') ? readdirSync(new URL('wasm/views/', root), { withFileTypes: true }).filter((d) => d.isDirectory())
+        .map((d) => e.types.replace('*', d.name)) : [e.types];
+      for (const f of files) expect(existsSync(new URL(f, root)), `${key}: ${f}`).toBe(true);
+    }
+  });
 
   it('each wrong call is an error on its own line, and nothing else is', () => {
     const r = tsc('bad.ts');

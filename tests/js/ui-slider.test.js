@@ -3,7 +3,8 @@
 // linear in ln(value) (equal steps are equal ratios), ends are clamped.
 import { describe, it, expect } from 'vitest';
 import { valueToPosition, positionToValue } from '../../web/src/lib/sliderScale.js';
-import { sharedParams, paramsFor, sliderRange } from '../../web/src/lib/params.js';
+import { sharedParams, sliderRange } from '../../web/src/lib/params.js';
+import { kernelParams } from '../../wasm/analysis/params.js';
 
 const LOG = { min: 0.05, max: 20, log: true };
 const LIN = { min: -3, max: 5, log: false };
@@ -57,10 +58,14 @@ describe('parameters from the registry', () => {
     expect(s[0].kernels).toEqual(['softmax_temperature', 'other']);
   });
 
-  it('each kernel gets only its own params, defaults where unset', () => {
-    expect(paramsFor(kernels[0], { temperature: 0.5 })).toEqual({});
-    expect(paramsFor(kernels[1], { temperature: 0.5 })).toEqual({ temperature: 0.5 });
-    expect(paramsFor(kernels[2], { temperature: 0.5 })).toEqual({ k: 5, temperature: 0.5 });
+  it('each kernel gets only its own params, defaults where unset (kernelParams, the one helper of the views)', () => {
+    expect(kernelParams(kernels[0], { temperature: 0.5 })).toEqual({});
+    expect(kernelParams(kernels[1], { temperature: 0.5 })).toEqual({ temperature: 0.5 });
+    expect(kernelParams(kernels[2], { temperature: 0.5 })).toEqual({ k: 5, temperature: 0.5 });
+    // kernel-scoped values, a view's own defaults, values the view fixes
+    expect(kernelParams(kernels[2], { 'other.k': 9, k: 3 }, { scoped: true })).toEqual({ k: 9, temperature: 1 });
+    expect(kernelParams(kernels[2], {}, { defaults: { k: 7, temperature: NaN } })).toEqual({ k: 7, temperature: 1 });
+    expect(kernelParams(kernels[2], { temperature: 0.5 }, { fixed: { temperature: 2 } })).toEqual({ k: 5, temperature: 2 });
   });
 
   it('slider ranges come from ui_min/ui_max and log_scale', () => {

@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
-// The Dispersion view: the model is the API's sweep, the runner computes it
-// in frame-sized slices and cancels stale runs without leaking wasm buffers,
+// The Dispersion view: the model is the analysis's sweep, its stepper (the
+// progressive views' protocol) computes it in budget-sized slices, takes a
+// display-only change in place and frees a stale run's wasm buffers,
 // stale points stay drawn until recomputed, and the view in a DOM draws
 // exactly the API's numbers, before and after the margin slider moves; the
 // link holds what is on screen.
 import { describe, it, expect, vi, beforeAll } from 'vitest';
-import { createSoftscope, dispersionSweep } from 'softscope';
-import { startSweep } from '../../web/src/views/dispersion/sweepRunner.js';
+import { createSoftscope } from 'softscope';
+import { dispersionSweep } from 'softscope/analysis';
 import { mergeDisplay, nearestIndex } from '../../web/src/views/dispersion/display.js';
 import { defaults, parse, hashEntries } from '../../wasm/state/schema.js';
 import { dispersion as view } from '../../wasm/views/dispersion/index.js';
@@ -39,64 +40,61 @@ describe('schema and model', () => {
   });
 });
 
-describe('runner', () => {
-  // A manual frame scheduler and a clock that advances 1 ms per reading: the
-  // slices are then decided by the budget, not by how fast this machine is.
-  function manual() {
-    const queue = new Map();
-    let id = 0, t = 0;
-    const step = () => {
-      const first = queue.entries().next();
-      if (first.done) return false;
-      queue.delete(first.value[0]);
-      first.value[1]();
-      return true;
-    };
-    return {
-      frame: (f) => { queue.set(++id, f); return id; },
-      cancelFrame: (k) => { queue.delete(k); },
-      now: () => t++,
-      step,
-      flush() { let n = 0; while (step()) n++; return n; },
-      pending: () => queue.size,
-    };
-  }
-  const options = { normalizers: [{ name: 'softmax', params: {} }, { name: 'log_softmax', params: {} }], nMax: 2 ** 12, distractor: { kind: 'gaussian', scale: 1 } };
+describe('the stepper (start)', () => {
+  const stateOf = (text) => parse(view.schema, hashEntries(text), ss).state;
+  const link = 'kernels=softmax,log_softmax&nmax=4096&distractor=gaussian&scale=1';
 
-  it('computes in budget-sized slices, reports growing progress, ends with the API result', () => {
-    const m = manual(), progress = [];
-    let done = null;
-    startSweep(ss, options, { ...m, budgetMs: 4, onProgress: (p) => progress.push(p.done), onDone: (p) => { done = p; } });
-    expect(progress).toEqual([]); // nothing runs before the first frame
-    const frames = m.flush();
-    const cells = 12 * 2;
-    expect(frames).toBeGreaterThan(3); // several frames, not one long block
-    for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]);
-    expect(progress[progress.length - 1]).toBe(cells);
-    expect(done.total).toBe(cells);
-    expect(done.doneN).toBe(12);
-    expect(done.result).toEqual(dispersionSweep(ss, options));
+  it('step(0) computes one cell; the data grows left to right and ends with compute\'s numbers', () => {
+    const s = stateOf(link), st = view.start(ss, s);
+    expect(st.data().n).toEqual([]); // nothing runs before the first step
+    const fresh = [];
+    let steps = 0;
+    while (st.step(0)) {
+      steps++;
+      const d = st.data();
+      fresh.push(d.series.map((x) => x.fresh));
+      // computed where fresh says, NaN beyond
+      for (const x of d.series) x.keyProb.forEach((v, j) => expect(Number.isNaN(v)).toBe(j >= x.fresh));
+    }
+    const cells = st.data().n.length * 2;
+    expect(steps).toBe(cells); // one cell per step; the step after the last cell finds the end
+    for (let i = 1; i < fresh.length; i++) expect(fresh[i][0] + fresh[i][1]).toBe(fresh[i - 1][0] + fresh[i - 1][1] + 1);
+    expect(st.data()).toEqual(view.compute(ss, s));
+    expect(st.progress()).toEqual({ done: cells, total: cells });
+    const api = dispersionSweep(ss, sweepOptions(ss, s).options);
+    expect(st.data().series.map((x) => x.entropy)).toEqual(api.series.map((x) => x.entropy));
   });
 
-  it('cancel() stops a run mid-way: no more callbacks, the wasm buffers are freed', () => {
-    const m = manual(), s0 = ss.heapStats();
-    const seen = [];
-    const job = startSweep(ss, options, { ...m, budgetMs: 2, onProgress: (p) => seen.push(p.done), onDone: () => seen.push('done') });
-    for (let i = 0; i < 3; i++) expect(m.step()).toBe(true); // three frames, then cancel
-    expect(seen.length).toBe(3);
-    expect(m.pending()).toBe(1);
+  it('a budget takes several cells per step', () => {
+    const st = view.start(ss, stateOf(link));
+    st.step(1e9);
+    expect(st.progress().done).toBe(st.data().n.length * 2);
+  });
+
+  it('update(): a display-only change is taken in place, a change of the sweep starts over', () => {
+    const s = stateOf(link), st = view.start(ss, s);
+    st.step(0);
+    expect(st.update({ ...s, plog: !s.plog })).toBe(true);
+    expect(st.data().probLog).toBe(!s.plog);
+    expect(st.progress().done).toBe(1); // the work went on where it was
+    expect(st.update({ ...s, margin: s.margin + 1 })).toBe(false);
+    expect(st.update({ ...s, kernels: ['softmax'] })).toBe(false);
+    st.stop();
+  });
+
+  it('stop() ends a run mid-way: the wasm buffers are freed', () => {
+    const s0 = ss.heapStats(), st = view.start(ss, stateOf(link));
+    for (let i = 0; i < 3; i++) expect(st.step(0)).toBe(true);
     expect(ss.heapStats().liveAllocations).toBe(s0.liveAllocations + 2); // the paused run holds x and y
-    job.cancel();
-    expect(m.flush()).toBe(0); // the queued frame was cancelled
-    expect(seen).not.toContain('done');
+    st.stop();
     expect(ss.heapStats().liveAllocations).toBe(s0.liveAllocations);
   });
 
-  it('bad options go to onError (the runner never throws)', () => {
-    const errors = [];
-    startSweep(ss, { ...options, nMax: 2 ** 30 }, { onError: (e) => errors.push(e) });
-    expect(errors).toHaveLength(1);
-    expect(errors[0].argument).toBe('options.nMax');
+  it('no normalizer to run: no work, the invalid ones listed', () => {
+    const s = { ...stateOf('kernels=entmax_bisect&nmax=64'), params: { alpha: 99 } };
+    const st = view.start(ss, s);
+    expect(st.step(10)).toBe(false);
+    expect(st.data()).toMatchObject({ n: [], series: [], invalid: [{ name: 'entmax_bisect' }] });
   });
 });
 
@@ -104,15 +102,16 @@ describe('display while a run is in progress', () => {
   it('fresh values where computed, the previous run elsewhere (matched by normalizer and n)', () => {
     const prev = { n: [2, 4, 8], series: [{ name: 'a', keyProb: [1, 2, 3], maxProb: [1, 2, 3], entropy: [0, 0, 0], support: [1, 1, 1], sum: [1, 1, 1] }] };
     const mk = (vals) => ({ keyProb: vals, maxProb: vals, entropy: vals, support: vals, sum: vals });
-    const result = { n: [2, 4, 8, 16], series: [{ name: 'a', output: 'probs', params: {}, errors: [], ...mk([10, 20, NaN, NaN]) },
-      { name: 'b', output: 'probs', params: {}, errors: [], ...mk([5, NaN, NaN, NaN]) }] };
-    // cells are n-major: 3 done = a@2, b@2, a@4
-    const d = mergeDisplay(prev, { result, done: 3 });
+    // the stepper's data after 3 cells (n-major: a@2, b@2, a@4)
+    const data = { n: [2, 4, 8, 16], series: [{ name: 'a', output: 'probs', params: {}, errors: [], fresh: 2, ...mk([10, 20, NaN, NaN]) },
+      { name: 'b', output: 'probs', params: {}, errors: [], fresh: 1, ...mk([5, NaN, NaN, NaN]) }] };
+    const d = mergeDisplay(prev, data);
     expect(d.series[0].keyProb).toEqual([10, 20, 3, NaN]);
     expect(d.series[0].fresh).toBe(2);
     expect(d.series[1].keyProb).toEqual([5, NaN, NaN, NaN]);
     expect(d.series[1].fresh).toBe(1);
-    expect(mergeDisplay(null, { result, done: 0 }).series[0].keyProb).toEqual([NaN, NaN, NaN, NaN]);
+    const none = { ...data, series: data.series.map((x) => ({ ...x, fresh: 0 })) };
+    expect(mergeDisplay(null, none).series[0].keyProb).toEqual([NaN, NaN, NaN, NaN]);
   });
 
   it('hover picks the nearest grid point on a log axis', () => {

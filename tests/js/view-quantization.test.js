@@ -21,7 +21,7 @@ import { quantMetrics } from '../../wasm/analysis/quant-metrics.js';
 import { makePreset } from '../../wasm/analysis/presets.js';
 import { readHash } from '../../web/src/state/location.js';
 import { svgElements, inside, dataValues, one } from './support/figure.js';
-import { refSoftmax, refArInputs, refLayerError } from './support/reference.js';
+import { refSoftmax, refLayerError } from './support/reference.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ impl: 'scalar' }); });
@@ -202,8 +202,8 @@ describe('quantization model', () => {
       if (L.flip[i]) expect(Math.floor(Math.fround(L.w[i] * inv))).toBe(Math.min(nearest[i], ada[i]));
     }
     expect(L.flipped).toBe(L.flip.filter((f) => f !== 0).length);
-    // X: the AR(1) recipe over the normals of (seed, stream 1), the chain in double
-    const X = refArInputs(ss.normal(12 * 64, { seed: 5, stream: 1 }), 12, 64, 0.7);
+    // X: the registry form's inputs (C draws them: the AR(1) chain over the normals of (seed, stream 1), in double)
+    const X = ss.adaroundInputs(12, 64, { seed: 5, corr: 0.7 });
     const err = (codes) => refLayerError(L.w, codes.map((q) => Math.fround(q * L.scale)), X, 6, 12, 64);
     expect(Math.abs(L.errNearest - err(nearest))).toBeLessThanOrEqual(1e-9 * L.errNearest);
     expect(Math.abs(L.err - err(ada))).toBeLessThanOrEqual(1e-9 * L.err);

@@ -4,46 +4,13 @@
 // optimizer, same start, same noise) advanced frame by frame. Shared by the
 // CLI (`softscope optimize`), the Optimizers view and the figures.
 
-/** The nearest known minimum (or equilibrium) of fn to (x, y). */
-export function nearestMinimum(fn, x, y) {
-  let best = null, d = Infinity;
-  for (const m of fn.minima) {
-    const dm = Math.hypot(x - m[0], y - m[1]);
-    if (dm < d) d = dm, best = m;
-  }
-  return { minimum: best, distance: d };
-}
-
-/** Measures of a path [[x, y, f], ...] (the start first) on fn. */
-export function trajectoryMetrics(fn, output, requested) {
-  const last = output[output.length - 1];
-  const { minimum, distance } = nearestMinimum(fn, last[0], last[1]);
-  let best = Infinity;
-  for (const p of output) best = Math.min(best, p[2]);
-  return {
-    steps: output.length - 1,
-    diverged: output.length - 1 < requested,
-    final_f: last[2],
-    best_f: best,
-    f_gap: last[2] - fn.fmin,
-    distance,
-    nearest_minimum: minimum,
-  };
-}
+// What a finished path measures (the API's ss.trajectory returns it too).
+import { nearestMinimum, trajectoryMetrics } from '../api/trajectory-metrics.js';
+export { nearestMinimum, trajectoryMetrics };
 
 /** The value the loss plot shows: f − f* (games: f, whose equilibrium has f = 0). */
 export function lossValue(fn, f) {
   return fn.game ? f : f - fn.fmin;
-}
-
-/** An optimizer's params: `values` (by param name) over `defaults` (a race's own) over the registry's. */
-export function optimizerParams(kernel, values = {}, defaults = {}) {
-  const out = {};
-  for (const p of kernel.params) {
-    const v = Number.isFinite(values[p.name]) ? values[p.name] : defaults[p.name];
-    out[p.name] = Number.isFinite(v) ? v : p.default;
-  }
-  return out;
 }
 
 // An error's message without the call it came from ("softscope.x: ").

@@ -2,18 +2,52 @@
 // learned up/down rounding of a layer W (rows x cols) on calibration inputs X
 // (cols x batch) that the caller gives or that are drawn under a seed, with
 // the statistics the registry form (ss.quantize('adaround', ...)) cannot
-// return: both reconstruction errors, the grid, the flips. Installed on the
-// Softscope prototype by softscope.js; `this` is a Softscope instance.
+// return: both reconstruction errors, the grid, the flips; and the registry
+// form's calibration inputs themselves (ss_adaround_inputs: drawn by C, the
+// very floats the registry form uses). Installed on the Softscope prototype
+// by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, number, integer } from './args.js';
-import { ADAROUND, adaroundInputs } from '../analysis/adaround.js';
+import { options as opts, number, integer, count } from './args.js';
+
+// The registry quantizer whose direct call this is (its parameters give the defaults).
+const ADAROUND = 'adaround';
 
 // The direct call's own limits (softscope.h: SS_ADAROUND_MAX_ITERS, lambda, lr).
 const MAX_ITERS = 1000000;
 // ss_adaround's stats, in the order of the SS_ADAROUND_* indices.
 const STATS = ['err', 'errNearest', 'scale', 'zero', 'flipped', 'soft'];
 
+// The calibration inputs of (o.seed, o.corr), drawn by ss_adaround_inputs.
+function drawInputs(self, cols, batch, o, where) {
+  const fn = self._need('ss_adaround_inputs', where);
+  const def = Object.fromEntries(self.kernel(ADAROUND, 'quantizer').params.map((p) => [p.name, p.default]));
+  const seed = integer(o, 'seed', def.seed, 0, 2 ** 53, where);
+  const corr = number(o, 'corr', def.corr, (v) => v >= -1 && v <= 1, 'must be in [-1, 1]', where);
+  if (cols * batch > self.maxN)
+    throw new SoftscopeError(`${where}: cols batch = ${cols * batch} > maxN (${self.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.batch' });
+  const p = self._scratch.get('out0', cols * batch * 4);
+  const s = fn(BigInt(seed), cols, batch, corr, p);
+  if (s !== 0) throw new SoftscopeError(`${where}: ${self._statusStr(s)}`, s);
+  self._heap.refresh();
+  return self._heap.f32.slice(p >>> 2, (p >>> 2) + cols * batch);
+}
+
 export const adaroundCalls = {
+  /**
+   * The registry form's calibration inputs, cols x batch (row-major): an
+   * AR(1) chain along the inputs, x_0b = z_0b, x_kb = corr x_(k-1)b +
+   * sqrt(1 - corr^2) z_kb (in double, then rounded to float), z the normals
+   * of (seed, stream 1). Drawn by C (ss_adaround_inputs), so they are the
+   * registry form's inputs bit for bit. options: seed, corr (defaults: the
+   * registry kernel "adaround"'s). A Float32Array.
+   */
+  adaroundInputs(cols, batch, options) {
+    const where = 'softscope.adaroundInputs';
+    count(cols, 'cols', this.maxN, where);
+    count(batch, 'batch', this.maxN, where);
+    return drawInputs(this, cols, batch, opts(options, where, ['seed', 'corr']), where);
+  },
+
   /**
    * AdaRound of w (rows x cols, row-major). options: rows (default
    * w.length / cols), cols, bits, symmetric, iters, lambda, lr (defaults:
@@ -58,11 +92,7 @@ export const adaroundCalls = {
         throw new SoftscopeError(`${where}: options.x.length = ${xa.n} is not cols batch = ${cols} x ${batch}`, STATUS.SS_ERR_LENGTH, { argument: 'options.x' });
     } else {
       batch = integer(o, 'batch', def.batch, 1, this.maxN, where);
-      const seed = integer(o, 'seed', def.seed, 0, 2 ** 53, where);
-      const corr = number(o, 'corr', def.corr, (v) => v >= -1 && v <= 1, 'must be in [-1, 1]', where);
-      if (cols * batch > this.maxN)
-        throw new SoftscopeError(`${where}: cols batch = ${cols * batch} > maxN (${this.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.batch' });
-      xa = { name: 'options.x', array: adaroundInputs(this, cols, batch, seed, corr), n: cols * batch };
+      xa = { name: 'options.x', array: drawInputs(this, cols, batch, o, where), n: cols * batch };
     }
     const need = this.exports.ss_adaround_scratch_size(rows, cols, batch) >>> 0;
     if (need === 0)

@@ -169,6 +169,9 @@ export interface Softscope {
   /** AdaRound of a layer w (rows x cols) on calibration inputs X (options.x, cols x batch) or inputs drawn as the
    *  registry form draws them (batch, seed, corr): W~, the codes, nearest rounding's codes, both reconstruction errors. */
   adaround(w: Vector, options?: AdaRoundOptions): AdaRoundResult;
+  /** The registry form's calibration inputs (cols x batch, row-major) drawn under options.seed with options.corr,
+   *  by C (ss_adaround_inputs): the very inputs ss.quantize('adaround', ...) learns on. */
+  adaroundInputs(cols: number, batch: number, options?: { seed?: number; corr?: number }): Float32Array;
   /** 2-D test functions of the optimizers and the lr schedules. */
   readonly functions: readonly TestFunction[];
   readonly schedules: readonly Schedule[];
@@ -288,106 +291,6 @@ export class SoftscopeTrapError extends Error {
   status: null;
   code: 'SS_TRAP';
 }
-
-// ---- the dispersion sweep (wasm/dispersion.js) ------------------------------
-
-export type DistractorKind = 'constant' | 'gaussian' | 'uniform';
-export type KeyPosition = 'first' | 'random';
-
-/** The inputs of a sweep: what dispersionInput needs. */
-export interface DispersionInputOptions {
-  /** Key logit minus the distractor centre (0). Default 3. */
-  margin?: number;
-  /**
-   * Distractors centre + scale * z, z = 0 (constant), N(0, 1) (gaussian) or
-   * U[-1, 1) (uniform). A kind name alone is accepted. Default gaussian, scale 0.5.
-   */
-  distractor?: DistractorKind | { kind?: DistractorKind; scale?: number };
-  /** Integer in [0, 2^32); the distractors (and a random key position) are a function of it. Default 1. */
-  seed?: number;
-  /** 'first': the key at index 0 (default); 'random': at a position drawn from (seed, n). */
-  keyPosition?: KeyPosition;
-}
-
-export interface DispersionOptions extends DispersionInputOptions {
-  /** Registry normalizer names, or { name, params } (a name may repeat with other params). */
-  normalizers: Array<string | { name: string; params?: Params }>;
-  /** Smallest n, an integer >= 2. Default 2. */
-  nMin?: number;
-  /** Largest n, an integer in [nMin, 2^20]. Required. */
-  nMax: number;
-  /** Grid points per doubling of n, 1..16. Default 1 (powers of two from nMin). */
-  pointsPerOctave?: number;
-  /** dispersionSweep only: called with each cell as it is computed. */
-  onPoint?: (cell: DispersionCell) => void;
-}
-
-/**
- * One normalizer's curves, index-aligned with DispersionResult.n; NaN where a
- * value is not computed (yet, or the normalizer rejected that n: see errors).
- * probs / log_probs (as exp(y)): keyProb = p[key], maxProb, entropy (nats),
- * support (non-zero entries), sum. weights: keyProb, maxProb and sum are raw
- * weights; entropy and support are those of |y| / sum |y| (NaN and 0 when all
- * weights are 0).
- */
-export interface DispersionSeries {
-  name: string;
-  /** Every parameter of the kernel, defaults filled in. */
-  params: Record<string, number | boolean>;
-  output: 'probs' | 'log_probs' | 'weights';
-  keyProb: number[];
-  maxProb: number[];
-  entropy: number[];
-  support: number[];
-  sum: number[];
-  errors: Array<{ n: number; code: string; message: string }>;
-}
-
-export interface DispersionResult {
-  n: number[];
-  series: DispersionSeries[];
-  /** The options with defaults filled in. */
-  inputs: {
-    normalizers: Array<{ name: string; params: Record<string, number | boolean> }>;
-    nMin: number; nMax: number; margin: number;
-    distractor: { kind: DistractorKind; scale: number };
-    seed: number; pointsPerOctave: number; keyPosition: KeyPosition;
-  };
-}
-
-/** One (n, normalizer) cell as dispersionSteps yields it. */
-export interface DispersionCell {
-  /** Index into result.n. */
-  index: number;
-  n: number;
-  /** Index into result.series. */
-  series: number;
-  name: string;
-  keyProb: number; maxProb: number; entropy: number; support: number; sum: number;
-  error?: { n: number; code: string; message: string };
-  /** The result being filled in (NaN where not computed yet). */
-  result: DispersionResult;
-}
-
-/** The whole sweep. Throws SoftscopeError / SoftscopeTypeError naming the option (e.g. argument 'options.nMax'). */
-export function dispersionSweep(ss: Softscope, options: DispersionOptions): DispersionResult;
-/**
- * The sweep one cell at a time, small n first (options checked at the call);
- * the return value is the result. return() frees the wasm buffers.
- */
-export function dispersionSteps(ss: Softscope, options: DispersionOptions): Generator<DispersionCell, DispersionResult, void>;
-/** The n grid: round(nMin * 2^(j / pointsPerOctave)) without repeats, nMax included. */
-export function dispersionGrid(nMin: number, nMax: number, pointsPerOctave?: number): number[];
-/** The input vector every normalizer gets at this n (a new Float32Array). */
-export function dispersionInput(options: DispersionInputOptions, n: number): Float32Array;
-/** 2^20. */
-export const DISPERSION_N_MAX: number;
-export const DISPERSION_DEFAULTS: Readonly<{
-  nMin: number; margin: number; distractor: Readonly<{ kind: DistractorKind; scale: number }>;
-  seed: number; pointsPerOctave: number; keyPosition: KeyPosition;
-}>;
-export const DISTRACTOR_KINDS: readonly DistractorKind[];
-export const KEY_POSITIONS: readonly KeyPosition[];
 
 export type Schedule = ScheduleName;
 export interface TestFunction {

@@ -4,9 +4,11 @@
 // family). Types: index.d.ts. Works unchanged in Node 20 (bytes read with
 // fs) and in a browser or a Vite app (bytes fetched).
 //
-// The package also exports what the CLI and the playground share: the
-// analyses (analysis/), the views (views/: state schema + model per view),
-// the figures (figures/) and the state serializer (state/).
+// The ground floor: api/ imports only api/ files and wasm/dist. The
+// package's other entry points build on it (package.json "exports"):
+// softscope/analysis (the dispersion sweep, presets, ...), softscope/state,
+// softscope/views and softscope/views/<id>, softscope/figure (a view's
+// files), softscope/figures (what figures are drawn with).
 import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, describe } from './errors.js';
 import { detectSimd, detectRelaxedSimd, enableRelaxedSimd } from './simd-detect.js';
 import { BUILD_URLS, compile, instantiate, instantiateSync } from './load.js';
@@ -14,12 +16,6 @@ import { Softscope } from './softscope.js';
 import { options as checkOptions } from './args.js';
 
 export { detectSimd, detectRelaxedSimd, SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode };
-// The dispersion sweep (one planted key among n - 1 distractors, n up to
-// 2^20), shared by the CLI and the playground.
-export {
-  dispersionSweep, dispersionSteps, dispersionGrid, dispersionInput,
-  DISPERSION_N_MAX, DISPERSION_DEFAULTS, DISTRACTOR_KINDS, KEY_POSITIONS,
-} from '../analysis/dispersion.js';
 
 const IMPLS = ['auto', 'relaxed', 'simd', 'scalar'];
 const BUILDS = ['relaxed', 'simd', 'scalar']; // best first

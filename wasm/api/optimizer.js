@@ -4,7 +4,7 @@
 // the Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, number, integer, overflowsFloat32 } from './args.js';
-import { trajectoryMetrics } from '../analysis/trajectories.js';
+import { trajectoryMetrics } from './trajectory-metrics.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
 const MAX_STEPS = 1e7;

@@ -5,7 +5,7 @@
 // its calibration inputs next to that of nearest rounding, and the flips.
 import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { quantMetrics, layerErrors } from '../analysis/quant-metrics.js';
-import { adaroundInputs, ADAROUND } from '../analysis/adaround.js';
+import { ADAROUND } from '../analysis/adaround.js';
 
 // The layer metrics of adaround's output y (codes): the registry form reads x
 // as rows of `cols` weights with calibration inputs drawn under seed;
@@ -14,7 +14,7 @@ function layerMetrics(ss, k, x, params, { output: y, codes }) {
   const p = Object.fromEntries(k.params.map((q) => [q.name, params[q.name] ?? q.default]));
   const sym = p.symmetric === true || p.symmetric === 1 ? 1 : 0;
   const nearest = ss.quantize('uniform', x, { bits: p.bits, symmetric: sym, group: 0 });
-  const xs = adaroundInputs(ss, p.cols, p.batch, p.seed, p.corr);
+  const xs = ss.adaroundInputs(p.cols, p.batch, { seed: p.seed, corr: p.corr });
   const error = layerErrors(x, y, xs, p.cols, p.batch), errorNearest = layerErrors(x, nearest.output, xs, p.cols, p.batch);
   let flipped = 0;
   for (let i = 0; i < x.length; i++) flipped += codes[i] !== nearest.codes[i];

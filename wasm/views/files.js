@@ -27,3 +27,5 @@ export function renderFigure(ss, id, stateText = '', { width, height, theme = 'l
   const data = v.compute(ss, state);
   return { ...figureFiles(ss, v, state, data, { width, height, theme }), data, state, notices };
 }
+
+export { plain, csv };

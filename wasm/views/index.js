@@ -1,11 +1,15 @@
-// The seven views. Each is one module in three places: a playground tab, an
-// embedded widget, and a headless figure (softscope figure). A view is
+// The views: the one list (tab order). Each is one module in three places:
+// a playground tab, an embedded widget, and a headless figure (softscope
+// figure). A view is (README.md, "adding a view"; types: index.d.ts)
 //   schema   its state: keys, types, ranges, defaults (state/schema.js reads
 //            and writes it as links, widget attributes and --state)
 //   compute  state -> the numbers it shows (the model; calls the kernels)
+//   start    (a progressive view) the same numbers in slices: a stepper
+//            (stepper.js); compute runs it to the end
 //   measure  (only a view that times: Performance) state -> timings, async;
 //            its compute(ss, state, timings) is then a function of those
 //   table    those numbers as rows (CSV)
+//   describe those numbers in one sentence
 //   Figure   numbers -> marks (a Preact component drawing one SVG)
 import { normalizers } from './normalizers/index.js';
 import { dispersion } from './dispersion/index.js';

@@ -6,10 +6,10 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash } from '../../wasm/state/schema.js';
+import { parse, defaults, toHash } from 'softscope/state';
 import { embedSnippet } from './lib/embedSnippet.js';
 import { WEB_VIEWS } from './views/index.js';
-import { BUILD_LABELS } from '../../wasm/views/performance/schema.js';
+import { BUILD_LABELS } from 'softscope/views/performance';
 import { readHash, createHistory } from './state/location.js';
 import { ExportBar, copyText } from './components/ExportBar.jsx';
 import { Notices } from './components/Notices.jsx';
@@ -64,7 +64,7 @@ function TabLayout({ data, caption, input, side, figure = {}, below, actions, co
           {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
         </div>
         {below}
-        <LiveSummary id={v.id} data={data} complete={complete} />
+        <LiveSummary v={v} data={data} complete={complete} />
         {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
       </div>
     </>

@@ -387,6 +387,15 @@ static void draw_x(uint64_t seed, size_t cols, size_t batch, double corr, float 
   }
 }
 
+ss_status ss_adaround_inputs(uint64_t seed, size_t cols, size_t batch, double corr, float *x) {
+  if (!x) return SS_ERR_NULL;
+  if (!cols || !batch) return SS_ERR_EMPTY;
+  if (batch > SS_MAX_N / cols) return SS_ERR_TOO_LARGE;
+  if (!(corr >= -1.0 && corr <= 1.0)) return SS_ERR_PARAM_RANGE;
+  draw_x(seed, cols, batch, corr, x);
+  return SS_OK;
+}
+
 SS_ALWAYS_INLINE ss_status run_registry(row_e_fn row_e, dot_fn dot, ss_impl impl, const float *x, size_t n,
                                         const double *p, int32_t *codes, float *y) {
   const size_t cols = (size_t)p[2], batch = (size_t)p[3];

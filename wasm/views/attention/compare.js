@@ -1,17 +1,7 @@
-// How the Attention view compares attention calls: a kernel's parameters
-// from the state, an error's reason, the mean total-variation distance of two
-// matrices' rows, A V, and the relative error of an output. Shared by the
-// maps (model.js), the random-feature error maps and the head measures.
-
-/** A kernel's params from a state's params: shared by name, or kernel-scoped (name.param), over `defaults` and the registry's. */
-export function kernelParams(k, values, { scoped = false, defaults = {} } = {}) {
-  const out = {};
-  for (const p of k.params) {
-    const v = values?.[scoped ? `${k.name}.${p.name}` : p.name];
-    out[p.name] = Number.isFinite(v) ? v : Number.isFinite(defaults[p.name]) ? defaults[p.name] : p.default;
-  }
-  return out;
-}
+// How the Attention view compares attention calls: an error's reason, the
+// mean total-variation distance of two matrices' rows, A V, and the
+// relative error of an output. Shared by the maps (model.js), the
+// random-feature error maps and the head measures.
 
 /** An error's message without the call it came from ("softscope.attend(...): "). */
 export const reason = (e) => String(e?.message ?? e).replace(/^softscope\.[^:]*: /, '');

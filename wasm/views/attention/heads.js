@@ -8,7 +8,8 @@
 // sink); softpick can give it none.
 import { attentionExample } from '../../analysis/attention-examples.js';
 import { attentionNormalizers } from './schema.js';
-import { kernelParams, reason } from './compare.js';
+import { reason } from './compare.js';
+import { kernelParams } from '../../analysis/params.js';
 
 /**
  * { label, n, heads, dormant (head indices), sinkEps, rows: [{ id, kurtosis,

@@ -3,6 +3,8 @@ import { schema } from './schema.js';
 import { compute, table } from './model.js';
 import { AttentionFigure, attentionHeight } from '../../figures/attention.js';
 import { kernelColors } from '../../figures/palette.js';
+import { fmt, pct } from '../../figures/format.js';
+import { list } from '../describe.js';
 
 export const attention = {
   id: 'attention',
@@ -11,6 +13,9 @@ export const attention = {
   schema,
   compute,
   table,
+  // one sentence of what the figure shows (screen readers, once the numbers settle)
+  describe: (d) => list(d.panels.map((p) => (p.error ? `${p.label}: ${p.error}`
+    : `${p.label}: entropy ${fmt(p.mean.entropy, 3)}, ${pct(p.mean.zeros)} exact zeros, TV to softmax ${fmt(p.tv, 3)}`))),
   Figure: AttentionFigure,
   height: attentionHeight,
   width: 940,

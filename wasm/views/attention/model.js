@@ -7,11 +7,12 @@
 // comparison on the dormant-head example (heads.js).
 import { attentionExample } from '../../analysis/attention-examples.js';
 import { attentionNormalizers, linearForms, rowQuantizers, QUANT_DEFAULTS } from './schema.js';
-import { kernelParams, reason, meanTv, applyWeights, relativeError } from './compare.js';
+import { reason, meanTv, applyWeights, relativeError } from './compare.js';
+import { kernelParams } from '../../analysis/params.js';
 import { rfErrors } from './random-features.js';
 import { headComparison } from './heads.js';
 
-export { kernelParams, meanTv, applyWeights, relativeError };
+export { meanTv, applyWeights, relativeError };
 
 // The reference every map is compared with: attention as Vaswani et al.
 // define it, with softmax.

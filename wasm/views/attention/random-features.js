@@ -6,7 +6,8 @@
 // and the seed. A kernel whose estimated normalizer of a row is not positive
 // (trig, hrf at a large scale) keeps its place with the reason.
 import { randomFeatureForms, RF_DEFAULTS } from './schema.js';
-import { kernelParams, reason, relativeError } from './compare.js';
+import { reason, relativeError } from './compare.js';
+import { kernelParams } from '../../analysis/params.js';
 
 /**
  * { maps: [{ id, params (the kernel's own, as run), E (n x m), relErr

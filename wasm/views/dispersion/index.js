@@ -1,8 +1,11 @@
-// The Dispersion view: schema (state), model (the sweep), figure (three charts against n).
+// The Dispersion view: schema (state), model (the sweep, as a stepper),
+// figure (three charts against n).
 import { schema } from './schema.js';
-import { compute, table } from './model.js';
+import { compute, start, table } from './model.js';
 import { DispersionFigure, dispersionHeight } from '../../figures/dispersion.js';
 import { kernelColors } from '../../figures/palette.js';
+import { fmt, count } from '../../figures/format.js';
+import { list } from '../describe.js';
 
 export const dispersion = {
   id: 'dispersion',
@@ -10,7 +13,14 @@ export const dispersion = {
   summary: 'a planted key among n − 1 distractors, n up to 2^20: who disperses',
   schema,
   compute,
+  start,
   table,
+  // one sentence of what the figure shows (screen readers, once the numbers settle)
+  describe: (d) => {
+    if (!d.n.length) return 'no normalizer to sweep';
+    const j = d.n.length - 1;
+    return `at n = ${count(d.n[j])}: ${list(d.series.map((s) => `${s.name} key ${fmt(s.keyProb[j], 3)}, entropy ${fmt(s.entropy[j], 3)}, support ${count(s.support[j])}`))}`;
+  },
   Figure: DispersionFigure,
   height: dispersionHeight,
   width: 960,

@@ -1,20 +1,17 @@
 // The Dispersion view's numbers: the sweep of analysis/dispersion.js (the
 // same code as `softscope sweep dispersion`) over the chosen normalizers. A
 // normalizer whose parameters are out of range is left out with its message;
-// the others still run. The View runs the sweep a slice per frame (steps);
-// compute runs it to the end.
-import { dispersionSweep } from '../../analysis/dispersion.js';
-
-/** The parameters a kernel gets from the shared ones. */
-function paramsOf(k, shared) {
-  return Object.fromEntries(k.params.map((p) => [p.name, Number.isFinite(shared[p.name]) ? shared[p.name] : p.default]));
-}
+// the others still run. The sweep is a stepper (start): the playground runs
+// it a slice per frame, compute runs it to the end.
+import { dispersionSteps } from '../../analysis/dispersion.js';
+import { kernelParams } from '../../analysis/params.js';
+import { finish, now } from '../stepper.js';
 
 /** { options (for dispersionSweep / dispersionSteps, null when nothing can run), invalid: [{ name, error }] }. */
 export function sweepOptions(ss, s) {
   const invalid = [], list = [];
   for (const k of ss.kernels('normalizer').filter((x) => s.kernels.includes(x.name))) {
-    const params = paramsOf(k, s.params);
+    const params = kernelParams(k, s.params);
     const bad = ss.checkParams(k.name, params);
     if (bad) invalid.push({ name: k.name, error: bad.message.replace(/^[^:]*: /, '') });
     else list.push({ name: k.name, params });
@@ -26,14 +23,53 @@ export function sweepOptions(ss, s) {
   return { options, invalid };
 }
 
-/** { n, series: [{ name, output, params, keyProb, maxProb, entropy, support, sum, errors, fresh }], invalid, nMax, probLog }. */
-export function compute(ss, s) {
+/**
+ * The sweep as a stepper (wasm/views/stepper.js): each step computes (n,
+ * normalizer) cells, small n first, for about budgetMs (at least one cell);
+ * data() is compute's shape with NaN where nothing is computed yet and, per
+ * series, `fresh`: how many leading n are computed. A new state that leaves
+ * the sweep's options alone (the probability axis, nmax's display) is taken
+ * in place. Bad options throw here (dispersionSteps checks them up front);
+ * stop() frees the paused sweep's heap buffers.
+ */
+export function start(ss, s) {
   const { options, invalid } = sweepOptions(ss, s);
-  const base = { invalid, nMax: s.nmax, probLog: s.plog, margin: s.margin };
-  if (!options) return { ...base, n: [], series: [] };
-  const r = dispersionSweep(ss, options);
-  return { ...base, n: r.n, series: r.series.map((x) => ({ ...x, fresh: r.n.length })) };
+  const key = JSON.stringify(options);
+  let base = { invalid, nMax: s.nmax, probLog: s.plog, margin: s.margin };
+  const it = options ? dispersionSteps(ss, options) : null;
+  let result = null, done = 0, over = !it;
+  const S = options?.normalizers.length ?? 0;
+  return {
+    step(budgetMs = Infinity) {
+      const t0 = now();
+      while (!over) {
+        const r = it.next();
+        if (r.done) { result = r.value; over = true; break; }
+        done++;
+        result = r.value.result;
+        if (now() - t0 >= budgetMs) break;
+      }
+      return !over;
+    },
+    data() {
+      if (!result) return { ...base, n: [], series: [] };
+      const fresh = (si) => (over ? result.n.length : Math.max(0, Math.floor((done - si - 1) / S) + 1));
+      return { ...base, n: result.n, series: result.series.map((x, si) => ({ ...x, fresh: fresh(si) })) };
+    },
+    /** { done, total } cells (total once the first cell is computed). */
+    progress: () => ({ done, total: result ? result.n.length * S : null }),
+    update(t) {
+      const next = sweepOptions(ss, t);
+      if (JSON.stringify(next.options) !== key) return false;
+      base = { invalid: next.invalid, nMax: t.nmax, probLog: t.plog, margin: t.margin };
+      return true;
+    },
+    stop() { it?.return(); },
+  };
 }
+
+/** { n, series: [{ name, output, params, keyProb, maxProb, entropy, support, sum, errors, fresh }], invalid, nMax, probLog }. */
+export const compute = (ss, s) => finish(start(ss, s));
 
 export function table(d) {
   const rows = [];

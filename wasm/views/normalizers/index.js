@@ -3,6 +3,8 @@ import { schema } from './schema.js';
 import { compute, table } from './model.js';
 import { NormalizersFigure, normalizersHeight } from '../../figures/normalizers.js';
 import { kernelColors } from '../../figures/palette.js';
+import { fmt } from '../../figures/format.js';
+import { list } from '../describe.js';
 
 export const normalizers = {
   id: 'normalizers',
@@ -11,6 +13,9 @@ export const normalizers = {
   schema,
   compute,
   table,
+  // one sentence of what the figure shows (screen readers, once the numbers settle)
+  describe: (d) => list(d.series.map((s) => (s.error ? `${s.name}: ${s.error}`
+    : `${s.name}: entropy ${fmt(s.metrics.entropy, 3)} nats, max ${fmt(s.metrics.max, 3)}, support ${s.metrics.support} of ${s.y.length}`))),
   Figure: NormalizersFigure,
   height: normalizersHeight,
   width: 720,

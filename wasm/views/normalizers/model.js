@@ -1,17 +1,7 @@
 // The Normalizers view's numbers: each chosen normalizer's output on x / T
 // (or on x with its own temperature parameter), and the output's metrics.
 import { outputMetrics } from '../../analysis/distribution.js';
-
-/** The params one kernel gets from the view's shared params (defaults for the rest). */
-export function kernelParams(k, shared, temperature, seed) {
-  const out = {};
-  for (const p of k.params) {
-    if (p.name === 'temperature') out.temperature = temperature;
-    else if (p.name === 'seed') out.seed = seed;
-    else out[p.name] = Number.isFinite(shared[p.name]) ? shared[p.name] : p.default;
-  }
-  return out;
-}
+import { kernelParams } from '../../analysis/params.js';
 
 /** { x, temperature, series: [{ name, kind, params, y, metrics } | { name, kind, error }] }. */
 export function compute(ss, s) {
@@ -20,7 +10,7 @@ export function compute(ss, s) {
   const xt = Float32Array.from(x, (v) => v / T);
   const chosen = ss.kernels('normalizer').filter((k) => s.kernels.includes(k.name));
   const series = chosen.map((k) => {
-    const params = kernelParams(k, s.params, T, s.seed);
+    const params = kernelParams(k, s.params, { fixed: { temperature: T, seed: s.seed } });
     const kind = k.output;
     const base = { name: k.name, kind, params, summary: k.summary, formula: k.formula, paper: k.paper, scaled: !('temperature' in params) };
     try {

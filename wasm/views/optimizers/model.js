@@ -1,10 +1,12 @@
 // The Optimizers view's numbers: the heat map of the test function, and a
 // race (one trajectory runner of the wasm engine per optimizer, same start,
-// same noise) that the playground advances a few steps per animation frame
-// and compute() runs to the last step for a headless figure.
-import { lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, optimizerParams, running, trajectoryMetrics }
+// same noise) as the view's stepper (start): the playground advances it a
+// few steps per animation frame, compute() runs it to the last step.
+import { lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, running, trajectoryMetrics }
   from '../../analysis/trajectories.js';
 import { RACE_DEFAULTS } from './schema.js';
+import { kernelParams } from '../../analysis/params.js';
+import { finish } from '../stepper.js';
 
 export const HEAT_CELLS = 160;
 
@@ -15,9 +17,7 @@ export function functionOf(ss, s) {
 
 /** Hyperparameters of one optimizer in the state: adam.lr=... over the race defaults over the registry's. */
 export function paramsOf(ss, s, name) {
-  const own = {};
-  for (const [key, v] of Object.entries(s.params ?? {})) if (key.startsWith(`${name}.`)) own[key.slice(name.length + 1)] = v;
-  return optimizerParams(ss.kernel(name, 'optimizer'), own, RACE_DEFAULTS[name]);
+  return kernelParams(ss.kernel(name, 'optimizer'), s.params, { scoped: true, defaults: RACE_DEFAULTS[name] });
 }
 
 // The heat map of a function: f on a grid (row j is y_j, bottom row first),
@@ -91,12 +91,42 @@ export function raceData(race) {
   };
 }
 
-/** Headless: the race run to its last step. */
-export function compute(ss, s) {
+// What the race starts from: a change here starts a new race.
+const raceKey = (s) => JSON.stringify([s.fn, s.start, s.kernels, s.steps, s.noise, s.clip, s.seed, s.schedule, s.warmup]);
+
+/**
+ * The race as a stepper (wasm/views/stepper.js). Its pace is counted, not
+ * timed: a step is `speed` steps of every optimizer (step(Infinity): to the
+ * last step), advance(k) k steps (the playground's Step button). A new state
+ * is taken in place when only the speed, the shown optimizer or the
+ * hyperparameters changed: hyperparameters act from the next step; a
+ * finished race, or one whose stopped optimizer (a rejected hyperparameter)
+ * got new ones, starts over instead.
+ */
+export function start(ss, s) {
   const race = startRace(ss, s);
-  advanceRace(race, s.steps);
-  return raceData(race);
+  let cur = s;
+  return {
+    step: (budgetMs = Infinity) => advanceRace(race, budgetMs === Infinity ? race.steps : cur.speed),
+    advance: (k) => advanceRace(race, k),
+    over: () => raceOver(race),
+    data: () => raceData(race),
+    update(t) {
+      if (raceKey(t) !== raceKey(cur)) return false;
+      if (t.params !== cur.params) {
+        const before = cur.params, keys = [...new Set([...Object.keys(before), ...Object.keys(t.params)])].filter((k) => before[k] !== t.params[k]);
+        const touched = (name) => keys.some((k) => k.startsWith(`${name}.`));
+        if (raceOver(race) || race.runs.some((r) => r.error && touched(r.name))) return false;
+        setRaceParams(ss, race, t);
+      }
+      cur = t;
+      return true;
+    },
+  };
 }
+
+/** Headless: the race run to its last step. */
+export const compute = (ss, s) => finish(start(ss, s));
 
 /** The paths as a table (CSV): one row per (optimizer, step). */
 export function table(d) {

@@ -5,6 +5,8 @@ import { schema, BUILDS } from './schema.js';
 import { compute, table } from './model.js';
 import { PerformanceFigure, performanceHeight } from '../../figures/performance.js';
 import { listColors } from '../../figures/palette.js';
+import { fmt, count } from '../../figures/format.js';
+import { list } from '../describe.js';
 
 export const performanceView = {
   id: 'performance',
@@ -14,6 +16,9 @@ export const performanceView = {
   // compute(ss, state, timings): a pure function of the timings; measure(state, { onProgress }) takes them
   compute,
   table,
+  // one sentence of what the figure shows (screen readers, once the numbers settle)
+  describe: (d) => (!d.ran ? `not run yet: ${d.kernels.map((k) => k.name).join(', ')} at n = ${count(d.n)}`
+    : `at n = ${count(d.n)}, ns per element: ${list(d.kernels.map((k) => `${k.name} ${k.rows.map((r) => (r.error ? `${r.label} not run` : `${r.label} ${fmt(r.ns, 3)}`)).join(', ')}`))}`),
   measure: async (state, opts) => (await import('./measure.js')).measure(state, opts),
   Figure: PerformanceFigure,
   height: performanceHeight,
@@ -22,3 +27,6 @@ export const performanceView = {
   colors: () => listColors(BUILDS),
 };
 export default performanceView;
+
+// The playground's build badge names a build as this view does.
+export { BUILD_LABELS } from './schema.js';

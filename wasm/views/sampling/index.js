@@ -1,8 +1,10 @@
-// The Sampling view: schema (state), model (numbers), figure (marks).
+// The Sampling view: schema (state), model (numbers; the draws as a
+// stepper), figure (marks).
 import { schema } from './schema.js';
-import { compute, table } from './model.js';
+import { compute, start, table } from './model.js';
 import { SamplingFigure, samplingHeight } from '../../figures/sampling.js';
 import { kernelColors } from '../../figures/palette.js';
+import { fmt, pct, count } from '../../figures/format.js';
 
 export const sampling = {
   id: 'sampling',
@@ -10,10 +12,21 @@ export const sampling = {
   summary: 'decoding stages, live categorical draws, Gumbel-Softmax and its gradient estimators',
   schema,
   compute,
+  start,
   table,
+  // one sentence of what the figure shows (screen readers, once the numbers settle)
+  describe: (d) => (d.error ? d.error
+    : `${count(d.kept)} of ${count(d.n)} tokens kept, ${pct(d.keptMass)} of the mass; ${count(d.draws.done)} draws, TV distance ${fmt(d.draws.tv, 3)}`),
   Figure: SamplingFigure,
   height: samplingHeight,
   width: 720,
   colors: (ss) => kernelColors(ss, 'sampler'),
 };
 export default sampling;
+
+// What the playground's View builds its controls from.
+export { cachedLogits } from './model.js';
+export { nBound } from './decode.js';
+export { relaxedKernel } from './gumbel.js';
+export { decodeStages, stageParam, TRI_LIMIT, TARGET_LIMIT } from './schema.js';
+export { LM, LM_SIZES, SAMPLING_PRESETS } from './logits.js';

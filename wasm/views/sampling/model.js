@@ -1,15 +1,16 @@
 // The Sampling view's numbers. decode() runs the pipeline on the state's
-// logits (typed arrays, for the View to draw from); the draws come from a
-// stepper (draws.js: the View runs a batch per frame, compute() all of
+// logits (typed arrays); the draws come from the view's stepper (start,
+// over draws.js: the playground runs a batch per frame, compute() all of
 // them); figureData() turns these into what the figure shows: per token for
 // a small vocabulary, per group of ranks for a large one (with the most
 // probable tokens), the draws' agreement (TV distance, chi-square), the
 // Gumbel-Softmax samples on the triangle and the estimators against τ.
 import { samplingLogits, lmWords, LM, PROMPT } from './logits.js';
 import { runPipeline, rankOrder, rankBins } from './decode.js';
-import { drawAll, drawStats } from './draws.js';
+import { drawStepper, drawStats } from './draws.js';
 import { relaxedSamples, estimatorGrid } from './gumbel.js';
 import { N_MAX } from '../../analysis/presets.js';
+import { finish } from '../stepper.js';
 
 /** Up to here a vocabulary is drawn as bars in token order (and edited); beyond, by rank. */
 export const BARS_MAX = N_MAX;
@@ -65,14 +66,56 @@ export function figureData(dec, draws, gumbel, estimators) {
   return out;
 }
 
-/** Every number the figure shows for a state, with all N draws made. */
-export function compute(ss, s) {
-  const dec = decode(ss, s);
-  const total = s.draws;
-  const st = dec.pipe.error ? null : drawAll(ss, dec.pipe.final, { seed: s.seed, total });
-  const draws = st ? { counts: st.counts, indices: st.indices, done: st.done(), total } : { done: 0, total };
-  return figureData(dec, draws, relaxedSamples(ss, s), estimatorGrid(ss, s));
+// What the draws depend on: a change elsewhere (the Gumbel-Softmax
+// controls) leaves the running draws alone.
+const drawsKey = (s) => JSON.stringify([s.preset, s.n, s.vocab, s.seed, s.logits, s.on, s.stages, s.draws]);
+const gumbelKey = (s) => JSON.stringify([s.tri, s.tau, s.seed, s.m, s.relaxed, s.hard]);
+const estimatorsKey = (s) => JSON.stringify([s.tri, s.target, s.seed]);
+
+// The last logits (a large vocabulary's rank order takes a sort): the View's
+// editor and a stepper restarted for a stage change reuse them.
+let lastLogits = null;
+/** logitsOf(s), reused while the state's logits stay the same. */
+export function cachedLogits(s) {
+  const key = JSON.stringify([s.preset, s.n, s.vocab, s.seed, s.logits]);
+  if (lastLogits?.key !== key) lastLogits = { key, lg: logitsOf(s) };
+  return lastLogits.lg;
 }
+
+/**
+ * The view as a stepper (wasm/views/stepper.js): the pipeline once, then
+ * the N draws a batch per step (drawStepper's pacing); data() is
+ * figureData with the draws so far. A new state that keeps the draws (only
+ * the Gumbel-Softmax controls changed) is taken in place: its samples and
+ * estimators are recomputed when they change.
+ */
+export function start(ss, s) {
+  const dec = decode(ss, s, cachedLogits(s));
+  const total = s.draws;
+  const st = dec.pipe.error ? null : drawStepper(ss, dec.pipe.final, { seed: s.seed, total });
+  let cur = s, gumbel = null, estimators = null;
+  return {
+    step(budgetMs = Infinity) {
+      if (!st) return false;
+      st.step(budgetMs);
+      return st.done() < total;
+    },
+    data() {
+      if (gumbel?.key !== gumbelKey(cur)) gumbel = { key: gumbelKey(cur), v: relaxedSamples(ss, cur) };
+      if (estimators?.key !== estimatorsKey(cur)) estimators = { key: estimatorsKey(cur), v: estimatorGrid(ss, cur) };
+      const draws = st ? { counts: st.counts, indices: st.indices, done: st.done(), total } : { done: 0, total };
+      return figureData(dec, draws, gumbel.v, estimators.v);
+    },
+    update(t) {
+      if (drawsKey(t) !== drawsKey(cur)) return false;
+      cur = t;
+      return true;
+    },
+  };
+}
+
+/** Every number the figure shows for a state, with all N draws made. */
+export const compute = (ss, s) => finish(start(ss, s));
 
 /** The numbers as a long table (CSV): series, x, y. */
 export function table(d) {

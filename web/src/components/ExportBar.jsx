@@ -49,7 +49,7 @@ export function ExportBar({ ss, view, state, data, theme, width, height, link, e
   const [said, setSaid] = useState('');
   const say = (s) => { setSaid(s); setTimeout(() => setSaid(''), 2500); };
   // the SVG renderer is loaded on the first export, not with the page
-  const files = async () => (await import('../../../wasm/views/files.js')).figureFiles(ss, view, state, data, { theme, width, height });
+  const files = async () => (await import('softscope/figure')).figureFiles(ss, view, state, data, { theme, width, height });
   const base = `softscope-${view.id}`;
   return (
     <div class="export" role="group" aria-label="export this view">

@@ -1,9 +1,17 @@
-// What the figure shows, in one sentence, announced politely to screen
-// readers once the numbers settle (views/describe.js).
-import { describe } from '../../../wasm/views/describe.js';
+// What the figure shows, in one sentence (the view module's describe(data)),
+// announced politely to screen readers once the numbers settle.
 import { useSettled } from '../hooks.js';
 
-export function LiveSummary({ id, data, complete }) {
-  const text = useSettled(complete ? describe(id, data) : '');
-  return <p class="sr-only" aria-live="polite" data-summary={id}>{text}</p>;
+/** The view's sentence for its data ('' when it has none, or its describe fails on partial data). */
+function sentence(v, data) {
+  try {
+    return data && v.describe ? v.describe(data) : '';
+  } catch {
+    return '';
+  }
+}
+
+export function LiveSummary({ v, data, complete }) {
+  const text = useSettled(complete ? sentence(v, data) : '');
+  return <p class="sr-only" aria-live="polite" data-summary={v.id}>{text}</p>;
 }

@@ -11,9 +11,8 @@
 // into the plot gives it a value again. Keyboard: M (or Delete) toggles the
 // focused bar; ↑ on a masked bar brings it back at the bottom of the range.
 import { useRef, useState } from 'preact/hooks';
-import { scaleLinear } from '../../../wasm/figures/scale.js';
-import { LOGIT_LIMIT, round3, clampLogit } from '../../../wasm/analysis/presets.js';
-import { fmt } from '../../../wasm/figures/format.js';
+import { scaleLinear, fmt } from 'softscope/figures';
+import { LOGIT_LIMIT, round3, clampLogit } from 'softscope/analysis';
 
 export const EDITOR = { width: 760, height: 272, left: 44, right: 10, top: 12, bottom: 52 };
 // The mask strip, just under the plot area.

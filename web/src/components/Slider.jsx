@@ -2,7 +2,7 @@
 // <input type=range> runs over slider positions [0, STEPS]; values are mapped
 // with valueToPosition / positionToValue.
 import { valueToPosition, positionToValue } from '../lib/sliderScale.js';
-import { fmt } from '../../../wasm/figures/format.js';
+import { fmt } from 'softscope/figures';
 
 const STEPS = 1000;
 

@@ -5,7 +5,7 @@
 // element's width and follows prefers-color-scheme unless `theme` is set.
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { parse, hashEntries, toHash } from '../../../wasm/state/schema.js';
+import { parse, hashEntries, toHash } from 'softscope/state';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useTheme, useWidth } from '../hooks.js';
@@ -53,7 +53,7 @@ function WidgetLayout({ data, input, side, figure = {}, below, actions, complete
         </div>
       )}
       {anyControls && below}
-      <LiveSummary id={v.id} data={data} complete={complete} />
+      <LiveSummary v={v} data={data} complete={complete} />
     </>
   );
 }

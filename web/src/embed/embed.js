@@ -16,7 +16,7 @@ import { render, h } from 'preact';
 import { Widget, OWN_ATTRIBUTES, hashOf } from './Widget.jsx';
 import { pageSoftscope } from './instance.js';
 import { loadView, VIEW_IDS } from './views.js';
-import { plain } from '../../../wasm/views/data.js';
+import { plain } from 'softscope/figure';
 import css from './widget.css?inline';
 
 // First renders take turns in page order, a frame apart: a widget renders

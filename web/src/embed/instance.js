@@ -1,7 +1,7 @@
 // One softscope instance per page: every widget awaits the same promise, so
 // several widgets share one download, one compile and one wasm memory. The
 // build is picked by the engine: SIMD128 where it validates, else scalar.
-import { createSoftscope } from '../../../wasm/api/index.js';
+import { createSoftscope } from 'softscope';
 
 let shared = null;
 

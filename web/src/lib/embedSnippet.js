@@ -1,7 +1,7 @@
 // The <softscope-widget> snippet of a view's state (the playground's Embed
 // button): the embed script of this site and the element with the state's
 // non-default keys as attributes, the same keys as a link.
-import { entries } from '../../../wasm/state/schema.js';
+import { entries } from 'softscope/state';
 
 const escAttr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 

@@ -14,16 +14,6 @@ export function sharedParams(kernelInfos) {
   return [...byName.values()];
 }
 
-/** The params object for one kernel: state values where set, else defaults. */
-export function paramsFor(kernelInfo, values) {
-  const out = {};
-  for (const p of kernelInfo.params || []) {
-    const v = values[p.name];
-    out[p.name] = Number.isFinite(v) ? v : p.default;
-  }
-  return out;
-}
-
 /**
  * Slider range for a parameter: its ui range, else its valid range; a side
  * the registry leaves unbounded (or open at the bound) gets a finite end
@@ -53,17 +43,4 @@ export function intRange(p) {
   if (p.min_open && min === p.min) min += 1;
   if (p.max_open && max === p.max) max -= 1;
   return { min, max };
-}
-
-/** The ParamControls handlers of a panel: set a shared parameter, or drop it
- *  back to each kernel's default (functional updates, so quick slider moves
- *  between two renders all land). */
-export function paramHandlers(update) {
-  return {
-    setParam: (name, v) => update((s) => ({ params: { ...s.params, [name]: v } })),
-    resetParam: (name) => update((s) => {
-      const { [name]: _, ...rest } = s.params;
-      return { params: rest };
-    }),
-  };
 }

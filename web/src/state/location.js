@@ -3,7 +3,7 @@
 // keys and their reading are the views' schemas (wasm/state/schema.js); this
 // file only splits the hash into the view and its entries, and reads links
 // of the earlier, one-big-state format (#panel=...&dispersion.margin=...).
-import { hashEntries } from '../../../wasm/state/schema.js';
+import { hashEntries } from 'softscope/state';
 
 // Earlier links: panel=<tab>, view keys prefixed by the tab ("dispersion.",
 // "sampling.", "quant.", "optim.", "attn."), normalizer keys unprefixed.

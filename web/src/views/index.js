@@ -1,23 +1,11 @@
 // The playground's side of each view: the View component (controls, editors,
-// layout), next to the package's view module (schema, model, figure).
-import { VIEWS } from '../../../wasm/views/index.js';
-import { NormalizersView } from './normalizers/View.jsx';
-import { DispersionView } from './dispersion/View.jsx';
-import { SamplingView } from './sampling/View.jsx';
-import { QuantizationView } from './quantization/View.jsx';
-import { OptimizersView } from './optimizers/View.jsx';
-import { AttentionView } from './attention/View.jsx';
-import { PerformanceView } from './performance/View.jsx';
+// layout) of web/src/views/<id>/View.jsx, next to the package's view module
+// (schema, model, figure). The views and their order are the package's list
+// (softscope/views); the components are found by folder.
+import { VIEWS } from 'softscope/views';
 
-const COMPONENTS = {
-  normalizers: NormalizersView,
-  dispersion: DispersionView,
-  sampling: SamplingView,
-  quantization: QuantizationView,
-  optimizers: OptimizersView,
-  attention: AttentionView,
-  performance: PerformanceView,
-};
+const COMPONENTS = import.meta.glob('./*/View.jsx', { eager: true, import: 'default' });
+const component = (id) => COMPONENTS[`./${id}/View.jsx`];
 
-/** [{ ...view module, View }] in tab order. */
-export const WEB_VIEWS = VIEWS.filter((v) => COMPONENTS[v.id]).map((v) => ({ ...v, View: COMPONENTS[v.id] }));
+/** [{ ...view module, View }] in tab order (the views with a View component). */
+export const WEB_VIEWS = VIEWS.filter((v) => component(v.id)).map((v) => ({ ...v, View: component(v.id) }));

@@ -9,15 +9,14 @@
 // normalizers compared head by head on the dormant example, and the sink
 // threshold.
 import { useMemo, useState } from 'preact/hooks';
+import { fmt } from 'softscope/figures';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
-import { compute } from '../../../../wasm/views/attention/model.js';
-import { fmt } from '../../../../wasm/figures/format.js';
 
 export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }) {
   const [hover, setHover] = useState(null);
   // the matrices do not depend on the shown row: a new row redraws, it does not recompute
   const key = JSON.stringify({ ...s, row: null });
-  const base = useMemo(() => compute(ss, { ...s, row: null }), [ss, key]);
+  const base = useMemo(() => v.compute(ss, { ...s, row: null }), [ss, key]);
   const data = { ...base, row: s.row };
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'attn', controls };
   const field = (k) => v.schema.fields.find((f) => f.key === k);
@@ -104,3 +103,5 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
   );
 }
 export default AttentionView;
+// The package's view module this View goes with (a widget loads the two together).
+export { attention as view } from 'softscope/views/attention';

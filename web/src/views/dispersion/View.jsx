@@ -3,44 +3,36 @@
 // starts a new one; the curves update from left to right, the previous
 // values faded until recomputed), the figure's three charts with a hover
 // rule, and a readout of every normalizer at the hovered n.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { fmt } from 'softscope/figures';
 import { Fields, shown } from '../../controls/Field.jsx';
-import { sweepOptions } from '../../../../wasm/views/dispersion/model.js';
-import { startSweep } from './sweepRunner.js';
+import { useStepper } from '../../hooks.js';
 import { mergeDisplay } from './display.js';
-import { fmt } from '../../../../wasm/figures/format.js';
 
 const KIND_HELP = { constant: 'every distractor is 0', gaussian: 'distractors ~ N(0, scale²)', uniform: 'distractors ~ U[−scale, scale)' };
 const cell = (v) => (Number.isFinite(v) ? fmt(v, 4) : '—');
 
 export function DispersionView({ ss, v, state: s, set, colors, controls, Layout }) {
-  const { options, invalid } = useMemo(() => sweepOptions(ss, s), [ss, s]);
-  const [display, setDisplay] = useState(null);
-  const [status, setStatus] = useState({ state: 'idle', run: 0 });
+  const sweep = useStepper(v, ss, s);
   const [hover, setHover] = useState(null);
-  const runs = useRef(0);
-  const key = JSON.stringify(options);
-
-  useEffect(() => {
-    if (!options) { setDisplay(null); setStatus({ state: 'idle', run: runs.current }); return undefined; }
-    const run = ++runs.current;
-    const t0 = performance.now();
-    setStatus((x) => ({ ...x, state: 'running', run }));
-    const job = startSweep(ss, options, {
-      onProgress: (p) => {
-        setDisplay((prev) => mergeDisplay(prev, p));
-        setStatus({ state: 'running', run, done: p.done, total: p.total, doneN: p.doneN });
-      },
-      onDone: (p) => setStatus({ state: 'done', run, done: p.done, total: p.total, computeMs: p.computeMs, wallMs: performance.now() - t0, frames: p.frames }),
-      onError: (e) => setStatus({ state: 'error', run, error: e.message }),
-    });
-    return () => job.cancel();
-  }, [ss, key]);
+  // The curves as drawn: merged with the previous run's after each frame.
+  const drawn = useRef({ display: null, run: 0, frames: -1 });
+  const d = drawn.current;
+  if (sweep.data && (d.run !== sweep.run || d.frames !== sweep.frames) && sweep.frames > 0) {
+    d.display = sweep.data.n.length ? mergeDisplay(d.display, sweep.data) : null;
+    d.run = sweep.run;
+    d.frames = sweep.frames;
+  }
+  const { display } = d;
+  const progress = sweep.stepper?.progress?.() ?? { done: 0, total: null };
+  const status = { state: sweep.status, run: sweep.run, done: progress.done, total: progress.total, computeMs: sweep.computeMs,
+    wallMs: sweep.wallMs, frames: sweep.frames, error: sweep.error };
+  const invalid = sweep.data?.invalid ?? [];
 
   // Only the series still chosen, in the order of the current run.
-  const data = display && options ? {
+  const data = display && sweep.data?.n.length ? {
     n: display.n, invalid, nMax: s.nmax, probLog: s.plog, margin: s.margin,
-    series: options.normalizers.map((o) => display.series.find((x) => x.name === o.name)).filter(Boolean),
+    series: sweep.data.series.map((o) => display.series.find((x) => x.name === o.name)).filter(Boolean),
   } : { n: [], series: [], invalid, nMax: s.nmax, probLog: s.plog, margin: s.margin };
   const at = data.n.length ? (hover ?? data.n.length - 1) : null;
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'dispersion', controls };
@@ -64,7 +56,7 @@ export function DispersionView({ ss, v, state: s, set, colors, controls, Layout 
               <h2>Sweep</h2>
               <p class="muted status" data-status={status.state} role="status" aria-live="polite">
                 {status.state === 'running' && status.total ? `computing… ${status.done}/${status.total} cells` : null}
-                {status.state === 'done' && `${status.total} cells in ${fmt(status.computeMs, 3)} ms of compute, ${status.frames} frames`}
+                {status.state === 'done' && status.total != null && `${status.total} cells in ${fmt(status.computeMs, 3)} ms of compute, ${status.frames} frames`}
                 {status.state === 'error' && 'error'}
               </p>
             </div>
@@ -118,3 +110,5 @@ function Readout({ data, at, colors, hovering }) {
   );
 }
 export default DispersionView;
+// The package's view module this View goes with (a widget loads the two together).
+export { dispersion as view } from 'softscope/views/dispersion';

@@ -6,27 +6,26 @@
 export const METRICS = ['keyProb', 'maxProb', 'entropy', 'support', 'sum'];
 
 /**
- * progress: { result, done } from startSweep (cells are n-major: cell
- * j * S + s is series s at result.n[j]). prev: the previous display or null.
- * Returns { n, series: [{ name, output, params, fresh, keyProb, ... }] }
- * where `fresh` is how many leading points are from this run.
+ * data: the view stepper's data() (compute's shape; series s is computed at
+ * its first s.fresh n). prev: the previous display or null. Returns { n,
+ * series: [{ name, output, params, errors, fresh, keyProb, ... }] }: this
+ * run's values where computed, the previous run's (same normalizer, same n)
+ * elsewhere.
  */
-export function mergeDisplay(prev, { result, done }) {
-  const S = result.series.length;
+export function mergeDisplay(prev, data) {
   const prevIndex = prev ? new Map(prev.n.map((n, j) => [n, j])) : null;
-  const series = result.series.map((s, si) => {
+  const series = data.series.map((s) => {
     const old = prev?.series.find((p) => p.name === s.name);
-    const out = { name: s.name, output: s.output, params: s.params, errors: s.errors, fresh: 0 };
-    for (const f of METRICS) out[f] = new Array(result.n.length);
-    result.n.forEach((n, j) => {
-      const computed = j * S + si < done;
-      if (computed) out.fresh = j + 1;
+    const out = { name: s.name, output: s.output, params: s.params, errors: s.errors, fresh: s.fresh };
+    for (const f of METRICS) out[f] = new Array(data.n.length);
+    data.n.forEach((n, j) => {
+      const computed = j < s.fresh;
       const pj = old ? prevIndex.get(n) : undefined;
       for (const f of METRICS) out[f][j] = computed ? s[f][j] : pj === undefined ? NaN : old[f][pj];
     });
     return out;
   });
-  return { n: result.n, series };
+  return { n: data.n, series };
 }
 
 /** [lo, hi] over the finite values of some metrics of every series. */

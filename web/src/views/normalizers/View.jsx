@@ -3,10 +3,10 @@
 // shows every output side by side, recomputed by the wasm kernels on every
 // change (microseconds at n ≤ 64), including each pointer move of a drag.
 import { useMemo, useState } from 'preact/hooks';
+import { PRESETS } from 'softscope/analysis';
+import { fmt } from 'softscope/figures';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
-import { PRESETS } from '../../../../wasm/analysis/presets.js';
-import { fmt } from '../../../../wasm/figures/format.js';
 import { useWidth } from '../../hooks.js';
 
 export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout }) {
@@ -65,3 +65,5 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
   );
 }
 export default NormalizersView;
+// The package's view module this View goes with (a widget loads the two together).
+export { normalizers as view } from 'softscope/views/normalizers';

@@ -6,66 +6,21 @@
 // the noise, the clipping or the schedule starts a new race. The figure is
 // the package's (the same as `softscope figure optimizers`), drawn from the
 // race as it stands.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { fmt } from 'softscope/figures';
+import { functionOf } from 'softscope/views/optimizers';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
-import { startRace, advanceRace, raceOver, setRaceParams, raceData, functionOf } from '../../../../wasm/views/optimizers/model.js';
-import { fmt } from '../../../../wasm/figures/format.js';
+import { useStepper } from '../../hooks.js';
 
 const round3 = (v) => Math.round(v * 1e3) / 1e3;
 
 export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout }) {
   const fn = functionOf(ss, s);
-  const [playing, setPlaying] = useState(true);
-  // (a ref too, so a pause lands before the next frame, not after the re-render)
-  const live = useRef(playing);
-  const play = (on) => { live.current = on; setPlaying(on); };
-  const [gen, setGen] = useState(0); // a new race on Reset, or when a finished race gets new hyperparameters
-  const [, setTick] = useState(0);
-
-  // A new race whenever what the runs start from changes; it plays.
-  const raceKey = JSON.stringify([s.fn, s.start, s.kernels, s.steps, s.noise, s.clip, s.seed, s.schedule, s.warmup]);
-  const race = useMemo(() => startRace(ss, s), [ss, raceKey, gen]);
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) { first.current = false; return; }
-    play(true);
-  }, [raceKey]);
-
-  // Hyperparameters act from the next step of the running race. A finished
-  // race starts over with them, and so does one whose stopped optimizer
-  // (a rejected hyperparameter) got new ones.
-  const lastParams = useRef(s.params);
-  useEffect(() => {
-    const before = lastParams.current;
-    if (before === s.params) return;
-    lastParams.current = s.params;
-    const keys = new Set([...Object.keys(before), ...Object.keys(s.params)].filter((k) => before[k] !== s.params[k]));
-    const touched = (name) => [...keys].some((k) => k.startsWith(`${name}.`));
-    if (raceOver(race) || race.runs.some((r) => r.error && touched(r.name))) {
-      setGen((g) => g + 1);
-      play(true);
-    } else setRaceParams(ss, race, s);
-  }, [s.params]);
-
-  // The animation: `speed` steps per frame per optimizer while playing.
-  const speed = useRef(s.speed);
-  speed.current = s.speed;
-  useEffect(() => {
-    live.current = playing;
-    if (!playing) return undefined;
-    let id = 0;
-    const frame = () => {
-      if (!live.current) return;
-      const more = advanceRace(race, speed.current);
-      setTick((t) => t + 1);
-      if (more) id = requestAnimationFrame(frame);
-      else play(false);
-    };
-    id = requestAnimationFrame(frame);
-    return () => cancelAnimationFrame(id);
-  }, [playing, race]);
-
-  const data = raceData(race);
+  // The race: `speed` steps per frame per optimizer while playing; a new
+  // race (it plays) when what the runs start from changes (the stepper's
+  // update() says which changes act on the running race).
+  const race = useStepper(v, ss, s);
+  const { data, playing } = race;
+  const over = race.stepper.over();
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'optim', controls };
   const field = (key) => v.schema.fields.find((f) => f.key === key);
   const sel = s.sel ?? s.kernels[0];
@@ -82,7 +37,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
   const RACE = ['speed', 'steps', 'noise', 'clip', 'warmup', 'schedule'];
 
   return (
-    <Layout data={data} figure={{ onStart }} complete={raceOver(race)} caption={(
+    <Layout data={data} figure={{ onStart }} complete={over} caption={(
       <p class="caption">
         Optimizers race from the same start (the ring; <b>press or drag</b> on the map to move it, or focus it and use the
         arrow keys) over a test function, drawn as a banded heat map; crosses mark its minima. Every step is computed by
@@ -111,12 +66,12 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
     )} below={(
       <div class="controls race-bar" data-step={data.step} data-playing={playing ? '1' : '0'}>
         <button id="optim-play" type="button" onClick={() => {
-          if (!playing && raceOver(race)) setGen((g) => g + 1); // a finished race plays again from the start
-          play(!playing);
+          if (!playing && over) race.restart({ play: true }); // a finished race plays again from the start
+          else race.play(!playing);
         }}>{playing ? 'Pause' : 'Play'}</button>
-        <button id="optim-step" type="button" disabled={raceOver(race)}
-          onClick={() => { play(false); advanceRace(race, 1); setTick((t) => t + 1); }}>Step</button>
-        <button id="optim-reset" type="button" onClick={() => { setGen((g) => g + 1); play(false); }}>Reset</button>
+        <button id="optim-step" type="button" disabled={over}
+          onClick={() => { race.play(false); race.stepper.advance(1); race.redraw(); }}>Step</button>
+        <button id="optim-reset" type="button" onClick={() => race.restart({ play: false })}>Reset</button>
         <span class="muted" data-optim-step aria-live="off">step {data.step} / {s.steps}</span>
         <span class="muted">start ({fmt(start[0], 4)}, {fmt(start[1], 4)})</span>
         {s.start && <button type="button" class="link-button" onClick={() => onStart(null)}>the function's start</button>}
@@ -127,3 +82,5 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
   );
 }
 export default OptimizersView;
+// The package's view module this View goes with (a widget loads the two together).
+export { optimizers as view } from 'softscope/views/optimizers';

@@ -92,3 +92,5 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
   );
 }
 export default PerformanceView;
+// The package's view module this View goes with (a widget loads the two together).
+export { performanceView as view } from 'softscope/views/performance';

@@ -4,7 +4,7 @@
 // Messages in: { state }. Out: { type: 'progress', done, total, kernel },
 // then { type: 'done', timings } or { type: 'error', message }. The page
 // stops a run by terminating the worker.
-import { measure } from '../../../../wasm/views/performance/measure.js';
+import { measure } from 'softscope/views/performance/measure';
 
 self.onmessage = async (e) => {
   try {

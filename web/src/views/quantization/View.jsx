@@ -5,10 +5,10 @@
 // error measures, the softmax before and after, and with AdaRound a layer
 // rounded both ways — is recomputed by the wasm kernels on every change.
 import { useMemo } from 'preact/hooks';
+import { makePreset, PRESETS, PRESET_NAMES, N_MIN, N_MAX } from 'softscope/analysis';
+import { schemeKernel, learnsLayer } from 'softscope/views/quantization';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
-import { makePreset, PRESETS, PRESET_NAMES, N_MIN, N_MAX } from '../../../../wasm/analysis/presets.js';
-import { schemeKernel, learnsLayer } from '../../../../wasm/views/quantization/schema.js';
 
 export function QuantizationView({ ss, v, state: s, set, colors, controls, Layout }) {
   const data = useMemo(() => v.compute(ss, s), [ss, s]);
@@ -71,3 +71,5 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
   );
 }
 export default QuantizationView;
+// The package's view module this View goes with (a widget loads the two together).
+export { quantization as view } from 'softscope/views/quantization';

@@ -1,54 +1,21 @@
 // The Sampling view: the logits (a long-tailed LM vocabulary, or a small
 // preset to edit as bars), the registry's decoding stages each with its
-// toggle and its own parameter, N live categorical draws (a batch per
-// animation frame, reproducible from the seed: draw d is Philox number d of
-// (seed, stream)), and the Gumbel-Softmax controls (three logits, τ, M, the
+// toggle and its own parameter, N live categorical draws (the view's
+// stepper, a batch per animation frame, reproducible from the seed: draw d
+// is Philox number d of (seed, stream)), and the Gumbel-Softmax controls (three logits, τ, M, the
 // relaxed sampler and its hard variant, the estimators' target). The figure
 // is recomputed by the wasm kernels on every change.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { N_MIN, N_MAX } from 'softscope/analysis';
+import { nBound, decodeStages, stageParam, relaxedKernel, cachedLogits, TRI_LIMIT, TARGET_LIMIT, LM, LM_SIZES, SAMPLING_PRESETS }
+  from 'softscope/views/sampling';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Slider } from '../../components/Slider.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
+import { useStepper } from '../../hooks.js';
 import { sliderRange } from '../../lib/params.js';
 import { roundSig } from '../../lib/sliderScale.js';
-import { logitsOf, decode, figureData } from '../../../../wasm/views/sampling/model.js';
-import { nBound } from '../../../../wasm/views/sampling/decode.js';
-import { drawStepper } from '../../../../wasm/views/sampling/draws.js';
-import { relaxedSamples, estimatorGrid, relaxedKernel } from '../../../../wasm/views/sampling/gumbel.js';
-import { decodeStages, stageParam, TRI_LIMIT, TARGET_LIMIT } from '../../../../wasm/views/sampling/schema.js';
-import { LM, LM_SIZES, SAMPLING_PRESETS } from '../../../../wasm/views/sampling/logits.js';
-import { N_MIN, N_MAX } from '../../../../wasm/analysis/presets.js';
 
 const round2 = (v) => Math.round(v * 100) / 100 + 0;
-const frame = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 0));
-const cancelFrame = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
-
-/** The live draws: a batch per animation frame (drawStepper's pacing) until `total`; restarts when probs, seed or total change. */
-function useDraws(ss, probs, seed, total) {
-  const [progress, setProgress] = useState(null);
-  useEffect(() => {
-    setProgress(null);
-    if (!probs) return undefined;
-    const st = drawStepper(ss, probs, { seed, total });
-    let id = null, stopped = false;
-    const step = () => {
-      id = null;
-      if (stopped) return;
-      try {
-        st.step(6);
-      } catch (e) {
-        setProgress({ probs, error: e.message, done: 0, total });
-        return;
-      }
-      const done = st.done();
-      setProgress({ probs, counts: st.counts, indices: st.indices, done, total });
-      if (done < total) id = frame(step);
-    };
-    id = frame(step);
-    return () => { stopped = true; if (id !== null) cancelFrame(id); };
-  }, [ss, probs, seed, total]);
-  return progress && progress.probs === probs ? progress : { done: 0, total };
-}
 
 function StageRow({ k, s, row, n, colors, set, slider }) {
   const p = stageParam(k);
@@ -82,13 +49,11 @@ function StageRow({ k, s, row, n, colors, set, slider }) {
 }
 
 export function SamplingView({ ss, v, state: s, set, colors, controls, Layout }) {
-  const lg = useMemo(() => logitsOf(s), [s.preset, s.n, s.vocab, s.seed, s.logits]);
-  const dec = useMemo(() => decode(ss, s, lg), [ss, lg, s.on.join(','), JSON.stringify(s.stages)]);
-  const draws = useDraws(ss, dec.pipe.final, s.seed, s.draws);
-  const gumbel = useMemo(() => relaxedSamples(ss, s), [ss, s.tri.join(','), s.tau, s.seed, s.m, s.relaxed, s.hard]);
-  const estimators = useMemo(() => estimatorGrid(ss, s), [ss, s.tri.join(','), s.target.join(','), s.seed]);
-  const data = figureData(dec, draws, gumbel, estimators);
-  const n = dec.x.length;
+  // the draws run a batch per frame; a change of the logits, the stages, the seed or N restarts them
+  const run = useStepper(v, ss, s);
+  const data = run.data;
+  const x = cachedLogits(s).x;
+  const n = x.length;
   const small = data.small;
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'sampling', controls };
   const stages = decodeStages(ss);
@@ -131,7 +96,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
         </div>
       </div>
       {small && shown(controls, 'logits') ? (
-        <LogitEditor logits={Array.from(dec.x, (x) => x + 0)} onChange={(logits) => set({ logits, preset: 'custom' })} />
+        <LogitEditor logits={Array.from(x, (l) => l + 0)} onChange={(logits) => set({ logits, preset: 'custom' })} />
       ) : !small && (
         <p class="help lm-note">
           {n.toLocaleString('en-US')} tokens, {SAMPLING_PRESETS[LM].help}. Too many to edit as bars: the figure shows them by rank,
@@ -151,7 +116,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
         ))}
       </div>
       <Fields {...common} keys={['draws']} />
-      {draws.error && <p class="error" role="alert">{draws.error}</p>}
+      {run.error && <p class="error" role="alert">{run.error}</p>}
     </>
   );
 
@@ -193,7 +158,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
   );
 
   return (
-    <Layout data={data} complete={!dec.pipe.final || draws.done >= draws.total} caption={(
+    <Layout data={data} complete={run.done} caption={(
       <p class="caption">
         <b>Decoding</b>: a language model's next-token logits go through the decoding stages in the order LLM decoders apply
         them (<b>temperature</b>, then filters that drop tokens: <b>top-k</b>, <b>top-p</b>, <b>min-p</b>, <b>typical</b>); each
@@ -204,3 +169,5 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
   );
 }
 export default SamplingView;
+// The package's view module this View goes with (a widget loads the two together).
+export { sampling as view } from 'softscope/views/sampling';
