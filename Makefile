@@ -277,7 +277,8 @@ docs-example: embed
 # nothing generated is committed), the widget bundle in its public/softscope/,
 # then built by VitePress into $(B)/docs/.
 DOCS_SRC := $(B)/docs-src
-docs: embed $(DIST)/registry.js
+docs: embed $(B)/native/registry-json
+	$(B)/native/registry-json > $(B)/registry.json
 	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC)
 	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench
 	cp -r wasm/dist/embed/. $(DOCS_SRC)/public/softscope/
