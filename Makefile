@@ -4,6 +4,7 @@
 #   make play    install what is missing, build, serve the playground
 #   make build   the static site: the playground and the embed bundle in one folder
 #   make test    install what is missing, build, run every suite
+#   make docs    the docs site (build/docs/): docs/ plus pages generated from the registry
 #   make bench   benchmarks (wasm relaxed / SIMD / scalar, peers, plain JS)
 #   make bench-check  a quick benchmark run's ratios against the baseline
 #   make native  C library + native test and bench binaries
@@ -91,7 +92,7 @@ NODE := node --no-warnings
 DIST ?= wasm/dist
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench bench-check web embed build docs-example screenshots clean fuzz fuzz-build
+        play bench bench-check web embed build docs-example docs screenshots clean fuzz fuzz-build
 
 all: native wasm
 
@@ -214,7 +215,7 @@ $(B)/wasm/tests-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC) $(TEST_SRC))
 test: deps
 	$(MAKE) -j$(NPROC) native wasm fuzz-build
 	@mkdir -p $(B)/logs
-	$(MAKE) build docs-example
+	$(MAKE) build docs-example docs
 	@bash tests/run-all.sh
 
 test-c-native: $(B)/native/tests
@@ -269,6 +270,22 @@ docs-example: embed
 	cp -r wasm/dist/embed/. examples/docs/public/softscope/
 	mkdir -p $(B)/logs
 	npx vitepress build examples/docs > $(B)/logs/docs-example.log 2>&1 || (cat $(B)/logs/docs-example.log; exit 1)
+
+# The docs site: docs/ (guides, config, theme) copied to $(B)/docs-src/ with
+# the pages generated from the registry JSON, the views, the committed bench
+# run, the CLI's --help, index.d.ts and softscope.h (scripts/gen-docs.js;
+# nothing generated is committed), the widget bundle in its public/softscope/,
+# then built by VitePress into $(B)/docs/.
+DOCS_SRC := $(B)/docs-src
+docs: embed $(B)/native/registry-json
+	$(B)/native/registry-json > $(B)/registry.json
+	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC)
+	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench
+	cp -r wasm/dist/embed/. $(DOCS_SRC)/public/softscope/
+	cp tests/bench/results/*.svg $(DOCS_SRC)/public/bench/
+	mkdir -p $(B)/logs
+	npx vitepress build $(DOCS_SRC) > $(B)/logs/docs.log 2>&1 || (cat $(B)/logs/docs.log; exit 1)
+	@echo "docs: $(B)/docs/ (node scripts/static-server.js $(B)/docs)"
 
 # The built site, served on 127.0.0.1 (PORT, default 5173). For live
 # reloading while editing: npx vite web

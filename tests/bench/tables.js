@@ -1,0 +1,97 @@
+// The benchmark tables as Markdown, from the JSON of a `make bench` run: the
+// README's headline and the docs site's benchmarks page are both filled from
+// here (tests/bench/readme-tables.js, scripts/gen-docs.js), so no figure is
+// typed by hand. A section is the text between
+//   <!-- bench:NAME -->  and  <!-- /bench:NAME -->
+// for NAME in: machine, softmax, targets, and one per family (normalizer,
+// sampler, quantizer, optimizer, measure, loss, attention).
+import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2, ratio } from './report.js';
+
+const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+export const NAMES = {
+  relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', js: 'plain JS',
+  tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
+  transformers: 'transformers.js', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
+  'memcpy new array': 'new array + memcpy (`x.slice()`)',
+  'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
+};
+
+/** { NAME: () => markdown } for every section the run res has. */
+export function benchSections(res) {
+  const row = (fam, kernel, n) => res.families[fam]?.rows.find((r) => r.kernel === kernel && r.n === n);
+
+  function machine() {
+    const m = res.machine, s = res.settings;
+    return `Measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared), Node ${m.node}, git ${m.git}; ` +
+      `${s.quick ? 'QUICK run; ' : ''}medians of ${s.rounds} interleaved rounds (normalizers: ${res.families.normalizer?.rounds ?? s.rounds}) of ~${s.roundMs} ms per candidate, ${s.clock} clock` +
+      `${res.merged ? ` (families ${res.merged.rerun.join(', ')} rerun into the run of ${res.merged.from.slice(0, 16)})` : ''}. ` +
+      `Peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
+  }
+
+  // The headline: softmax at the target sizes, every candidate, with bytes/s.
+  function softmax() {
+    const fam = res.families.normalizer;
+    const ns = [...new Set(fam.rows.filter((r) => r.kernel === 'softmax').map((r) => r.n))];
+    const ids = orderIds(new Set(ns.flatMap((n) => Object.keys(row('normalizer', 'softmax', n).results))));
+    const out = [['n', ...ids.map((id) => NAMES[id] ?? id), 'relaxed vs tfjs', 'max rel err: softscope / tfjs / ort-web / ort-node']];
+    for (const n of ns) {
+      const r = row('normalizer', 'softmax', n).results, t = (id) => r[id]?.ns_per_elem;
+      out.push([pow2(n), ...ids.map((id) => (r[id] ? `${fmt(t(id))} (${r[id].gbps.toFixed(1)} GB/s)` : '—')), fmtX(ratio(t('tfjs'), t('relaxed'))),
+        ['relaxed', 'tfjs', 'ort-web', 'ort-node'].map((id) => fmtE(r[id]?.max_rel_err)).join(' / ')]);
+    }
+    return `ns per element (GB/s: 8 bytes per element, x read and y written, as memcpy of n floats)\n\n${md(out)}`;
+  }
+
+  // The README's one table: softmax at 2^20 against its peers, ns per element.
+  function headline() {
+    const fam = res.families.normalizer;
+    const n = fam.rows.some((r) => r.kernel === 'softmax' && r.n === 2 ** 20) ? 2 ** 20 : fam.rows.find((r) => r.kernel === 'softmax').n;
+    const r = row('normalizer', 'softmax', n).results;
+    const ids = orderIds(new Set(Object.keys(r))).filter((id) => r[id]?.ns_per_elem != null);
+    const out = [['softmax, n = ' + pow2(n), 'ns per element', 'GB/s', 'max rel err']];
+    for (const id of ids) out.push([NAMES[id] ?? id, fmt(r[id].ns_per_elem), r[id].gbps.toFixed(1), fmtE(r[id].max_rel_err)]);
+    return md(out);
+  }
+
+  function family(name) {
+    const fam = res.families[name];
+    const ids = orderIds(new Set(fam.rows.flatMap((r) => Object.keys(r.results)))).filter((id) => !id.startsWith('memcpy'));
+    const hasErr = fam.rows.some((r) => r.results.relaxed?.max_rel_err != null);
+    const out = [['kernel', 'n', ...ids.map((id) => NAMES[id] ?? id), 'relaxed / SIMD', 'SIMD / scalar', 'vs plain JS', 'vs fastest peer',
+      ...(hasErr ? ['max rel err'] : [])]];
+    for (const r of fam.rows) {
+      if (r.error) continue;
+      const t = (id) => r.results[id]?.ns_per_elem ?? null, lead = t('relaxed') ?? t('simd'), best = bestPeer(r);
+      out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
+        fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)), best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
+        ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : [])]);
+    }
+    return `${fam.unit}; input: ${fam.input}\n\n${md(out)}`;
+  }
+
+  function targets() {
+    return res.targets.map((tg) => {
+      const vals = tg.values.map((v) => `${pow2(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+      return `- **${tg.status}** — ${tg.name} ${tg.want}: ${vals}${tg.note ? ` (${tg.note})` : ''}`;
+    }).join('\n');
+  }
+
+  return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])) };
+}
+
+/** The text with every <!-- bench:NAME --> section it holds filled from sections. */
+export function fillSections(text, sections) {
+  let out = text;
+  for (const [name, make] of Object.entries(sections)) {
+    const re = new RegExp(`(<!-- bench:${name} -->\\n)[\\s\\S]*?(<!-- /bench:${name} -->)`);
+    if (re.test(out)) out = out.replace(re, (_, a, b) => `${a}${make()}\n${b}`);
+  }
+  return out;
+}
+
+/** One kernel's rows of the run: [{ n, unit, results }] (its family's unit, e.g. 'ns per element'). */
+export function kernelRows(res, family, kernel) {
+  const fam = res.families[family];
+  return fam ? fam.rows.filter((r) => r.kernel === kernel && !r.error).map((r) => ({ n: r.n, unit: fam.unit, results: r.results })) : [];
+}
