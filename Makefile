@@ -80,7 +80,7 @@ RELAXED_CC := clang-19
 PLAIN_CC := clang-14
 RELAXED_LD := wasm-ld-19
 WASI_LIB := /usr/lib/wasm32-wasi
-RELAXED_SRC := $(wildcard core/src/softmax/*.c)
+RELAXED_SRC := $(wildcard core/src/softmax/*.c) core/src/common/softmax_row.c
 WASI_CFLAGS := $(CSTD) $(WARN) $(INC) -O3 --target=wasm32-wasi --sysroot=/usr \
   -msimd128 -fno-vectorize -fno-slp-vectorize -ffp-contract=off -DSS_BUILD_RELAXED
 RELAXED_LINK := -L$(WASI_LIB) -z stack-size=1048576 --initial-memory=16777216 \

@@ -8,7 +8,8 @@
 #    the reference);
 #  - the relaxed build really holds relaxed ops, where, and only in kernels
 #    that state a relaxed error bound, never in pinned code
-#    (tests/relaxed-ops.js).
+#    (tests/relaxed-ops.js);
+#  - the floor plan of core/ and the JS layers (tests/floor-plan.js).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DIST=${DIST:-wasm/dist}
@@ -66,5 +67,14 @@ while read -r status rest; do
     FAIL) bad "$rest" ;;
   esac
 done < <(node --no-warnings tests/relaxed-ops.js "$DIST/softscope-relaxed.wasm" "${B:-build}/obj/wasm-relaxed" 2>&1 || echo "FAIL tests/relaxed-ops.js exited with status $?")
+
+# the floor plan (no circle, no arrow up, no family into another's headers,
+# JS layers): tests/floor-plan.js, over the native objects
+while read -r status rest; do
+  case $status in
+    ok) ok "$rest" ;;
+    FAIL) bad "$rest" ;;
+  esac
+done < <(node --no-warnings tests/floor-plan.js "${B:-build}/obj/asan" 2>&1 || echo "FAIL tests/floor-plan.js exited with status $?")
 echo "suite build-checks: $pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]

@@ -136,7 +136,7 @@ static inline void st_normalizer_bad_inputs(const ss_kernel_info *k,
   CHECK(st_untouched(y, N), "y written on an unsupported impl");
 }
 
-/* The subnormal rule (core/src/softmax/softmax_internal.h) for a
+/* The subnormal rule (core/src/common/softmax_row.h) for a
    probability kernel computing softmax(beta x): on rows whose outputs sit
    around FLT_MIN (sums S of 1 and of ~40, entries at ln(FLT_MIN S) + delta
    for small and large delta, -Inf, far below), every impl gives

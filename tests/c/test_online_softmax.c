@@ -43,7 +43,7 @@ static size_t test_n(size_t t) {
 }
 #define N_SIZES (67 + 7)
 
-/* The subnormal rule (softmax_internal.h). */
+/* The subnormal rule (common/softmax_row.h). */
 TEST(online_softmax_subnormal_rule) {
   st_check_subnormal_rule(K(), NULL, 0, 1.0, REL_F64, 137.25f);
   st_check_subnormal_rule(K(), NULL, 0, 1.0, REL_F64, 1e5f); /* the multiply path */

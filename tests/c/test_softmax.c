@@ -234,7 +234,7 @@ TEST(softmax_masking) {
   }
 }
 
-/* The subnormal rule (softmax_internal.h): outputs whose exact value is
+/* The subnormal rule (common/softmax_row.h): outputs whose exact value is
    below FLT_MIN are +0 and no output is a denormal, in every impl, so
    scalar and SIMD agree on the zeros (outside the 2e-6 band around FLT_MIN
    that the error bound leaves open). */

@@ -98,7 +98,7 @@ TEST(temperature_matches_float64_reference) {
 
 /* SIMD vs scalar for T != 1: both within the stated bound of float64, and
    exps of the same double exponent: <= 8 ulp for outputs >= 1e-30. */
-/* The subnormal rule at T = 0.37, 1 and 5 (softmax_internal.h). */
+/* The subnormal rule at T = 0.37, 1 and 5 (common/softmax_row.h). */
 TEST(temperature_subnormal_rule) {
   static const double ts[] = {0.37, 1.0, 5.0};
   for (size_t k = 0; k < 3; k++) st_check_subnormal_rule(KT(), &ts[k], 1, 1.0 / ts[k], TEMP_A, 137.25f);

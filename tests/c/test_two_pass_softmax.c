@@ -50,7 +50,7 @@ TEST(two_pass_matches_float64_reference) {
 }
 
 /* Inputs that stress the (mantissa, exponent) sum and the range check. */
-/* The subnormal rule (softmax_internal.h), and the case that broke it: an
+/* The subnormal rule (common/softmax_row.h), and the case that broke it: an
    entry at x - max = -87 is 1.6e-38 / S, a normal float, not 0. */
 TEST(two_pass_subnormal_rule) {
   st_check_subnormal_rule(K(), NULL, 0, 1.0, REL_F64, 137.25f);

@@ -36,7 +36,7 @@ function maxRel(a, b) {
 }
 
 // Relative error against a float64 reference, for outputs >= 1e-30 (below,
-// an absolute 1e-30); the bound of the README's accuracy table.
+// an absolute 1e-30); the bound of the accuracy table (README and the docs' benchmarks page).
 function refError(y, want) {
   let e = 0;
   for (let i = 0; i < y.length; i++) {

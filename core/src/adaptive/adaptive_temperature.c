@@ -52,8 +52,8 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 /* P(H) by Horner, highest power first (numpy/jax polyval order). */
 static double poly(double h) {

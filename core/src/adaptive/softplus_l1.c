@@ -59,12 +59,12 @@
 
 #include "adaptive/adaptive_internal.h"
 #include "common/check.h"
-#include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/log_simd.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 static const ss_param_info softplus_l1_params[] = {{
     .name = "head_dim",

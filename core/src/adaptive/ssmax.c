@@ -37,8 +37,8 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 static const ss_param_info ssmax_params[] = {{
     .name = "s",

@@ -38,8 +38,8 @@
 #include <math.h>
 
 #include "common/check.h"
-#include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/flush.h"
 #include "common/log_simd.h"
 #include "common/vec_simd.h"
 #include "entmax/entmax_internal.h"

@@ -19,9 +19,9 @@
 
 #include "common/check.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
 #include "loss/loss_internal.h"
-#include "softmax/softmax_internal.h"
 
 /* From m, x_t and S = sum exp(x - m) (grad holding exp(x - m)): the loss,
    and grad scaled to softmax - e_t. */

@@ -29,6 +29,7 @@
 #include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "loss/loss_internal.h"
+#include "registry/kernels.h"
 
 const ss_param_info ss_loss_target_param[1] = {{
     .name = "target",
@@ -136,24 +137,24 @@ static fy_sums sums_simd(const float *p, const float *x, float xt, size_t n,
 }
 #endif
 
-/* The body: project with the normalizer `proj` of the same impl into grad,
+/* The body: project with the normalizer `proj` (its descriptor, named
+   directly rather than looked up in the registry, so loss/ never calls back
+   into the kernel list) of the same impl into grad,
    then L (its sums by the impl's own sums_scalar / sums_simd) and p - e_t.
    alpha is the entropy's, or 0 for entmax_bisect_loss's own parameter
    params[1], which the projection takes too. */
-SS_ALWAYS_INLINE ss_status fy_run(const char *proj, double alpha, ss_impl impl, const float *x,
+SS_ALWAYS_INLINE ss_status fy_run(const ss_kernel_info *proj, double alpha, ss_impl impl, const float *x,
                                   size_t n, const double *params, double *loss, float *grad) {
   const bool param_alpha = alpha == 0.0;
   if (param_alpha) alpha = params[1];
   size_t t;
   ss_status s = ss_loss_target(params[0], n, &t);
   if (s != SS_OK) return s;
-  const ss_kernel_info *k = ss_kernel_find(proj, SS_FAMILY_NORMALIZER);
-  if (!k) return SS_ERR_UNKNOWN_KERNEL;
   /* the row's own errors first, then the masked target (infinite loss),
      before anything is written to grad */
   if ((s = ss_check_logits(x, n, NULL)) != SS_OK) return s;
   if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
-  s = ss_normalize(k, impl, x, n, param_alpha ? params + 1 : NULL, param_alpha ? 1 : 0, grad);
+  s = ss_normalize(proj, impl, x, n, param_alpha ? params + 1 : NULL, param_alpha ? 1 : 0, grad);
   if (s != SS_OK) return s;
   const fy_sums sums = SS_BY_IMPL(impl, sums)(grad, x, x[t], n, alpha);
   const double l = sums.dot + sums.ent / alpha;
@@ -162,9 +163,9 @@ SS_ALWAYS_INLINE ss_status fy_run(const char *proj, double alpha, ss_impl impl, 
   return SS_OK;
 }
 
-SS_LOSS_IMPLS(sparsemax_loss, fy_run, "sparsemax", 2.0)
-SS_LOSS_IMPLS(entmax15_loss, fy_run, "entmax15", 1.5)
-SS_LOSS_IMPLS(entmax_bisect_loss, fy_run, "entmax_bisect", 0.0)
+SS_LOSS_IMPLS(sparsemax_loss, fy_run, &ss_kernel_sparsemax, 2.0)
+SS_LOSS_IMPLS(entmax15_loss, fy_run, &ss_kernel_entmax15, 1.5)
+SS_LOSS_IMPLS(entmax_bisect_loss, fy_run, &ss_kernel_entmax_bisect, 0.0)
 
 #define FY_PAPER                                                            \
   "Blondel, Martins & Niculae 2020, 'Learning with Fenchel-Young Losses'; " \

@@ -55,12 +55,12 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/det_math.h" /* ss_det_exp_nonpos_corr, ss_det_log_pos; no FMA contraction */
 #include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/simd.h"
 #include "quant/quant_internal.h"
 #include "registry/kernels.h"
-#include "common/det_math.h" /* ss_det_exp_nonpos_corr, ss_det_log_pos; no FMA contraction */
 
 #define ZETA 1.1f
 #define GAMMA (-0.1f)

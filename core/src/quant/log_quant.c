@@ -29,12 +29,12 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/det_math.h"
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/simd.h"
 #include "registry/kernels.h"
-#include "common/det_math.h"
 
 static const ss_param_info pow2_params[] = {
     {.name = "bits", .type = SS_PARAM_INT, .min = 2.0, .max = 8.0, .def = 4.0, .ui_min = 2.0,

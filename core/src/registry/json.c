@@ -1,12 +1,8 @@
 /* The registry as JSON (ss_registry_json): every kernel's descriptor, the
    statuses and the C enums, and the parts the families write themselves
    through json_sections.h (the optimizers' test functions and schedules).
-   The writer's primitives are registry/json.h's. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+   The writer's primitives are registry/json_write.c's (a file of their own,
+   so a family's section and this file never call each other). */
 #include "registry/json.h"
 #include "softscope.h"
 
@@ -17,44 +13,6 @@ static const ss_json_section *const sections[] = {
 };
 
 #define SECTIONS_LEN (sizeof sections / sizeof sections[0])
-
-static void jput(ss_json *b, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++, b->len++)
-    if (b->buf && b->len + 1 < b->cap) b->buf[b->len] = s[i];
-}
-void ss_json_raw(ss_json *b, const char *s) { jput(b, s, strlen(s)); }
-
-void ss_json_str(ss_json *b, const char *s) {
-  ss_json_raw(b, "\"");
-  for (; s && *s; s++) {
-    const char c = *s;
-    if (c == '"' || c == '\\') {
-      const char esc[2] = {'\\', c};
-      jput(b, esc, 2);
-    } else if ((unsigned char)c < 0x20) {
-      ss_json_raw(b, c == '\n' ? "\\n" : " ");
-    } else {
-      jput(b, &c, 1);
-    }
-  }
-  ss_json_raw(b, "\"");
-}
-
-/* Doubles as JSON numbers, in the shortest form that round-trips;
-   infinities (never in ranges here) become null. */
-void ss_json_num(ss_json *b, double v) {
-  if (!isfinite(v)) {
-    ss_json_raw(b, "null");
-    return;
-  }
-  char tmp[40];
-  int n = 0;
-  for (int prec = 1; prec <= 17; prec++) {
-    n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-    if (strtod(tmp, NULL) == v) break;
-  }
-  jput(b, tmp, (size_t)n);
-}
 
 static const char *param_type_name(ss_param_type t) {
   switch (t) {
@@ -200,7 +158,7 @@ static void json_kernel(ss_json *b, const ss_kernel_info *k) {
       ss_json_raw(b, ",\"choices\":[\"");
       for (const char *c = p->choices; *c; c++) {
         if (*c == '|') ss_json_raw(b, "\",\"");
-        else jput(b, c, 1);
+        else ss_json_rawn(b, c, 1);
       }
       ss_json_raw(b, "\"]");
     }

@@ -21,6 +21,7 @@ typedef struct ss_json {
 } ss_json;
 
 void ss_json_raw(ss_json *b, const char *s);  /* s as it is (JSON syntax) */
+void ss_json_rawn(ss_json *b, const char *s, size_t n); /* its first n bytes */
 void ss_json_str(ss_json *b, const char *s);  /* s as a JSON string */
 /* v as a JSON number in the shortest form that round-trips; null when v is
    not finite. */

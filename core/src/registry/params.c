@@ -1,10 +1,16 @@
-/* A kernel's parameters as the registry describes them: reading one by
-   name, and the checks every generic entry point runs (range, integrality,
-   the bounds by n). */
+/* A kernel's parameters as the registry describes them: its limit on n,
+   reading one by name, and the checks every generic entry point runs
+   (range, integrality, the bounds by n). */
 #include <math.h>
 #include <string.h>
 
 #include "softscope.h"
+
+/* The kernel's own limit on n, or SS_MAX_N: apart from registry.c (the
+   kernel list) because every generic entry point checks it. */
+size_t ss_kernel_max_n(const ss_kernel_info *k) {
+  return k && k->max_n && k->max_n < SS_MAX_N ? k->max_n : SS_MAX_N;
+}
 
 double ss_param_value(const ss_kernel_info *k, const double *params, const char *name,
                       double def) {

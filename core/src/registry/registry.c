@@ -20,10 +20,6 @@ const ss_kernel_info *ss_kernel_at(size_t i) {
   return i < REGISTRY_LEN ? registry[i] : NULL;
 }
 
-size_t ss_kernel_max_n(const ss_kernel_info *k) {
-  return k && k->max_n && k->max_n < SS_MAX_N ? k->max_n : SS_MAX_N;
-}
-
 const ss_kernel_info *ss_kernel_find(const char *name, ss_family family) {
   if (!name) return NULL;
   for (size_t i = 0; i < REGISTRY_LEN; i++) {

@@ -15,11 +15,11 @@
 #include <stdbool.h>
 
 #include "common/check.h"
-#include "common/flush.h"
-#include "common/exp_simd.h"
-#include "common/vec_simd.h"
 #include "common/det_math.h"
+#include "common/exp_simd.h"
+#include "common/flush.h"
 #include "common/sum4.h"
+#include "common/vec_simd.h"
 #include "sample/sample_internal.h"
 
 /* ---- scalar ----------------------------------------------------------- */

@@ -20,13 +20,13 @@
 #include <math.h>
 
 #include "common/check.h"
-#include "common/flush.h"
+#include "common/det_math.h"
 #include "common/exp_simd.h"
+#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
-#include "common/det_math.h"
 #include "sample/sample_internal.h"
 
 static const ss_param_info gumbel_sigmoid_params[] = {

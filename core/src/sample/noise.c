@@ -11,9 +11,9 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/det_math.h"
 #include "common/log_simd.h"
 #include "common/rng.h"
-#include "common/det_math.h"
 #include "sample/noise.h"
 #include "sample/sample_internal.h"
 

@@ -10,8 +10,8 @@
  * also exactly what every other filter does before filtering.
  */
 #include "common/impl_pair.h"
-#include "sample/filter.h"
 #include "registry/kernels.h"
+#include "sample/filter.h"
 #include "sample/sample_internal.h"
 
 static const ss_param_info temperature_params[] = {

@@ -17,10 +17,10 @@
  */
 #include <math.h>
 
+#include "common/det_math.h"
 #include "common/impl_pair.h"
 #include "common/rng.h"
 #include "registry/kernels.h"
-#include "common/det_math.h"
 #include "sample/mass_select.h"
 #include "sample/sample_internal.h"
 

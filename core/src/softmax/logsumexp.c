@@ -22,9 +22,9 @@
 #include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
 #include "softmax/logsumexp.h"
-#include "softmax/softmax_internal.h"
 
 /* ---- scalar reference ------------------------------------------------- */
 

@@ -35,7 +35,7 @@
  * state API (and of the kernel where m + ln d is outside ss_expm's range)
  * folds 1/d into the exponent, y = exp(x - (m + ln d)) with m + ln d
  * as a float pair: no multiply, and outputs below 2^-126 are +0 (the
- * subnormal rule of softmax_internal.h; the scalar reference and the
+ * subnormal rule of common/softmax_row.h; the scalar reference and the
  * multiply path for |m| > 2^16 flush explicitly). Lane sums are
  * float within a block of SS_SUM_BLOCK, then rescaled (one SIMD exp per
  * accumulator) and added into the double state.
@@ -48,9 +48,9 @@
 #include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
 #include "softmax/online_internal.h"
-#include "softmax/softmax_internal.h"
 
 /* ---- shared pieces ------------------------------------------------------ */
 

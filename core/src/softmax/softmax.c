@@ -18,7 +18,9 @@
  * Relaxed build: the exp's multiply-adds are relaxed_madd and the flush a
  * laneselect; the bound below holds fused or not (tested in both builds).
  * Subnormal rule: outputs whose exact value is below FLT_MIN are +0 in every
- * impl, never denormal (softmax_internal.h; tests/c/test_softmax.c).
+ * impl, never denormal (common/softmax_row.h; tests/c/test_softmax.c).
+ * The row itself (exp pass, scale, VJP) is common/softmax_row.c, shared with
+ * every softmax-shaped kernel of the other families.
  * Bound: max relative error <= 2e-6 vs float64 for outputs >= 1e-30
  * (tests/c/test_softmax.c; measured 3e-7), in every build.
  */
@@ -26,54 +28,11 @@
 #include <stdbool.h>
 
 #include "common/check.h"
-#include "common/exp_simd.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 /* ---- scalar reference ------------------------------------------------- */
-
-/* d + e = a - b exactly (TwoSum), see common/exp_simd.h for why. */
-static inline float two_diff(float a, float b, float *e) {
-  const float d = a - b, bb = a - d, da = d + bb;
-  *e = (a - da) + (bb - b);
-  return d;
-}
-
-double ss_exp_store_scalar(const float *x, size_t n, float max, double beta,
-                           float *y) {
-  double sum = 0.0;
-  if (beta != 1.0) {
-    /* exp(beta (x - m)) in double: x - m is exact there, the product and
-       exp are rounded to 2^-53. */
-    for (size_t i = 0; i < n; i++) {
-      const double e = x[i] == -INFINITY ? 0.0 : exp(beta * ((double)x[i] - (double)max));
-      y[i] = (float)e;
-      sum += e;
-    }
-    return sum;
-  }
-  for (size_t i = 0; i < n; i++) {
-    float e = 0.0f;
-    if (x[i] != -INFINITY) { /* a masked logit gets exactly 0 */
-      float err;
-      const float d = two_diff(x[i], max, &err);
-      /* exp(d + err) = exp(d) (1 + err) to first order */
-      e = expf(d);
-      /* When x - max overflows to -Inf, err is NaN and e is already 0. */
-      if (e != 0.0f) e *= 1.0f + err;
-    }
-    y[i] = e;
-    sum += e;
-  }
-  return sum;
-}
-
-void ss_softmax_row_scalar(const float *x, size_t n, float max, double beta,
-                           float *y) {
-  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, beta, y);
-  for (size_t i = 0; i < n; i++) y[i] = ss_flush_tiny((double)y[i] * inv);
-}
 
 static ss_status softmax_scalar(const float *x, size_t n, const double *params,
                                 float *y) {
@@ -85,199 +44,8 @@ static ss_status softmax_scalar(const float *x, size_t n, const double *params,
   return SS_OK;
 }
 
-void ss_softmax_vjp_core_scalar(const float *y, const float *g, size_t n,
-                                float beta, float *dx) {
-  double dot = 0.0;
-  for (size_t i = 0; i < n; i++) dot += (double)g[i] * (double)y[i];
-  for (size_t i = 0; i < n; i++)
-    dx[i] = (float)((double)beta * (double)y[i] * ((double)g[i] - dot));
-}
-
-ss_status ss_softmax_vjp_scalar(const float *x, const float *y, const float *g,
-                                size_t n, const double *params, float *dx) {
-  (void)x;
-  (void)params;
-  ss_softmax_vjp_core_scalar(y, g, n, 1.0f, dx);
-  return SS_OK;
-}
-
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
-
-float ss_max_min_simd(const float *x, size_t n, float *min) {
-  v128_t hi0 = wasm_f32x4_splat(-INFINITY), hi1 = hi0;
-  v128_t lo0 = wasm_f32x4_splat(INFINITY), lo1 = lo0;
-  v128_t nan = wasm_i32x4_splat(0);
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const v128_t a = wasm_v128_load(x + i), b = wasm_v128_load(x + i + 4);
-    const v128_t c = wasm_v128_load(x + i + 8), d = wasm_v128_load(x + i + 12);
-    hi0 = wasm_f32x4_pmax(hi0, wasm_f32x4_pmax(a, b));
-    hi1 = wasm_f32x4_pmax(hi1, wasm_f32x4_pmax(c, d));
-    lo0 = wasm_f32x4_pmin(lo0, wasm_f32x4_pmin(a, b));
-    lo1 = wasm_f32x4_pmin(lo1, wasm_f32x4_pmin(c, d));
-    nan = wasm_v128_or(nan, wasm_v128_or(wasm_v128_or(wasm_f32x4_ne(a, a), wasm_f32x4_ne(b, b)),
-                                         wasm_v128_or(wasm_f32x4_ne(c, c), wasm_f32x4_ne(d, d))));
-  }
-  for (; i < n; i += 4) { /* the last < 16, the tail padded with x[0] */
-    const v128_t a = n - i >= 4 ? wasm_v128_load(x + i) : ss_load_partial(x + i, n - i, x[0]);
-    hi0 = wasm_f32x4_pmax(hi0, a);
-    lo0 = wasm_f32x4_pmin(lo0, a);
-    nan = wasm_v128_or(nan, wasm_f32x4_ne(a, a));
-  }
-  if (wasm_v128_any_true(nan)) return NAN;
-  hi0 = wasm_f32x4_pmax(hi0, hi1);
-  hi0 = wasm_f32x4_pmax(hi0, wasm_i32x4_shuffle(hi0, hi0, 2, 3, 0, 1));
-  hi0 = wasm_f32x4_pmax(hi0, wasm_i32x4_shuffle(hi0, hi0, 1, 0, 3, 2));
-  lo0 = wasm_f32x4_pmin(lo0, lo1);
-  lo0 = wasm_f32x4_pmin(lo0, wasm_i32x4_shuffle(lo0, lo0, 2, 3, 0, 1));
-  lo0 = wasm_f32x4_pmin(lo0, wasm_i32x4_shuffle(lo0, lo0, 1, 0, 3, 2));
-  *min = wasm_f32x4_extract_lane(lo0, 0);
-  return wasm_f32x4_extract_lane(hi0, 0);
-}
-
-/* The exp-and-sum pass, one template for the three exps: `kind` is a
-   compile-time constant after inlining. EXP_M: ss_expm_f32x4; EXP_DIFF:
-   ss_exp_diff_f32x4 (TwoSum) for a max outside ss_expm's range; EXP_Z: the
-   double-reduced exp of beta (x - m). SS_EXP_UNROLL vectors per step,
-   summed pairwise into two float accumulators, blocks of SS_SUM_BLOCK into
-   a double. */
-enum exp_kind { EXP_DIFF, EXP_M, EXP_Z };
-/* Vectors per step, a multiple of 4. V8 (Node 20, x64), exp-and-store pass
-   with relaxed_madd: 4: 0.58, 8: 0.52, 12: 0.48, 16: 0.61 ns per element --
-   fewer leave loop overhead, more spill registers. */
-#define SS_EXP_UNROLL 12
-
-typedef struct exp_row {
-  ss_exp_consts d;
-  v128_t vmax;
-  ss_expm m;
-  ss_expz z;
-} exp_row;
-
-SS_ALWAYS_INLINE v128_t exp_lane(v128_t x, const exp_row *r, enum exp_kind kind) {
-  switch (kind) {
-    case EXP_DIFF: return ss_exp_diff_f32x4(x, r->vmax, &r->d);
-    case EXP_M: return ss_expm_f32x4(x, &r->m);
-    case EXP_Z: return ss_expz_f32x4(x, &r->z);
-  }
-  return x;
-}
-
-SS_ALWAYS_INLINE double exp_store(const float *x, size_t n, const exp_row *r,
-                                  enum exp_kind kind, float *y) {
-  double total = 0.0;
-  size_t i = 0;
-  while (i < n) {
-    const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0;
-    for (; i + 4 * SS_EXP_UNROLL <= end; i += 4 * SS_EXP_UNROLL) {
-      v128_t e[SS_EXP_UNROLL];
-#pragma GCC unroll 16 /* clang-19 keeps the long EXP_Z body a loop over e[] otherwise */
-      for (int j = 0; j < SS_EXP_UNROLL; j++) e[j] = exp_lane(wasm_v128_load(x + i + 4 * j), r, kind);
-#pragma GCC unroll 16
-      for (int j = 0; j < SS_EXP_UNROLL; j++) wasm_v128_store(y + i + 4 * j, e[j]);
-#pragma GCC unroll 16
-      for (int j = 0; j < SS_EXP_UNROLL; j += 4) {
-        s0 = wasm_f32x4_add(s0, wasm_f32x4_add(e[j], e[j + 1]));
-        s1 = wasm_f32x4_add(s1, wasm_f32x4_add(e[j + 2], e[j + 3]));
-      }
-    }
-    for (; i + 4 <= end; i += 4) {
-      const v128_t e = exp_lane(wasm_v128_load(x + i), r, kind);
-      wasm_v128_store(y + i, e);
-      s0 = wasm_f32x4_add(s0, e);
-    }
-    if (i < end) { /* tail: pad with -Inf, whose exp is exactly 0 */
-      const size_t rem = end - i;
-      const v128_t e = exp_lane(ss_load_partial(x + i, rem, -INFINITY), r, kind);
-      ss_store_partial(y + i, rem, e);
-      s1 = wasm_f32x4_add(s1, e);
-      i = end;
-    }
-    total += ss_hsum_f64(wasm_f32x4_add(s0, s1));
-  }
-  return total;
-}
-
-double ss_exp_store_simd(const float *x, size_t n, float max, double beta,
-                         float *y) {
-  exp_row r;
-  if (beta != 1.0) {
-    ss_expz_init(max, beta, &r.z);
-    return exp_store(x, n, &r, EXP_Z, y);
-  }
-  if (ss_expm_init(max, SS_EXPM_ONE, &r.m)) return exp_store(x, n, &r, EXP_M, y);
-  r.d = ss_exp_consts_load(); /* max outside ss_expm's range */
-  r.vmax = wasm_f32x4_splat(max);
-  return exp_store(x, n, &r, EXP_DIFF, y);
-}
-
-/* Vectors per step. V8 (Node 20, x64), relaxed build, two-pass softmax at
-   2^22 (2^24), ns per element of the whole kernel: 2: 1.04 (1.09), 3: 1.03
-   (1.06), 4: 1.02 (1.06), 5: 0.99 (1.04), 6: 1.07 (1.11), 8: 1.15 (1.17),
-   12: 1.35, 16: 1.44 -- past 5 the exp's constants and the in-flight
-   vectors spill (unlike exp_store above, whose best is 12); the SIMD128
-   build is the same at 4 and 8. */
-#define SS_LSE_UNROLL 4
-
-bool ss_exp_lse_store_simd(const float *x, size_t n, double c, float *y) {
-  ss_expm ec;
-  if (!ss_expm_init(c, SS_EXPM_FLOOR, &ec)) return false;
-  const v128_t one = wasm_f32x4_splat(1.0f);
-#define SS_LSE_OUT(v) wasm_f32x4_pmin(one, ss_expm_f32x4((v), &ec)) /* y < 1 ? y : 1 */
-  size_t i = 0;
-  for (; i + 4 * SS_LSE_UNROLL <= n; i += 4 * SS_LSE_UNROLL) {
-    v128_t v[SS_LSE_UNROLL];
-#pragma GCC unroll 16
-    for (int j = 0; j < SS_LSE_UNROLL; j++) v[j] = SS_LSE_OUT(wasm_v128_load(x + i + 4 * j));
-#pragma GCC unroll 16
-    for (int j = 0; j < SS_LSE_UNROLL; j++) wasm_v128_store(y + i + 4 * j, v[j]);
-  }
-  for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, SS_LSE_OUT(wasm_v128_load(x + i)));
-  if (i < n) ss_store_partial(y + i, n - i, SS_LSE_OUT(ss_load_partial(x + i, n - i, -INFINITY)));
-#undef SS_LSE_OUT
-  return true;
-}
-
-void ss_softmax_scale_simd(float *y, size_t n, double S, double min_d) {
-  const float inv = (float)(1.0 / S);
-  /* e >= theta gives e * inv >= FLT_MIN even after the two roundings. */
-  const double theta = (double)FLT_MIN * S * (1.0 + 0x1p-21);
-  if (min_d >= log(theta) + 1e-5) { /* every e is >= theta */
-    ss_scale_simd(y, n, inv, y);
-    return;
-  }
-  const v128_t vinv = wasm_f32x4_splat(inv), vth = wasm_f32x4_splat((float)theta);
-#define SS_SCALE_FLUSH(k)                                                           \
-  do {                                                                              \
-    const v128_t e = wasm_v128_load(y + i + (k));                                   \
-    wasm_v128_store(y + i + (k), wasm_f32x4_mul(ss_keep(e, wasm_f32x4_ge(e, vth)), vinv)); \
-  } while (0)
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    SS_SCALE_FLUSH(0);
-    SS_SCALE_FLUSH(4);
-    SS_SCALE_FLUSH(8);
-    SS_SCALE_FLUSH(12);
-  }
-  for (; i + 4 <= n; i += 4) SS_SCALE_FLUSH(0);
-#undef SS_SCALE_FLUSH
-  for (; i < n; i++) y[i] = y[i] >= (float)theta ? y[i] * inv : 0.0f;
-}
-
-/* Not blocked: max, exp and sum over L1-sized blocks, then scale (x read
-   from memory once instead of twice) ran 0.80-0.90x as fast as these three
-   whole-row passes at 2^20 and 2^22 with blocks of 4096, 16384 and 65536
-   floats (V8, this machine): the passes here are bound by arithmetic, and
-   the hardware prefetcher streams whole rows well. Nor zigzag (the exp pass
-   over its blocks last to first, to start where the max pass left the
-   caches): 0.58-0.83x, the prefetcher loses the descending stream. */
-void ss_softmax_row_simd(const float *x, size_t n, float max, float min,
-                         double beta, float *y) {
-  const double S = ss_exp_store_simd(x, n, max, beta, y);
-  ss_softmax_scale_simd(y, n, S, beta * ((double)min - (double)max));
-}
 
 static ss_status softmax_simd(const float *x, size_t n, const double *params,
                               float *y) {
@@ -287,27 +55,6 @@ static ss_status softmax_simd(const float *x, size_t n, const double *params,
   ss_status s = ss_classify_max(max);
   if (s != SS_OK) return s;
   ss_softmax_row_simd(x, n, max, min, 1.0, y);
-  return SS_OK;
-}
-
-void ss_softmax_vjp_core_simd(const float *y, const float *g, size_t n,
-                              float beta, float *dx) {
-  const float dot = (float)ss_dot_simd(g, y, n);
-  const v128_t vdot = wasm_f32x4_splat(dot), vbeta = wasm_f32x4_splat(beta);
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const v128_t vy = wasm_v128_load(y + i);
-    const v128_t d = wasm_f32x4_sub(wasm_v128_load(g + i), vdot);
-    wasm_v128_store(dx + i, wasm_f32x4_mul(wasm_f32x4_mul(vy, vbeta), d));
-  }
-  for (; i < n; i++) dx[i] = y[i] * beta * (g[i] - dot);
-}
-
-ss_status ss_softmax_vjp_simd(const float *x, const float *y, const float *g,
-                              size_t n, const double *params, float *dx) {
-  (void)x;
-  (void)params;
-  ss_softmax_vjp_core_simd(y, g, n, 1.0f, dx);
   return SS_OK;
 }
 

@@ -35,7 +35,7 @@
  * that ~100x slower and V8 runs without flush-to-zero).
  *
  * Pass 2 is exp(x - c) by softmax's row-reduced exp (ss_expm_f32x4 with c in
- * double): it follows the subnormal rule (softmax_internal.h) exactly -- an
+ * double): it follows the subnormal rule (common/softmax_row.h) exactly -- an
  * output is +0 iff its exact value is below FLT_MIN -- where folding 1/S as
  * (2m f) 2^{k + L - 1} had to drop outputs whose mantissa factor 2mf, which
  * spans two octaves, would have kept them normal (x - max = -87 gave 0
@@ -65,9 +65,9 @@
 #include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
 #include "registry/kernels.h"
-#include "softmax/softmax_internal.h"
 
 #define TP_EMAX 511.0f                /* |e| <= 511: e c1 exact */
 #define TP_EMIN (-TP_EMAX + 126.0f)   /* lowest accepted max exponent */

@@ -1,5 +1,6 @@
 /* The exact sparsemax / 1.5-entmax threshold: grid, searches, output pass
-   (scalar), and the driver shared by both kernels. See sparse/threshold.h. */
+   (scalar). The driver that runs them is threshold_driver.c. See
+   sparse/threshold.h. */
 #include "sparse/threshold.h"
 
 #include <float.h>
@@ -157,57 +158,4 @@ ss_status ss_sparse_check_args(ss_impl impl, ss_threshold_method method,
   if (method != SS_THRESHOLD_SELECT && method != SS_THRESHOLD_SORT)
     return SS_ERR_PARAM_RANGE;
   return SS_OK;
-}
-
-
-void ss_sparse_report(const ss_grid *g, double theta, size_t k, float *tau,
-                      size_t *support) {
-  if (tau) *tau = (float)((g->square ? 0.5 * g->max : g->max) + theta);
-  if (support) *support = k;
-}
-
-ss_status ss_sparse_run_scalar(ss_sparse_kind kind, ss_threshold_method method,
-                               const float *x, size_t n, float *y, float *tau,
-                               size_t *support) {
-  float max;
-  const ss_status st = ss_check_logits(x, n, &max);
-  if (st != SS_OK) return st;
-  /* From here on y is scratch: the candidates, then the result. */
-  ss_grid g;
-  ss_grid_init(&g, kind, max);
-  const float lo = ss_sparse_floor(kind, max);
-  ss_support s;
-  if (method == SS_THRESHOLD_SORT) {
-    /* every finite logit (x >= -FLT_MAX), as the textbook method sorts */
-    const size_t m = ss_compact_ge_scalar(x, n, -FLT_MAX, y);
-    ss_sparse_sort(y, m, lo, &g, &s);
-  } else {
-    const size_t m = ss_compact_ge_scalar(x, n, lo, y);
-    ss_sparse_select(y, m, &g, &s, NULL);
-  }
-  const double theta = ss_sparse_theta(&g, &s);
-  const size_t k = ss_sparse_output_scalar(x, n, &g, theta, s.vmin, y);
-  ss_sparse_report(&g, theta, k, tau, support);
-  return SS_OK;
-}
-
-ss_status ss_sparse_run_margin(ss_sparse_kind kind, ss_impl impl,
-                               ss_threshold_method method, const float *x,
-                               size_t n, double margin, float *y, float *tau,
-                               size_t *support) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    return ss_sparse_run_simd(kind, method, x, n, margin, y, tau, support);
-#else
-  (void)impl;
-#endif
-  (void)margin;
-  return ss_sparse_run_scalar(kind, method, x, n, y, tau, support);
-}
-
-ss_status ss_sparse_run(ss_sparse_kind kind, ss_impl impl,
-                        ss_threshold_method method, const float *x, size_t n,
-                        float *y, float *tau, size_t *support) {
-  return ss_sparse_run_margin(kind, impl, method, x, n, SS_SPARSE_MARGIN, y,
-                              tau, support);
 }

@@ -262,37 +262,4 @@ size_t ss_sparse_output_simd(const float *x, size_t n, const ss_grid *g,
   return k;
 }
 
-ss_status ss_sparse_run_simd(ss_sparse_kind kind, ss_threshold_method method,
-                             const float *x, size_t n, double margin, float *y,
-                             float *tau, size_t *support) {
-  const float max = ss_max_simd(x, n);
-  const ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  /* From here on y is scratch: the candidates, then the result. */
-  ss_grid g;
-  ss_grid_init(&g, kind, max);
-  const float lo = ss_sparse_floor(kind, max);
-  ss_support s;
-  if (method == SS_THRESHOLD_SORT) {
-    const size_t m = ss_compact_ge_simd(x, n, -FLT_MAX, y); /* every finite logit */
-    ss_sparse_sort(y, m, lo, &g, &s);
-  } else {
-    float excluded;
-    size_t m = ss_sparse_narrow_simd(x, n, &g, lo, margin, y, &excluded);
-    if (m > 0) ss_sparse_select(y, m, &g, &s, NULL);
-    /* The subset holds the support unless the search kept all of it and the
-       largest entry left out would have joined (rounding beyond the
-       margin): then search every entry >= lo. */
-    if (m == 0 || (s.count == m && excluded != -INFINITY &&
-                   ss_sparse_would_join(&g, &s, excluded))) {
-      m = ss_compact_ge_simd(x, n, lo, y);
-      ss_sparse_select(y, m, &g, &s, NULL);
-    }
-  }
-  const double theta = ss_sparse_theta(&g, &s);
-  const size_t k = ss_sparse_output_simd(x, n, &g, theta, s.vmin, y);
-  ss_sparse_report(&g, theta, k, tau, support);
-  return SS_OK;
-}
-
 #endif /* SS_HAVE_SIMD */

@@ -42,8 +42,8 @@
 #include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 #include "variants/xsoftmax.h"
 
 static const ss_param_info boltzmann_params[] = {{

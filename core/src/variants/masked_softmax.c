@@ -45,8 +45,8 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 /* Which entries are kept: keep[] when given, else all outside [from, to). */
 typedef struct mask_spec {

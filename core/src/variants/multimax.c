@@ -48,8 +48,8 @@
 #include "common/check.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 #define T_PARAM(nm, hlp)                                                      \
   {.name = nm, .type = SS_PARAM_FLOAT, .min = -1e3, .max = 1e3, .def = 0.0,   \

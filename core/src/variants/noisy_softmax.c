@@ -48,8 +48,8 @@
 #include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/rng.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 #define MAX_INT53 9007199254740992.0 /* 2^53: integers exact in a double */
 

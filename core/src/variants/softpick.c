@@ -50,8 +50,8 @@
 #include <math.h>
 
 #include "common/check.h"
-#include "common/flush.h"
 #include "common/exp_simd.h"
+#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/vec_simd.h"
 

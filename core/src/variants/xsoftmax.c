@@ -31,8 +31,8 @@
 
 #include "common/check.h"
 #include "common/flush.h"
+#include "common/softmax_row.h"
 #include "common/vec_simd.h"
-#include "softmax/softmax_internal.h"
 
 /* ---- scalar reference ------------------------------------------------- */
 

@@ -9,7 +9,7 @@ export const N_MIN = 2 ** 10, N_MAX = 2 ** 20;
 
 const names = (ss) => ss.kernels('normalizer').map((k) => k.name);
 // The headline comparison, as far as the registry has it: the softmax, and
-// the sparse pair the README's tables compare with their sort-based JS.
+// the sparse pair the benchmark tables (docs site) compare with their sort-based JS.
 const WANTED = ['softmax', 'sparsemax', 'entmax15'];
 
 export const schema = {

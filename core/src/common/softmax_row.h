@@ -1,8 +1,10 @@
-/* Pieces shared by the softmax-family kernels of this folder. */
-#ifndef SS_SOFTMAX_INTERNAL_H
-#define SS_SOFTMAX_INTERNAL_H
+/* The softmax row shared by the softmax-shaped kernels of every family
+   (common/softmax_row.c). */
+#ifndef SS_COMMON_SOFTMAX_ROW_H
+#define SS_COMMON_SOFTMAX_ROW_H
 
 #include <float.h>
+#include <stdbool.h>
 
 #include "common/simd.h"
 #include "softscope.h"
@@ -72,7 +74,7 @@ bool ss_exp_lse_store_simd(const float *x, size_t n, double c, float *y);
 #endif
 
 /* Registry-shaped VJPs of plain softmax (params unused): online and two-pass
-   softmax compute the same function, so they share them. */
+   softmax and masked_softmax (on its kept entries) share them. */
 ss_status ss_softmax_vjp_scalar(const float *x, const float *y, const float *g,
                                 size_t n, const double *params, float *dx);
 #if SS_HAVE_SIMD
