@@ -231,20 +231,8 @@ static bool measure_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl 
 }
 
 TEST(conformance_measure_bad_inputs) {
-  enum { N = 23 };
   static const size_t where[] = {0, 5, 16, 22};
-  bool all_ok = true;
-  cf_count cnt = {0};
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_MEASURE) {
-    cnt.kernels++;
-    double prm[CF_MAX_PARAMS + 1];
-    cf_defaults(k, N, prm);
-    prm[k->nparams] = 0.0;
-    all_ok &= cf_bad_input_battery(&cf_measure_adapter, k, prm, k->nparams, N, where,
-                                   sizeof where / sizeof where[0], measure_extra, &cnt.cases);
-  }
-  cf_report("measure bad inputs", &cnt);
-  CHECK(all_ok, "see above");
+  CHECK(CF_FAMILY_BAD_INPUTS(&cf_measure_adapter, 23, where, measure_extra, 0), "see above");
 }
 
 /* The VJP against central differences of the (double) measure along random

@@ -336,20 +336,8 @@ static bool normalizer_extra(const cf_adapter *a, const ss_kernel_info *k, ss_im
 }
 
 TEST(conformance_normalizer_bad_inputs) {
-  enum { N = 37 };
   static const size_t where[] = {0, 5, 16, 31, 33, 36};
-  bool all_ok = true;
-  cf_count cnt = {0};
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_NORMALIZER) {
-    cnt.kernels++;
-    double p[CF_MAX_PARAMS + 1];
-    cf_defaults(k, N, p);
-    p[k->nparams] = 0.0;
-    all_ok &= cf_bad_input_battery(&cf_normalizer_adapter, k, p, k->nparams, N, where,
-                                   sizeof where / sizeof where[0], normalizer_extra, &cnt.cases);
-  }
-  cf_report("normalizer bad inputs", &cnt);
-  CHECK(all_ok, "see above");
+  CHECK(CF_FAMILY_BAD_INPUTS(&cf_normalizer_adapter, 37, where, normalizer_extra, 0), "see above");
 }
 
 /* ---- finite differences ---------------------------------------------------- */

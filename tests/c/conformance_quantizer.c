@@ -224,20 +224,8 @@ TEST(conformance_quantizer_lengths) {
 }
 
 TEST(conformance_quantizer_bad_inputs) {
-  enum { N = 32 };
   static const size_t where[] = {0, 5, 16, 31};
-  bool all_ok = true;
-  cf_count cnt = {0};
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_QUANTIZER) {
-    cnt.kernels++;
-    double p[CF_MAX_PARAMS + 1];
-    cf_defaults(k, N, p);
-    p[k->nparams] = 0.0;
-    all_ok &= cf_bad_input_battery(&cf_quantizer_adapter, k, p, k->nparams, N, where,
-                                   sizeof where / sizeof where[0], NULL, &cnt.cases);
-  }
-  cf_report("quantizer bad inputs", &cnt);
-  CHECK(all_ok, "see above");
+  CHECK(CF_FAMILY_BAD_INPUTS(&cf_quantizer_adapter, 32, where, NULL, 0), "see above");
 }
 
 TEST(conformance_pack_unpack) {

@@ -355,22 +355,8 @@ static bool sampler_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl 
 }
 
 TEST(conformance_sampler_bad_inputs) {
-  enum { N = 37 };
   static const size_t where[] = {0, 5, 16, 31, 36};
-  bool all_ok = true;
-  cf_count cnt = {0};
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_SAMPLER) {
-    cnt.kernels++;
-    double p[CF_MAX_PARAMS + 1];
-    cf_defaults(k, N, p);
-    const long di = cf_param_index(k, "draws");
-    if (di >= 0) p[di] = 4;
-    p[k->nparams] = 0.0;
-    all_ok &= cf_bad_input_battery(&cf_sampler_adapter, k, p, k->nparams, N, where,
-                                   sizeof where / sizeof where[0], sampler_extra, &cnt.cases);
-  }
-  cf_report("sampler bad inputs", &cnt);
-  CHECK(all_ok, "see above");
+  CHECK(CF_FAMILY_BAD_INPUTS(&cf_sampler_adapter, 37, where, sampler_extra, 4), "see above");
 }
 
 /* ---- backward ---------------------------------------------------------- */

@@ -1,5 +1,7 @@
 #include "family_adapter.h"
 
+#include <stdio.h>
+
 /* ---- the adapters ---------------------------------------------------------- */
 
 static ss_status call_normalizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
@@ -145,4 +147,23 @@ bool cf_bad_input_battery(const cf_adapter *a, const ss_kernel_info *k, const do
   if (!cf_has_simd())
     ok &= cf_expect(a, k, SS_IMPL_SIMD, in, N, p, np, SS_ERR_UNSUPPORTED, "no SIMD");
   return ok;
+}
+
+bool cf_family_bad_inputs(const cf_adapter *a, size_t n, const size_t *where, size_t nwhere,
+                          cf_battery_extra extra, double draws) {
+  bool all_ok = true;
+  cf_count cnt = {0};
+  CF_FOR_EACH_KERNEL(k, a->family) {
+    cnt.kernels++;
+    double p[CF_MAX_PARAMS + 1];
+    cf_defaults(k, n, p);
+    const long di = draws > 0 ? cf_param_index(k, "draws") : -1;
+    if (di >= 0) p[di] = draws;
+    p[k->nparams] = 0.0;
+    all_ok &= cf_bad_input_battery(a, k, p, k->nparams, n, where, nwhere, extra, &cnt.cases);
+  }
+  char label[64];
+  snprintf(label, sizeof label, "%s bad inputs", ss_family_name(a->family));
+  cf_report(label, &cnt);
+  return all_ok;
 }

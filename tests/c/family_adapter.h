@@ -85,4 +85,13 @@ bool cf_bad_input_battery(const cf_adapter *a, const ss_kernel_info *k, const do
                           size_t np, size_t N, const size_t *where, size_t nwhere,
                           cf_battery_extra extra, size_t *cases);
 
+/* The battery over every kernel of the adapter's family at length n with
+   its default parameters (draws = `draws` where a kernel has that parameter
+   and draws > 0), the counts reported as "<family> bad inputs". The body of
+   each tester's conformance_<family>_bad_inputs. */
+bool cf_family_bad_inputs(const cf_adapter *a, size_t n, const size_t *where, size_t nwhere,
+                          cf_battery_extra extra, double draws);
+#define CF_FAMILY_BAD_INPUTS(a, n, where, extra, draws) \
+  cf_family_bad_inputs((a), (n), (where), sizeof(where) / sizeof((where)[0]), (extra), (draws))
+
 #endif
