@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { VIEWS } from '../wasm/views/index.js';
 import { buildSite } from './docs/site.js';
 import { headerComment } from './docs/views.js';
-import { cliCommands } from './docs/reference.js';
+import { cliCommands, typedEntries } from './docs/reference.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(ROOT, p), 'utf8');
@@ -77,7 +77,7 @@ async function main(argv) {
     views: viewSources(),
     bench: existsSync(benchFile) ? JSON.parse(readFileSync(benchFile, 'utf8')) : null,
     cli: await cliHelp(),
-    dts: read('wasm/api/index.d.ts'),
+    dts: typedEntries(JSON.parse(read('package.json'))).map((m) => ({ ...m, text: read(m.file) })),
     header: read('core/include/softscope.h'),
     pages: readPages(),
   });

@@ -19,6 +19,7 @@ run_suite() {
   local log="$B/logs/$label.log"
   mkdir -p "$B/logs"
   echo "=== $label: $*"
+  local t0=$SECONDS
   "$@" 2>&1 | tee "$log" | grep -E '^(FAIL|suite |    [^ ])' || true
   local rc=${PIPESTATUS[0]}
   local line; line=$(grep -E '^suite [^:]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
@@ -30,7 +31,7 @@ run_suite() {
   if [[ $rc -ne 0 && $f -eq 0 ]]; then f=1; echo "    $label exited with status $rc (see $log)"; tail -20 "$log"; fi
   if [[ -z $line ]]; then echo "    $label printed no summary line (see $log)"; [[ $f -eq 0 ]] && f=1; fi
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
-  summary+=("$(printf '%-14s %5d passed %4d failed %4d skipped' "$label" "$p" "$f" "$s")")
+  summary+=("$(printf '%-14s %5d passed %4d failed %4d skipped %5d s' "$label" "$p" "$f" "$s" $((SECONDS - t0)))")
 }
 
 run_suite c-native "$B/native/tests" native-asan

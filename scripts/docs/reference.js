@@ -40,18 +40,39 @@ export function dtsSections(source) {
   return groups.filter((g) => g.entries.length).map((g) => ({ ...g, entries: g.entries.map((e) => ({ ...e, code: e.code.join('\n').trim() })) }));
 }
 
-export function jsPage(dts) {
-  const groups = dtsSections(dts);
+/**
+ * The package's typed entry points, from package.json's "exports": [{ specifier
+ * ('softscope', 'softscope/analysis', ...), file (the .d.ts, relative to the
+ * package root) }], in the order package.json lists them. Wildcard entries
+ * (./views/*) are left out: each view's own types are on its view page.
+ */
+export function typedEntries(pkg) {
+  const out = [];
+  for (const [key, target] of Object.entries(pkg.exports ?? {})) {
+    if (key.includes('*') || typeof target !== 'object' || !target.types) continue;
+    out.push({ specifier: pkg.name + key.slice(1), file: target.types.replace(/^\.\//, '') });
+  }
+  return out;
+}
+
+/** The JS reference: modules = [{ specifier, file, text (the .d.ts) }], one section each. */
+export function jsPage(modules) {
+  const section = ({ specifier, file, text }) => {
+    const groups = dtsSections(text);
+    return `## ${md(specifier)}\n\n\`import … from '${specifier}'\` (types: \`${file}\`)\n\n`
+      + groups.map((g) => `### ${md(g.title)}\n\n${g.entries.map((e) => `#### ${e.name}\n\n${codeBlock('ts', e.code)}`).join('\n\n')}`).join('\n\n');
+  };
   return `---
 title: JS API reference
 ---
 
 # JS API reference
 
-The package's types, \`wasm/api/index.d.ts\`, as they are (kernel and parameter names are literal
-unions generated from the registry: \`wasm/dist/registry.d.ts\`). The [JS API guide](../guide/js-api.md) shows them in use.
+The package's types, one section per entry point of \`package.json\`'s \`exports\`, as they are (kernel
+and parameter names are literal unions generated from the registry: \`wasm/dist/registry.d.ts\`). The
+[JS API guide](../guide/js-api.md) shows them in use.
 
-${groups.map((g) => `## ${md(g.title)}\n\n${g.entries.map((e) => `### ${e.name}\n\n${codeBlock('ts', e.code)}`).join('\n\n')}`).join('\n\n')}
+${modules.map(section).join('\n\n')}
 `;
 }
 

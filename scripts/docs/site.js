@@ -17,8 +17,9 @@ const titleOf = (text, fallback) => /^---\n[\s\S]*?^title:\s*(.+)$[\s\S]*?^---/m
 /**
  * input: { registry (JSON of build/native/registry-json), views: [{ view (a
  * module of wasm/views), description }], bench (bench.json or null), cli: {
- * overview, commands: [{ name, summary, help }] }, dts (index.d.ts text),
- * header (softscope.h text), pages: Map of docs/ path -> text (hand-written) }.
+ * overview, commands: [{ name, summary, help }] }, dts ([{ specifier, file,
+ * text }]: the package's typed entry points, see typedEntries), header
+ * (softscope.h text), pages: Map of docs/ path -> text (hand-written) }.
  * Returns { files: Map(path -> text), sidebar }.
  */
 export function buildSite({ registry, views, bench, cli, dts, header, pages }) {

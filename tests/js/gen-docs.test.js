@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { formulaHtml } from '../../scripts/docs/formula.js';
 import { buildSite } from '../../scripts/docs/site.js';
-import { dtsSections, headerSections, cliCommands } from '../../scripts/docs/reference.js';
+import { dtsSections, headerSections, cliCommands, typedEntries, jsPage } from '../../scripts/docs/reference.js';
 import { readPages, viewSources } from '../../scripts/gen-docs.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -60,7 +60,7 @@ describe('the site from the registry', () => {
     site = buildSite({
       registry, views: viewSources(), bench: JSON.parse(read('tests/bench/results/bench.json')),
       cli: { overview: 'usage: softscope <command>\n  list       the kernels\n', commands: [{ name: 'list', summary: 'the kernels', help: 'usage: softscope list' }] },
-      dts: read('wasm/api/index.d.ts'), header: read('core/include/softscope.h'), pages,
+      dts: typedEntries(JSON.parse(read('package.json'))).map((m) => ({ ...m, text: read(m.file) })), header: read('core/include/softscope.h'), pages,
     });
   });
 
@@ -116,18 +116,31 @@ describe('the site from the registry', () => {
 });
 
 describe('the references find their sources\' parts', () => {
-  it('index.d.ts: createSoftscope, the Softscope interface, the dispersion group', () => {
+  it('index.d.ts: createSoftscope, the Softscope interface; analysis/index.d.ts: the dispersion group', () => {
     const groups = dtsSections(read('wasm/api/index.d.ts'));
     const names = groups.flatMap((g) => g.entries.map((e) => e.name));
-    expect(names).toEqual(expect.arrayContaining(['createSoftscope', 'Softscope', 'dispersionSweep']));
-    expect(groups.find((g) => g.entries.some((e) => e.name === 'dispersionSweep')).title).toBe('the dispersion sweep');
+    expect(names).toEqual(expect.arrayContaining(['createSoftscope', 'Softscope']));
     expect(groups.flatMap((g) => g.entries).find((e) => e.name === 'Softscope').code).toMatch(/normalize<K/);
+    const analysis = dtsSections(read('wasm/analysis/index.d.ts'));
+    expect(analysis.find((g) => g.entries.some((e) => e.name === 'dispersionSweep')).title).toBe('the dispersion sweep');
+  });
+
+  it('the JS reference has a section per typed entry point of package.json, wildcards left out', () => {
+    const entries = typedEntries(JSON.parse(read('package.json')));
+    expect(entries.map((e) => e.specifier)).toEqual(expect.arrayContaining(['softscope', 'softscope/analysis', 'softscope/state']));
+    expect(entries.some((e) => e.specifier.includes('*'))).toBe(false);
+    for (const e of entries) expect(existsSync(new URL(e.file, ROOT)), e.file).toBe(true);
+    const page = jsPage(entries.map((e) => ({ ...e, text: read(e.file) })));
+    for (const e of entries) expect(page).toContain(`## ${e.specifier}\n`);
+    expect(page).toMatch(/## softscope\/analysis\n[\s\S]*#### dispersionSweep\n/);
   });
 
   it('softscope.h: its sections in order, each with its declarations', () => {
     const { intro, sections } = headerSections(read('core/include/softscope.h'));
     expect(intro).toContain('Conventions');
-    expect(sections[0].code).toContain('typedef enum ss_status');
+    expect(sections[0].code).toContain('#define SS_VERSION');
+    expect(sections.map((s) => s.title).slice(1, 4)).toEqual(['Statuses', 'Implementations', 'Registry']);
+    expect(sections.find((s) => s.title === 'Statuses').code).toContain('typedef enum ss_status');
     expect(sections.find((s) => s.title === 'Registry').code).toContain('ss_kernel_find');
     expect(sections.at(-1).code).not.toMatch(/__cplusplus/);
   });

@@ -106,6 +106,18 @@ describe('runner', () => {
     expect(median([4, 1, 2, 3])).toBe(2.5);
   });
 
+  it('race(): a pause in one calibration batch and a coarse clock never give a free round', async () => {
+    // simulated time: each call costs 1 us; the third call pauses 5 ms (GC); the clock ticks every 0.1 ms
+    let t = 0, calls = 0;
+    const fn = () => { t += 1000; if (++calls === 3) t += 5e6; };
+    const now = () => Math.floor(t / 1e5) * 1e5;
+    const r = await race([{ id: 'a', fn }], 1, { rounds: 5, roundMs: 4, warmupMs: 0, minCalls: 1 }, now);
+    const a = r.get('a');
+    expect(a.reps).toBeGreaterThan(1000); // ~4 ms of 1-us calls, not the 1 call the paused batch suggested
+    for (const ns of a.rounds) expect(ns).toBeGreaterThan(900);
+    expect(a.ns_per_elem).toBeLessThan(1100);
+  });
+
   it('times each kernel in each instance and plain JS on the same logits; progress reaches the total', async () => {
     const seen = [], live = () => [ss, scalar].map((x) => x.heapStats().liveAllocations);
     const before = live();
