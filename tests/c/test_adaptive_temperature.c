@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "forward_sweep.h"
 #include "harness.h"
 #include "reference.h"
 #include "softmax_testing.h"
@@ -157,37 +158,31 @@ TEST(adaptive_temperature_dispersion_is_flatter) {
   }
 }
 
+static const float AT_SPREADS[] = {0.3f, 1.5f, 4.0f, 12.0f, 40.0f};
+
+/* Case c: x uniform in +-AT_SPREADS[c], one -Inf at 1 when n > 3. */
+static void at_input(float *x, size_t n, size_t c, fw_case *o) {
+  st_fill(x, n, 60 * n + c, -AT_SPREADS[c], AT_SPREADS[c]);
+  if (n > 3) x[1] = -INFINITY;
+  snprintf(o->what, sizeof o->what, "spread %g", AT_SPREADS[c]);
+}
+
+/* softmax(beta x) with the model's beta, within (AT_A + AT_B |z_i|) y64_i. */
+static void at_model(const float *x, size_t n, const fw_case *c, double *ref, double *bound) {
+  (void)c;
+  float m = -INFINITY;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  const double beta = model_beta_f(x, n);
+  ref_softmax(x, n, beta, ref);
+  for (size_t i = 0; i < n; i++) bound[i] = (AT_A + AT_B * fabs(beta * ((double)x[i] - m))) * ref[i];
+}
+
 TEST(adaptive_temperature_matches_float64_reference) {
   static const size_t big[] = {255, 1000, 4097, 65539};
-  static const float spreads[] = {0.3f, 1.5f, 4.0f, 12.0f, 40.0f};
-  double worst = 0.0;
-  for (size_t c = 0; c < 67 + 4; c++) {
-    const size_t n = c < 67 ? c + 1 : big[c - 67];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8);
-    for (size_t s = 0; s < 5; s++) {
-      st_fill(x, n, 60 * n + s, -spreads[s], spreads[s]);
-      if (n > 3) x[1] = -INFINITY;
-      float m = -INFINITY;
-      for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
-      const double beta = model_beta_f(x, n);
-      ref_softmax(x, n, beta, ref);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-        for (size_t i = 0; i < n; i++) {
-          const double e = fabs(y[i] - ref[i]);
-          if (ref[i] < 1e-30) {
-            CHECK(e < 1e-30, "%s n=%zu i=%zu: y=%g ref=%g", ss_impl_name(impl), n, i, y[i], ref[i]);
-            continue;
-          }
-          const double r = e / ((AT_A + AT_B * fabs(beta * ((double)x[i] - m))) * ref[i]);
-          CHECK(r <= 1.0, "%s n=%zu spread %g i=%zu: y=%.9g ref=%.9g (beta %g)",
-                ss_impl_name(impl), n, spreads[s], i, y[i], ref[i], beta);
-          worst = fmax(worst, r);
-        }
-      }
-    }
-  }
+  const fw_sweep row = {.kernel = "adaptive_temperature", .big = big, .nbig = 4, .ncases = 5,
+                        .input = at_input, .model = at_model};
+  double worst;
+  CHECK(fw_run(&row, &worst), "see above");
   CHECK(worst <= 1.0, "worst ratio %.3g", worst);
 }
 

@@ -2,10 +2,11 @@
  * entmax15: y = [x/2 - tau]_+^2, sum y = 1 (Peters, Niculae & Martins 2019).
  *
  * What only 1.5-entmax has: its golden values, support containing
- * sparsemax's, ties at tau, the VJP's closed form and the direct calls. The
- * properties it shares with sparsemax (float64 reference within its row's
- * bounds, extremes, orders, padding, finite differences, ...) run from its
- * row of sparse_table.h (test_sparse_table.c).
+ * sparsemax's and the VJP's closed form. The properties it shares with
+ * sparsemax (float64 reference within its row's bounds, extremes, orders,
+ * padding, finite differences, ties at tau (its row's hand-worked cases),
+ * the direct calls, ...) run from its row of sparse_table.h
+ * (test_sparse_table.c).
  *   VJP on a large row: dx = s (g - <s, g> / sum s), s = sqrt(y), within
  *     2e-7 max s; sum dx <= 1e-6 sum s
  */
@@ -50,32 +51,6 @@ TEST(entmax15_support_contains_sparsemax) {
   }
 }
 
-/* Entries exactly at tau (p = 0 on the boundary) are zero and not in the
-   support: [4, 2] has z gaps (0, 1) and sum (z_j - z_2)^2 = 1, not < 1, so
-   y = [1, 0]; [2, 2, 0]: the 0 has excess 2 >= 1, the tied pair gets 1/2
-   each; [6, 6, 4, 4]: excess at 4 is 2 -> [1/2, 1/2, 0, 0]. */
-TEST(entmax15_ties_at_threshold) {
-  struct {
-    float x[4];
-    size_t n;
-    float y[4];
-    size_t k;
-  } cases[] = {
-      {{4, 2}, 2, {1, 0}, 1},
-      {{2, 2, 0}, 3, {0.5f, 0.5f, 0}, 2},
-      {{6, 4, 6, 4}, 4, {0.5f, 0, 0.5f, 0}, 2},
-      {{1, -1, -5}, 3, {1, 0, 0}, 1},
-  };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    float y[4], tau;
-    size_t k;
-    CHECK(sp_all_agree(ss_entmax15_ex, cases[c].x, cases[c].n, y, &tau, &k, "ties"), "case %zu", c);
-    for (size_t i = 0; i < cases[c].n; i++)
-      CHECK(y[i] == cases[c].y[i], "case %zu: y[%zu] = %.9g want %.9g", c, i, y[i], cases[c].y[i]);
-    CHECK(k == cases[c].k, "case %zu: support %zu", c, k);
-  }
-}
-
 /* Large row (SIMD block sums): dx = s (g - <s, g> / sum s), s = sqrt(y),
    against the formula in double; and sum dx = 0 (J is symmetric and
    J 1 = 0: adding a constant to x leaves y unchanged). */
@@ -103,31 +78,4 @@ TEST(entmax15_vjp_large) {
     }
     CHECK(fabs(sum) <= 1e-6 * ss, "%s: sum dx %.3g", ss_impl_name(impl), sum);
   }
-}
-
-TEST(entmax15_direct_calls) {
-  enum { N = 19 };
-  float x[N], a[N], b[N], tau;
-  size_t k;
-  st_fill(x, N, 16, -2, 2);
-  CHECK_STATUS(ss_entmax15(x, N, a), SS_OK);
-  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, NULL, 0, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_SCALAR, SS_THRESHOLD_SORT, x, N, b, NULL, NULL), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "NULL tau/support");
-  st_poison(b, N);
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_SCALAR, (ss_threshold_method)7, x, N, b, &tau, &k),
-               SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_COUNT, SS_THRESHOLD_SORT, x, N, b, &tau, &k),
-               SS_ERR_UNSUPPORTED);
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_SCALAR, SS_THRESHOLD_SORT, NULL, N, b, &tau, &k),
-               SS_ERR_NULL);
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_SCALAR, SS_THRESHOLD_SORT, x, 0, b, &tau, &k), SS_ERR_EMPTY);
-  x[0] = INFINITY;
-  CHECK_STATUS(ss_entmax15_ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, x, N, b, &tau, &k),
-               SS_ERR_POS_INF);
-  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
-  CHECK_STATUS(ss_entmax15_ex(ss_impl_default(), SS_THRESHOLD_SELECT, x, N, b, &tau, &k),
-               SS_ERR_ALL_MASKED);
-  CHECK(st_untouched(b, N), "y written on an error");
 }

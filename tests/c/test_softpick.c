@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "forward_sweep.h"
 #include "harness.h"
 #include "reference.h"
 #include "softmax_testing.h"
@@ -35,13 +36,6 @@ static void softpick64(const double *x, size_t n, double unused, double *out) {
   for (size_t i = 0; i < n; i++) out[i] = out[i] > 0.0 ? out[i] / den : 0.0;
 }
 
-static void ref_f(const float *x, size_t n, double *out) {
-  double *xd = ss_test_alloc(n * 8);
-  for (size_t i = 0; i < n; i++) xd[i] = x[i];
-  softpick64(xd, n, 0, out);
-  ss_test_free(xd);
-}
-
 TEST(softpick_descriptor) {
   const ss_kernel_info *k = K();
   CHECK(k && k->nparams == 0 && k->has_backward && k->output == SS_OUTPUT_WEIGHTS &&
@@ -67,25 +61,11 @@ TEST(softpick_definition) {
 TEST(softpick_matches_float64_reference) {
   static const size_t big[] = {255, 4097, 65539};
   static const float scales[] = {1e-20f, 1e-3f, 1.0f, 5.0f, 30.0f, 80.0f, 1e3f};
-  double worst = 0.0;
-  for (size_t c = 0; c < 67 + 3; c++) {
-    const size_t n = c < 67 ? c + 1 : big[c - 67];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8);
-    for (size_t s = 0; s < sizeof scales / sizeof scales[0]; s++) {
-      st_fill(x, n, 1000 * s + n, -scales[s], scales[s]);
-      ref_f(x, n, ref);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-        size_t at;
-        const double e = ref_max_rel_err(y, ref, n, 1e-30, &at);
-        CHECK(e <= SP_REL, "%s n=%zu scale=%g: rel err %.3g at %zu (x=%g y=%.9g ref=%.9g)",
-              ss_impl_name(impl), n, scales[s], e, at, x[at], y[at], ref[at]);
-        if (e > worst) worst = e;
-      }
-    }
-  }
-  CHECK(worst <= SP_REL, "worst %.3g", worst);
+  const fw_sweep row = {.kernel = "softpick", .big = big, .nbig = 3, .ncases = 7, .scales = scales,
+                        .seed_step = 1000, .model64 = softpick64, .rel = SP_REL};
+  double worst;
+  CHECK(fw_run(&row, &worst), "see above");
+  CHECK(worst <= 1.0, "worst %.3g of the bound", worst);
 }
 
 /* Exact zeros for x <= 0; sum y = P / (P + N) <= 1 with P, N the positive

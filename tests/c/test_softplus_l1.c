@@ -17,6 +17,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "forward_sweep.h"
 #include "harness.h"
 #include "softmax_testing.h"
 
@@ -101,38 +102,31 @@ static void fill_case(float *x, size_t n, int kind, uint64_t seed) {
   }
 }
 
+static const double SP_DIMS[] = {2.0, 64.0, 65536.0};
+
+/* Case c: input kind c / 3 (one -Inf at 4 when n > 5), head_dim SP_DIMS[c % 3]. */
+static void sp_input(float *x, size_t n, size_t c, fw_case *o) {
+  const int kind = (int)(c / 3);
+  fill_case(x, n, kind, 10 * n + (uint64_t)kind);
+  if (n > 5) x[4] = -INFINITY;
+  o->params[0] = SP_DIMS[c % 3];
+  o->nparams = 1;
+  snprintf(o->what, sizeof o->what, "kind %d d=%g", kind, SP_DIMS[c % 3]);
+}
+
+/* The log-weights reference, within (SP_A + SP_B k_i) y64_i. */
+static void sp_model(const float *x, size_t n, const fw_case *c, double *ref, double *bound) {
+  ref_sp(x, n, c->params[0], ref);
+  kappas(x, n, c->params[0], bound);
+  for (size_t i = 0; i < n; i++) bound[i] = (SP_A + SP_B * bound[i]) * ref[i];
+}
+
 TEST(softplus_l1_matches_float64_reference) {
   static const size_t big[] = {255, 4097, 65539};
-  static const double dims[] = {2.0, 64.0, 65536.0};
-  double worst = 0.0;
-  for (size_t t = 0; t < 67 + 3; t++) {
-    const size_t n = t < 67 ? t + 1 : big[t - 67];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8), *kap = ss_test_alloc(n * 8);
-    for (int kind = 0; kind < 5; kind++) {
-      fill_case(x, n, kind, 10 * n + (uint64_t)kind);
-      if (n > 5) x[4] = -INFINITY;
-      for (size_t k = 0; k < 3; k++) {
-        ref_sp(x, n, dims[k], ref);
-        kappas(x, n, dims[k], kap);
-        FOR_EACH_IMPL(impl) {
-          CHECK_STATUS(ss_normalize(K(), impl, x, n, &dims[k], 1, y), SS_OK);
-          for (size_t i = 0; i < n; i++) {
-            const double e = fabs(y[i] - ref[i]);
-            if (ref[i] < 1e-30) {
-              CHECK(e < 1e-30, "%s kind %d d=%g n=%zu i=%zu: y=%g ref=%g", ss_impl_name(impl),
-                    kind, dims[k], n, i, y[i], ref[i]);
-              continue;
-            }
-            const double r = e / ((SP_A + SP_B * kap[i]) * ref[i]);
-            CHECK(r <= 1.0, "%s kind %d d=%g n=%zu i=%zu: y=%.9g ref=%.9g", ss_impl_name(impl),
-                  kind, dims[k], n, i, y[i], ref[i]);
-            worst = fmax(worst, r);
-          }
-        }
-      }
-    }
-  }
+  const fw_sweep row = {.kernel = "softplus_l1", .big = big, .nbig = 3, .ncases = 5 * 3,
+                        .input = sp_input, .model = sp_model};
+  double worst;
+  CHECK(fw_run(&row, &worst), "see above");
   CHECK(worst <= 1.0, "worst ratio %.3g", worst);
 }
 

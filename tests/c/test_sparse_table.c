@@ -4,8 +4,8 @@
  * entmax15: slope 1/2, a = 2), thresholded by the exact select / sort
  * search of core/src/sparse. Each ROW_TEST below runs once per row, as
  * <kernel>_<property> (e.g. sparsemax_large_n). What only one kernel has
- * (its golden values, ties at tau, the VJP's closed form, direct calls)
- * stays in test_sparsemax.c / test_entmax15.c.
+ * (its golden values, the VJP's closed form) stays in test_sparsemax.c /
+ * test_entmax15.c.
  *
  * Bounds (per row; measured in brackets over every test below):
  *   vs the float64 sort reference of sparse_testing.h (row.model, row.ref):
@@ -209,4 +209,56 @@ ROW_TEST(SPARSE_KERNELS, sparse_kernel, vjp_matches_finite_differences) {
     }
   }
   CHECK(tested >= 20, "only %d cases away from support changes", tested);
+}
+
+/* Entries exactly at tau are zero and not in the support, in every impl
+   and method (the row's hand-worked ties, sparse_table.h). */
+ROW_TEST(SPARSE_KERNELS, sparse_kernel, ties_at_threshold) {
+  for (size_t c = 0; c < T->nties; c++) {
+    const sparse_tie *t = &T->ties[c];
+    float y[4], tau;
+    size_t k;
+    CHECK(sp_all_agree(T->ex, t->x, t->n, y, &tau, &k, "ties"), "case %zu", c);
+    for (size_t i = 0; i < t->n; i++)
+      CHECK(y[i] == t->y[i], "case %zu: y[%zu] = %.9g want %.9g", c, i, y[i], t->y[i]);
+    CHECK(k == t->k, "case %zu: support %zu", c, k);
+  }
+}
+
+/* ss_<kernel> is the registry's default call; ss_<kernel>_ex takes NULL
+   tau/support and refuses what ss_normalize refuses, plus an unknown
+   method or impl, without writing y. */
+ROW_TEST(SPARSE_KERNELS, sparse_kernel, direct_calls) {
+  enum { N = 19 };
+  float x[N], a[N], b[N], tau;
+  size_t k;
+  st_fill(x, N, T->seed.direct, -T->fd_range, T->fd_range);
+  CHECK_STATUS(T->direct(x, N, a), SS_OK);
+  CHECK_STATUS(ss_normalize(sparse_kernel_of(T), ss_impl_default(), x, N, NULL, 0, b), SS_OK);
+  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SORT, x, N, b, NULL, NULL), SS_OK);
+  CHECK(memcmp(a, b, sizeof a) == 0, "NULL tau/support");
+  st_poison(b, N);
+  static const int bad_methods[] = {-1, 2, 7};
+  for (size_t m = 0; m < sizeof bad_methods / sizeof bad_methods[0]; m++)
+    CHECK_STATUS(T->ex(SS_IMPL_SCALAR, (ss_threshold_method)bad_methods[m], x, N, b, &tau, &k),
+                 SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(T->ex(SS_IMPL_COUNT, SS_THRESHOLD_SELECT, x, N, b, &tau, &k), SS_ERR_UNSUPPORTED);
+  if (!ss_impl_available(SS_IMPL_SIMD))
+    CHECK_STATUS(T->ex(SS_IMPL_SIMD, SS_THRESHOLD_SELECT, x, N, b, &tau, &k), SS_ERR_UNSUPPORTED);
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, NULL, N, b, &tau, &k), SS_ERR_NULL);
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, x, N, NULL, &tau, &k), SS_ERR_NULL);
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, x, 0, b, &tau, &k), SS_ERR_EMPTY);
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, x, SS_MAX_N + 1, b, &tau, &k),
+               SS_ERR_TOO_LARGE);
+  const float keep = x[4];
+  x[4] = NAN;
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SORT, x, N, b, &tau, &k), SS_ERR_NAN);
+  x[4] = INFINITY;
+  CHECK_STATUS(T->ex(SS_IMPL_SCALAR, SS_THRESHOLD_SELECT, x, N, b, &tau, &k), SS_ERR_POS_INF);
+  x[4] = keep;
+  for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
+  FOR_EACH_IMPL(impl)
+  CHECK_STATUS(T->ex(impl, SS_THRESHOLD_SELECT, x, N, b, &tau, &k), SS_ERR_ALL_MASKED);
+  CHECK(st_untouched(b, N), "y written on an error");
 }

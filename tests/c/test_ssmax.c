@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "forward_sweep.h"
 #include "harness.h"
 #include "reference.h"
 #include "softmax_testing.h"
@@ -90,37 +91,29 @@ TEST(ssmax_paper_figure1_peak_does_not_fade) {
 static const double ss[] = {0.05, 0.43, 1.0, 3.0, 20.0};
 #define NS (sizeof ss / sizeof ss[0])
 
+/* x uniform in +-5 (the same x for every s), s = ss[c]. */
+static void ssmax_input(float *x, size_t n, size_t c, fw_case *o) {
+  st_fill(x, n, 300 + n, -5, 5);
+  o->params[0] = ss[c];
+  o->nparams = 1;
+  snprintf(o->what, sizeof o->what, "s=%g", ss[c]);
+}
+
+/* softmax(beta x), beta = s log(n), within (SS_A + SS_B |z_i|) y64_i. */
+static void ssmax_model(const float *x, size_t n, const fw_case *c, double *ref, double *bound) {
+  const double beta = c->params[0] * log((double)n);
+  float m = -INFINITY;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  ref_softmax(x, n, beta, ref);
+  for (size_t i = 0; i < n; i++) bound[i] = (SS_A + SS_B * fabs(beta * ((double)x[i] - m))) * ref[i];
+}
+
 TEST(ssmax_matches_float64_reference) {
   static const size_t big[] = {255, 4097, 65539};
-  double worst = 0.0;
-  for (size_t c = 0; c < 67 + 3; c++) {
-    const size_t n = c < 67 ? c + 1 : big[c - 67];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8);
-    st_fill(x, n, 300 + n, -5, 5);
-    float m = -INFINITY;
-    for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
-    for (size_t k = 0; k < NS; k++) {
-      const double beta = ss[k] * log((double)n);
-      ref_softmax(x, n, beta, ref);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, &ss[k], 1, y), SS_OK);
-        for (size_t i = 0; i < n; i++) {
-          const double e = fabs(y[i] - ref[i]);
-          if (ref[i] < 1e-30) {
-            CHECK(e < 1e-30, "%s s=%g n=%zu i=%zu: y=%g ref=%g", ss_impl_name(impl), ss[k], n, i,
-                  y[i], ref[i]);
-            continue;
-          }
-          const double z = beta * ((double)x[i] - m);
-          const double r = e / ((SS_A + SS_B * fabs(z)) * ref[i]);
-          CHECK(r <= 1.0, "%s s=%g n=%zu i=%zu: y=%.9g ref=%.9g", ss_impl_name(impl), ss[k], n,
-                i, y[i], ref[i]);
-          worst = fmax(worst, r);
-        }
-      }
-    }
-  }
+  const fw_sweep row = {.kernel = "ssmax", .big = big, .nbig = 3, .ncases = NS,
+                        .input = ssmax_input, .model = ssmax_model};
+  double worst;
+  CHECK(fw_run(&row, &worst), "see above");
   CHECK(worst <= 1.0, "worst ratio %.3g", worst);
 }
 

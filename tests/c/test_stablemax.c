@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "forward_sweep.h"
 #include "harness.h"
 #include "reference.h"
 #include "softmax_testing.h"
@@ -26,13 +27,6 @@ static void stablemax64(const double *x, size_t n, double unused, double *out) {
   double sum = 0.0;
   for (size_t i = 0; i < n; i++) sum += s_ref(x[i]);
   for (size_t i = 0; i < n; i++) out[i] = s_ref(x[i]) / sum;
-}
-
-static void ref_f(const float *x, size_t n, double *out) {
-  double *xd = ss_test_alloc(n * 8);
-  for (size_t i = 0; i < n; i++) xd[i] = x[i];
-  stablemax64(xd, n, 0, out);
-  ss_test_free(xd);
 }
 
 TEST(stablemax_descriptor) {
@@ -62,25 +56,11 @@ TEST(stablemax_definition) {
 TEST(stablemax_matches_float64_reference) {
   static const size_t big[] = {255, 4097, 65539};
   static const float scales[] = {1.0f, 30.0f, 1e3f, 1e8f, 1e30f};
-  double worst = 0.0;
-  for (size_t c = 0; c < 67 + 3; c++) {
-    const size_t n = c < 67 ? c + 1 : big[c - 67];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8);
-    for (size_t s = 0; s < sizeof scales / sizeof scales[0]; s++) {
-      st_fill(x, n, 100 * s + n, -scales[s], scales[s]);
-      ref_f(x, n, ref);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-        size_t at;
-        const double e = ref_max_rel_err(y, ref, n, 1e-30, &at);
-        CHECK(e <= SM_REL, "%s n=%zu scale=%g: rel err %.3g at %zu (%.9g vs %.9g)",
-              ss_impl_name(impl), n, scales[s], e, at, y[at], ref[at]);
-        if (e > worst) worst = e;
-      }
-    }
-  }
-  CHECK(worst <= SM_REL, "worst %.3g", worst);
+  const fw_sweep row = {.kernel = "stablemax", .big = big, .nbig = 3, .ncases = 5, .scales = scales,
+                        .seed_step = 100, .model64 = stablemax64, .rel = SM_REL};
+  double worst;
+  CHECK(fw_run(&row, &worst), "see above");
+  CHECK(worst <= 1.0, "worst %.3g of the bound", worst);
 }
 
 /* Sums to 1 within 1e-5 (the outputs' rel err plus their float rounding). */
@@ -154,7 +134,7 @@ TEST(stablemax_vjp_matches_finite_differences) {
       double G = 0.0;
       for (size_t i = 0; i < n; i++) G += fabs(g[i]);
       st_fd_vjp(stablemax64, x, g, n, 0.0, 1e-5, fd);
-      ref_f(x, n, p);
+      fw_ref64(stablemax64, 0.0, x, n, p);
       FOR_EACH_IMPL(impl) {
         CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
         CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, NULL, 0, dx), SS_OK);
@@ -191,7 +171,7 @@ TEST(stablemax_no_softmax_collapse) {
             ss_impl_name(impl), i, dx[i]);
 
     double p[N], fd[N];
-    ref_f(x, N, p);
+    fw_ref64(stablemax64, 0.0, x, N, p);
     CHECK_STATUS(ss_normalize(K(), impl, x, N, NULL, 0, y), SS_OK);
     CHECK(y[T] < 0.9f, "%s: stablemax y_t = %.9g", ss_impl_name(impl), y[T]);
     for (size_t i = 0; i < N; i++) g[i] = i == T ? -1.0f / y[T] : 0.0f;
