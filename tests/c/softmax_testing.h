@@ -20,6 +20,13 @@ static inline void st_fill(float *x, size_t n, uint64_t seed, float lo, float hi
   for (size_t i = 0; i < n; i++) x[i] = ss_rng_range(&r, lo, hi);
 }
 
+/* The number of entries that are not -Inf (the n of the length-scaled kernels). */
+static inline size_t st_unmasked(const float *x, size_t n) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
+  return c;
+}
+
 /* out_i = exp(beta (x_i - m)) / sum, in double, of double logits (-Inf -> 0). */
 static inline void st_softmax64(const double *x, size_t n, double beta, double *out) {
   double m = -INFINITY, s = 0.0;
@@ -71,6 +78,32 @@ static inline void st_fd_vjp(st_model64 f, const float *x, const float *g, size_
   }
   ss_test_free(xp);
   ss_test_free(out);
+}
+
+/* |sum y - 1| <= tol for k's output (no parameters) at n = 2^20, x uniform
+   in +-ranges[r] / 2 (seed seed0 + r), in every impl; false after reporting
+   the first sum out of bound. */
+static inline bool st_sums_to_one_large(const ss_kernel_info *k, const float *ranges, size_t nr,
+                                        uint64_t seed0, double tol) {
+  const size_t n = (size_t)1 << 20;
+  float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4);
+  for (size_t r = 0; r < nr; r++) {
+    st_fill(x, n, seed0 + r, -ranges[r] / 2, ranges[r] / 2);
+    FOR_EACH_IMPL(impl) {
+      ss_test_count(1);
+      const ss_status st = ss_normalize(k, impl, x, n, NULL, 0, y);
+      double s = 0.0;
+      for (size_t i = 0; i < n; i++) s += y[i];
+      if (st != SS_OK || !(fabs(s - 1.0) <= tol)) {
+        ss_test_fail(__FILE__, __LINE__, "%s %s range %g: %s, sum - 1 = %.3g", k->name,
+                     ss_impl_name(impl), ranges[r], ss_status_str(st), s - 1.0);
+        return false;
+      }
+    }
+  }
+  ss_test_free(x);
+  ss_test_free(y);
+  return true;
 }
 
 #define ST_SENTINEL (-1234.5f)

@@ -26,12 +26,6 @@
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("softplus_l1", SS_FAMILY_NORMALIZER); }
 
-static size_t unmasked(const float *x, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
-  return c;
-}
-
 /* log softplus(z) without overflow or underflow. */
 static double log_softplus(double z) {
   if (z < -30.0) return z - 0.5 * exp(z);
@@ -64,7 +58,7 @@ static void ref_sp(const float *x, size_t n, double d, double *out) {
 
 /* k_i of the stated bound, for every i (c and M computed once). */
 static void kappas(const float *x, size_t n, double d, double *k) {
-  const double c = log(d) * log((double)unmasked(x, n));
+  const double c = log(d) * log((double)st_unmasked(x, n));
   float m = -INFINITY;
   for (size_t j = 0; j < n; j++) m = x[j] > m ? x[j] : m;
   for (size_t i = 0; i < n; i++) {
@@ -243,7 +237,7 @@ TEST(softplus_l1_vjp_matches_finite_differences) {
       double G = 0.0;
       for (size_t i = 0; i < n; i++) G += fabs(g[i]);
       for (size_t k = 0; k < 3; k++) {
-        const double c = log(dims[k]) * log((double)unmasked(x, n));
+        const double c = log(dims[k]) * log((double)st_unmasked(x, n));
         st_fd_vjp(model_sp, x, g, n, dims[k], 1e-5 / fmax(c, 1.0), fd);
         ref_sp(x, n, dims[k], p);
         double kmax = 0.0;

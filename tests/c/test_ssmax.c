@@ -20,12 +20,6 @@
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("ssmax", SS_FAMILY_NORMALIZER); }
 
-static size_t unmasked(const float *x, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
-  return c;
-}
-
 /* x (n) spread into xp (n + p) with p -Inf entries: appended (layout 0) or
    one at every third slot while they last (layout 1); at[j] is where x[j]
    went. */
@@ -147,7 +141,7 @@ TEST(ssmax_padding_property) {
     for (int layout = 0; layout < 2; layout++) {
       size_t at[N];
       pad_row(x, N, P, layout, xp, at);
-      CHECK(unmasked(xp, N + P) == N, "layout %d", layout);
+      CHECK(st_unmasked(xp, N + P) == N, "layout %d", layout);
       CHECK_STATUS(ss_normalize(K(), impl, xp, N + P, &s, 1, yp), SS_OK);
       for (size_t i = 0; i < N + P; i++)
         if (xp[i] == -INFINITY) CHECK(yp[i] == 0.0f, "%s: masked %zu = %g", ss_impl_name(impl), i, yp[i]);
@@ -175,7 +169,7 @@ TEST(ssmax_vjp_matches_finite_differences) {
     double G = 0.0;
     for (size_t i = 0; i < n; i++) G += fabs(g[i]);
     for (size_t k = 0; k < 3; k++) {
-      const double beta = sv[k] * log((double)unmasked(x, n));
+      const double beta = sv[k] * log((double)st_unmasked(x, n));
       st_fd_vjp(model_ssmax, x, g, n, sv[k], 1e-5, fd);
       ref_softmax(x, n, beta, p);
       FOR_EACH_IMPL(impl) {
