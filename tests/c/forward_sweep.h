@@ -1,5 +1,8 @@
 /*
- * One driver for the "matches its float64 reference" tests of normalizers:
+ * Two drivers for the normalizers' per-kernel tests, each run from a row of
+ * the kernel's test file.
+ *
+ * fw_run, "matches its float64 reference":
  * every n in 1..67 and a few large n, the kernel's own cases at each n (an
  * input scale, an input kind, a parameter value), every impl, and each
  * output entry held to its own bound against the float64 model:
@@ -14,6 +17,10 @@
  * row needs no code: x uniform in +-scales[c], a parameter-free model64
  * and a relative tolerance; a kernel with parameters or a bound that grows
  * with the exponent gives its own input and model functions.
+ *
+ * fd_run, "the VJP matches finite differences": the row's lengths and
+ * cases, central differences of the float64 model (st_fd_vjp) against
+ * ss_normalize_vjp in every impl, each entry within the row's tolerance.
  */
 #ifndef SS_TEST_FORWARD_SWEEP_H
 #define SS_TEST_FORWARD_SWEEP_H
@@ -119,6 +126,76 @@ static inline bool fw_run(const fw_sweep *s, double *worst) {
     ss_test_free(y);
     ss_test_free(ref);
     ss_test_free(bound);
+  }
+  return true;
+}
+
+/* ---- the VJP against central differences of the float64 model ---------- */
+
+#define FD_MAX_N 64
+
+/* One case at one length: registry params, the model's param, the step. */
+typedef struct fd_case {
+  double params[4];
+  size_t nparams;
+  double model_param;
+  double h;
+  char what[96];
+} fd_case;
+
+/* A row: the kernel, its lengths (each <= FD_MAX_N), its cases, the input
+   of a case (x, g and the case), the float64 model, and the tolerance of
+   each entry given the model's output p at x and G = sum |g|. Every case
+   runs in every impl: |dx_j - fd_j| <= tol_j, and dx_j == 0 exactly where
+   x_j is -Inf (a masked entry has no gradient). */
+typedef struct fd_sweep {
+  const char *kernel;
+  const size_t *ns;
+  size_t nns;
+  size_t ncases;
+  void (*input)(float *x, float *g, size_t n, size_t c, fd_case *out);
+  st_model64 model64;
+  void (*tol)(const float *x, const float *g, size_t n, const fd_case *c, const double *p,
+              double G, double *tol);
+} fd_sweep;
+
+static inline bool fd_run(const fd_sweep *s) {
+  const ss_kernel_info *k = ss_kernel_find(s->kernel, SS_FAMILY_NORMALIZER);
+  if (!k) {
+    ss_test_fail(__FILE__, __LINE__, "%s: not in the registry", s->kernel);
+    return false;
+  }
+  for (size_t t = 0; t < s->nns; t++) {
+    const size_t n = s->ns[t];
+    float x[FD_MAX_N], g[FD_MAX_N], y[FD_MAX_N], dx[FD_MAX_N];
+    double fd[FD_MAX_N], p[FD_MAX_N], tol[FD_MAX_N];
+    for (size_t c = 0; c < s->ncases; c++) {
+      fd_case fc = {{0}, 0, 0.0, 1e-5, ""};
+      s->input(x, g, n, c, &fc);
+      double G = 0.0;
+      for (size_t i = 0; i < n; i++) G += fabs(g[i]);
+      st_fd_vjp(s->model64, x, g, n, fc.model_param, fc.h, fd);
+      fw_ref64(s->model64, fc.model_param, x, n, p);
+      s->tol(x, g, n, &fc, p, G, tol);
+      FOR_EACH_IMPL(impl) {
+        ss_test_count(1);
+        ss_status st = ss_normalize(k, impl, x, n, fc.params, fc.nparams, y);
+        if (st == SS_OK) st = ss_normalize_vjp(k, impl, x, y, g, n, fc.params, fc.nparams, dx);
+        if (st != SS_OK) {
+          ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu: %s", s->kernel, fc.what,
+                       ss_impl_name(impl), n, ss_status_str(st));
+          return false;
+        }
+        for (size_t j = 0; j < n; j++) {
+          const bool ok = x[j] == -INFINITY ? dx[j] == 0.0f : fabs(dx[j] - fd[j]) <= tol[j];
+          if (!ok) {
+            ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu j=%zu: x=%.9g dx=%.9g fd=%.9g tol %.3g",
+                         s->kernel, fc.what, ss_impl_name(impl), n, j, x[j], dx[j], fd[j], tol[j]);
+            return false;
+          }
+        }
+      }
+    }
   }
   return true;
 }

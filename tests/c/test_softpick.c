@@ -160,35 +160,30 @@ TEST(softpick_simd_vs_scalar) {
    - sign(x_j) <g, y>), w_j = e^{x_j} / sum |e^x - 1|. Logits kept >= 1e-2
    away from the kink at 0. |dx - fd| <= 4 SP_REL W_j (|g_j| + G) + 1e-9 G,
    W_j = e^{x_j} / den in double. */
+static const float FD_SCALES[] = {0.5f, 3.0f, 20.0f};
+
+/* x in +-FD_SCALES[c], x[0] > 0 (one positive entry), every |x| >= 1e-2. */
+static void pick_fd_input(float *x, float *g, size_t n, size_t c, fd_case *o) {
+  st_fill(x, n, 50 + n + c, -FD_SCALES[c], FD_SCALES[c]);
+  x[0] = fabsf(x[0]) + 0.1f;
+  for (size_t i = 0; i < n; i++)
+    if (fabsf(x[i]) < 1e-2f) x[i] = 0.05f;
+  st_fill(g, n, 60 + n, -2.0f, 2.0f);
+  snprintf(o->what, sizeof o->what, "scale %g", FD_SCALES[c]);
+}
+
+static void pick_fd_tol(const float *x, const float *g, size_t n, const fd_case *c,
+                        const double *p, double G, double *tol) {
+  (void)c, (void)p;
+  double den = 0.0;
+  for (size_t i = 0; i < n; i++) den += fabs(expm1((double)x[i]));
+  for (size_t j = 0; j < n; j++) tol[j] = 4 * SP_REL * exp((double)x[j]) / den * (fabs(g[j]) + G) + 1e-9 * G;
+}
+
 TEST(softpick_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 40};
-  static const float scales[] = {0.5f, 3.0f, 20.0f};
-  for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
-    const size_t n = ns[t];
-    float x[40], y[40], g[40], dx[40];
-    double fd[40];
-    for (size_t s = 0; s < 3; s++) {
-      st_fill(x, n, 50 + n + s, -scales[s], scales[s]);
-      x[0] = fabsf(x[0]) + 0.1f; /* at least one positive entry */
-      for (size_t i = 0; i < n; i++)
-        if (fabsf(x[i]) < 1e-2f) x[i] = 0.05f;
-      st_fill(g, n, 60 + n, -2.0f, 2.0f);
-      double G = 0.0, den = 0.0;
-      for (size_t i = 0; i < n; i++) G += fabs(g[i]);
-      for (size_t i = 0; i < n; i++) den += fabs(expm1((double)x[i]));
-      st_fd_vjp(softpick64, x, g, n, 0.0, 1e-5, fd);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-        CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, NULL, 0, dx), SS_OK);
-        for (size_t j = 0; j < n; j++) {
-          const double w = exp((double)x[j]) / den;
-          const double tol = 4 * SP_REL * w * (fabs(g[j]) + G) + 1e-9 * G;
-          CHECK(fabs(dx[j] - fd[j]) <= tol, "%s n=%zu j=%zu x=%g: dx=%.9g fd=%.9g",
-                ss_impl_name(impl), n, j, x[j], dx[j], fd[j]);
-        }
-      }
-    }
-  }
+  const fd_sweep row = {"softpick", ns, sizeof ns / sizeof ns[0], 3, pick_fd_input, softpick64, pick_fd_tol};
+  CHECK(fd_run(&row), "see above");
 }
 
 /* -Inf entries are left out of the denominator too: exactly 0 out and the

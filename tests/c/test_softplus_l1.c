@@ -222,46 +222,47 @@ TEST(softplus_l1_zero_scale) {
    <g, y>), q_j = c sigmoid(z_j) / softplus(z_j), is formed from the float y,
    so the tolerance is 4x the output's stated relative error (with the row's
    largest k) on y64_j q_j (|g_j| + sum |g|), plus 1e-9 sum |g|. */
+static const double FD_DIMS[] = {2.0, 64.0, 1024.0};
+
+/* Case c: input kind c / 3 (kind 2 scaled to -6..-2, where c M < 0), x[3]
+   masked when n > 4, g in +-1, head_dim FD_DIMS[c % 3]; the step shrinks
+   as the scale c = log(d) log(n) grows. */
+static void sp_fd_input(float *x, float *g, size_t n, size_t c, fd_case *o) {
+  const int kind = (int)(c / 3);
+  fill_case(x, n, kind, 300 + n + (uint64_t)kind);
+  if (kind == 2)
+    for (size_t i = 0; i < n; i++) x[i] *= 0.02f;
+  st_fill(g, n, 400 + n, -1, 1);
+  if (n > 4) x[3] = -INFINITY;
+  const double d = FD_DIMS[c % 3];
+  o->params[0] = o->model_param = d;
+  o->nparams = 1;
+  o->h = 1e-5 / fmax(log(d) * log((double)st_unmasked(x, n)), 1.0);
+  snprintf(o->what, sizeof o->what, "kind %d d=%g", kind, d);
+}
+
+/* 4 (SP_A + SP_B max k) p_j q_j (|g_j| + G) + 1e-9 G, q_j = c s'(z_j) / s(z_j). */
+static void sp_fd_tol(const float *x, const float *g, size_t n, const fd_case *fc, const double *p,
+                      double G, double *tol) {
+  const double d = fc->model_param, c = log(d) * log((double)st_unmasked(x, n));
+  double kap[FD_MAX_N], kmax = 0.0;
+  kappas(x, n, d, kap);
+  for (size_t j = 0; j < n; j++) kmax = fmax(kmax, kap[j]);
+  const double rel = 4.0 * (SP_A + SP_B * kmax);
+  for (size_t j = 0; j < n; j++) {
+    double q = 0.0;
+    if (x[j] != -INFINITY) {
+      const double z = c * x[j];
+      q = c / (1.0 + exp(-z)) / exp(log_softplus(z));
+    }
+    tol[j] = rel * p[j] * q * (fabs(g[j]) + G) + 1e-9 * G;
+  }
+}
+
 TEST(softplus_l1_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 60};
-  static const double dims[] = {2.0, 64.0, 1024.0};
-  for (size_t t = 0; t < 6; t++) {
-    const size_t n = ns[t];
-    float x[60], y[60], g[60], dx[60];
-    double fd[60], kap[60], p[60];
-    for (int kind = 0; kind < 3; kind++) {
-      fill_case(x, n, kind, 300 + n + (uint64_t)kind);
-      if (kind == 2) for (size_t i = 0; i < n; i++) x[i] *= 0.02f; /* -6..-2: c M < 0 */
-      st_fill(g, n, 400 + n, -1, 1);
-      if (n > 4) x[3] = -INFINITY;
-      double G = 0.0;
-      for (size_t i = 0; i < n; i++) G += fabs(g[i]);
-      for (size_t k = 0; k < 3; k++) {
-        const double c = log(dims[k]) * log((double)st_unmasked(x, n));
-        st_fd_vjp(model_sp, x, g, n, dims[k], 1e-5 / fmax(c, 1.0), fd);
-        ref_sp(x, n, dims[k], p);
-        double kmax = 0.0;
-        kappas(x, n, dims[k], kap);
-        for (size_t j = 0; j < n; j++) kmax = fmax(kmax, kap[j]);
-        const double rel = 4.0 * (SP_A + SP_B * kmax);
-        FOR_EACH_IMPL(impl) {
-          CHECK_STATUS(ss_normalize(K(), impl, x, n, &dims[k], 1, y), SS_OK);
-          CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, &dims[k], 1, dx), SS_OK);
-          for (size_t j = 0; j < n; j++) {
-            double q = 0.0;
-            if (x[j] != -INFINITY) {
-              const double z = c * x[j];
-              q = c / (1.0 + exp(-z)) / exp(log_softplus(z));
-            }
-            const double tol = rel * p[j] * q * (fabs(g[j]) + G) + 1e-9 * G;
-            CHECK(fabs(dx[j] - fd[j]) <= tol, "%s kind %d d=%g n=%zu j=%zu: dx=%.9g fd=%.9g",
-                  ss_impl_name(impl), kind, dims[k], n, j, dx[j], fd[j]);
-          }
-          if (n > 4) CHECK(dx[3] == 0.0f, "masked dx %g", dx[3]);
-        }
-      }
-    }
-  }
+  const fd_sweep row = {"softplus_l1", ns, 6, 3 * 3, sp_fd_input, model_sp, sp_fd_tol};
+  CHECK(fd_run(&row), "see above");
 }
 
 /* The VJP stays finite on rows where c x is no float. */

@@ -156,34 +156,29 @@ TEST(ssmax_padding_property) {
 
 /* VJP vs central differences of the float64 model (beta = s log n is
    constant in x): tolerance as softmax_temperature's, scaled by beta. */
+static const double FD_S[] = {0.2, 0.43, 1.5};
+
+/* x in +-3 (x[3] masked when n > 4), g in +-2, s = FD_S[c]. */
+static void ssmax_fd_input(float *x, float *g, size_t n, size_t c, fd_case *o) {
+  st_fill(x, n, 700 + n, -3, 3);
+  st_fill(g, n, 800 + n, -2, 2);
+  if (n > 4) x[3] = -INFINITY;
+  o->params[0] = o->model_param = FD_S[c];
+  o->nparams = 1;
+  snprintf(o->what, sizeof o->what, "s=%g", FD_S[c]);
+}
+
+static void ssmax_fd_tol(const float *x, const float *g, size_t n, const fd_case *c,
+                         const double *p, double G, double *tol) {
+  const double beta = c->model_param * log((double)st_unmasked(x, n));
+  const double rel = 4.0 * (SS_A + SS_B * 6.0 * beta);
+  for (size_t j = 0; j < n; j++) tol[j] = (rel * p[j] * (fabs(g[j]) + G) + 1e-9 * G) * fmax(beta, 1.0);
+}
+
 TEST(ssmax_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 40};
-  static const double sv[] = {0.2, 0.43, 1.5};
-  for (size_t t = 0; t < 6; t++) {
-    const size_t n = ns[t];
-    float x[40], y[40], g[40], dx[40];
-    double fd[40], p[40];
-    st_fill(x, n, 700 + n, -3, 3);
-    st_fill(g, n, 800 + n, -2, 2);
-    if (n > 4) x[3] = -INFINITY;
-    double G = 0.0;
-    for (size_t i = 0; i < n; i++) G += fabs(g[i]);
-    for (size_t k = 0; k < 3; k++) {
-      const double beta = sv[k] * log((double)st_unmasked(x, n));
-      st_fd_vjp(model_ssmax, x, g, n, sv[k], 1e-5, fd);
-      ref_softmax(x, n, beta, p);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, &sv[k], 1, y), SS_OK);
-        CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, &sv[k], 1, dx), SS_OK);
-        for (size_t j = 0; j < n; j++) {
-          const double rel = 4.0 * (SS_A + SS_B * 6.0 * beta);
-          const double tol = (rel * p[j] * (fabs(g[j]) + G) + 1e-9 * G) * fmax(beta, 1.0);
-          CHECK(fabs(dx[j] - fd[j]) <= tol, "%s s=%g n=%zu j=%zu: dx=%.9g fd=%.9g",
-                ss_impl_name(impl), sv[k], n, j, dx[j], fd[j]);
-        }
-      }
-    }
-  }
+  const fd_sweep row = {"ssmax", ns, 6, 3, ssmax_fd_input, model_ssmax, ssmax_fd_tol};
+  CHECK(fd_run(&row), "see above");
 }
 
 /* dL/ds vs a central difference in s of L(s) = sum g_i y_i(s), float64. */

@@ -121,31 +121,24 @@ TEST(stablemax_extreme_logits) {
 /* VJP dx = y (g - <g, y>) / (1 + |x|) vs central differences of the float64
    model: |dx - fd| <= 4 SM_REL y (|g| + G) + 1e-9 G. Logits straddle 0, the
    point where s switches branch (s is C^1 there). */
+static const float FD_SCALES[] = {0.5f, 4.0f, 60.0f};
+
+static void sm_fd_input(float *x, float *g, size_t n, size_t c, fd_case *o) {
+  st_fill(x, n, 500 + n + c, -FD_SCALES[c], FD_SCALES[c]);
+  st_fill(g, n, 600 + n, -2.0f, 2.0f);
+  snprintf(o->what, sizeof o->what, "scale %g", FD_SCALES[c]);
+}
+
+static void sm_fd_tol(const float *x, const float *g, size_t n, const fd_case *c, const double *p,
+                      double G, double *tol) {
+  (void)x, (void)c;
+  for (size_t j = 0; j < n; j++) tol[j] = 4 * SM_REL * p[j] * (fabs(g[j]) + G) + 1e-9 * G;
+}
+
 TEST(stablemax_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 40};
-  static const float scales[] = {0.5f, 4.0f, 60.0f};
-  for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
-    const size_t n = ns[t];
-    float x[40], y[40], g[40], dx[40];
-    double fd[40], p[40];
-    for (size_t s = 0; s < 3; s++) {
-      st_fill(x, n, 500 + n + s, -scales[s], scales[s]);
-      st_fill(g, n, 600 + n, -2.0f, 2.0f);
-      double G = 0.0;
-      for (size_t i = 0; i < n; i++) G += fabs(g[i]);
-      st_fd_vjp(stablemax64, x, g, n, 0.0, 1e-5, fd);
-      fw_ref64(stablemax64, 0.0, x, n, p);
-      FOR_EACH_IMPL(impl) {
-        CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-        CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, NULL, 0, dx), SS_OK);
-        for (size_t j = 0; j < n; j++) {
-          const double tol = 4 * SM_REL * p[j] * (fabs(g[j]) + G) + 1e-9 * G;
-          CHECK(fabs(dx[j] - fd[j]) <= tol, "%s n=%zu j=%zu: dx=%.9g fd=%.9g", ss_impl_name(impl),
-                n, j, dx[j], fd[j]);
-        }
-      }
-    }
-  }
+  const fd_sweep row = {"stablemax", ns, 6, 3, sm_fd_input, stablemax64, sm_fd_tol};
+  CHECK(fd_run(&row), "see above");
 }
 
 /* Softmax Collapse, the paper's motivating failure: logits scaled by 1e3
