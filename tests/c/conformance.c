@@ -266,6 +266,97 @@ void cf_report(const char *family, const cf_count *c) {
          family, c->kernels, c->cases, c->calls, c->ok, c->fd_checked, c->fd_skipped);
 }
 
+/* ---- the sweeps ------------------------------------------------------------ */
+
+/* Kernel k at length n with parameters p on each kind of the sweep, in
+   order; the input seed is `seed` (+ kind when by_kind). Stops at the first
+   failing run. */
+static bool run_kinds(const cf_sweep *s, const ss_kernel_info *k, size_t n, const double *p,
+                      const char *label, size_t c, size_t t, uint64_t seed, bool by_kind,
+                      cf_count *cnt) {
+  const unsigned kinds = s->kinds ? s->kinds : CF_ALL_KINDS;
+  cf_run r = {k, n, p, label, 0, false, 0, c, t, {0}};
+  for (int kind = 0; kind < CF_KINDS; kind++) {
+    if (!(kinds & CF_KIND_BIT(kind))) continue;
+    r.kind = kind;
+    r.extreme = kind >= CF_MODERATE_KINDS;
+    r.seed = seed + (by_kind ? (uint64_t)kind : 0);
+    snprintf(r.what, sizeof r.what, "[%s, %s]", label, cf_kind_name[kind]);
+    if (!s->run(&r, s->ctx, cnt)) return false;
+  }
+  return true;
+}
+
+/* Whether k is swept by s; counts it. */
+static bool sweeps(const cf_sweep *s, const ss_kernel_info *k, cf_count *cnt) {
+  if (s->backward_only && !k->has_backward) return false;
+  cnt->kernels++;
+  if (s->begin) s->begin(k, s->ctx);
+  return true;
+}
+
+/* The end of k's sweep: the family's hook, then enough difference checks
+   (`checked` of them for k). */
+static bool kernel_done(const cf_sweep *s, const ss_kernel_info *k, bool ok, size_t checked,
+                        cf_count *cnt) {
+  if (s->end) ok = s->end(k, ok, s->ctx, cnt);
+  if (ok && checked < s->min_fd_checked) {
+    ss_test_fail(__FILE__, __LINE__, "%s: only %zu finite-difference checks were smooth enough",
+                 k->name, checked);
+    ok = false;
+  }
+  return ok;
+}
+
+bool cf_params_sweep(const char *label, const cf_sweep *s, const size_t *ns, size_t nns,
+                     uint64_t seed0, size_t randoms, size_t vectors) {
+  cf_count cnt = {0};
+  size_t cap;
+  cf_case *cases = cf_cases_alloc(&cap);
+  const uint64_t stride = s->seed_stride ? s->seed_stride : 1000;
+  bool all_ok = true;
+  CF_FOR_EACH_KERNEL(k, s->family) {
+    if (!sweeps(s, k, &cnt)) continue;
+    const size_t before = cnt.fd_checked;
+    bool ok = true;
+    for (size_t t = 0; t < nns && ok; t++) {
+      const size_t n = ns[t];
+      const size_t nc = cf_valid_cases(k, n, seed0 + t, randoms, vectors, cases, cap);
+      cnt.cases += nc;
+      for (size_t c = 0; c < nc && ok; c++)
+        ok = run_kinds(s, k, n, cases[c].p, cases[c].what, c, t, stride * c + t, false, &cnt);
+    }
+    all_ok &= kernel_done(s, k, ok, cnt.fd_checked - before, &cnt);
+  }
+  cf_report(label, &cnt);
+  ss_test_free(cases);
+  return all_ok;
+}
+
+bool cf_lengths_sweep(const char *label, const cf_sweep *s) {
+  cf_count cnt = {0};
+  const bool by_kind = s->length_seed == CF_SEED_BY_KIND;
+  const uint64_t salt = by_kind ? 0 : (uint64_t)s->length_seed;
+  bool all_ok = true;
+  CF_FOR_EACH_KERNEL(k, s->family) {
+    if (!sweeps(s, k, &cnt)) continue;
+    const size_t before = cnt.fd_checked;
+    bool ok = true;
+    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
+      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
+      double p[CF_MAX_PARAMS];
+      cf_defaults(k, n, p);
+      if (n == 0)
+        ok = !s->empty || s->empty(k, p, s->ctx);
+      else
+        ok = run_kinds(s, k, n, p, "defaults", 0, t, 7 * n + salt, by_kind, &cnt);
+    }
+    all_ok &= kernel_done(s, k, ok, cnt.fd_checked - before, &cnt);
+  }
+  cf_report(label, &cnt);
+  return all_ok;
+}
+
 /* ---- every entry point checks the family ---------------------------------- */
 
 /* Each generic entry point, given a kernel of another family (any

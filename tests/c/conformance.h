@@ -15,6 +15,8 @@
  *     parameter must give SS_OK) and "extreme" (huge, tiny and subnormal
  *     magnitudes, where a kernel may also answer SS_ERR_DOMAIN);
  *   - the lengths every tester runs: n = 0 .. 67 and a large n;
+ *   - the sweeps (cf_params_sweep, cf_lengths_sweep): the loops over the
+ *     kernels, lengths, cases and kinds, each family giving its own check;
  *   - the exact-zero rule (softscope.h): no probability or weight output is
  *     subnormal.
  */
@@ -108,5 +110,81 @@ typedef struct cf_count {
   size_t kernels, cases, calls, ok, fd_checked, fd_skipped;
 } cf_count;
 void cf_report(const char *family, const cf_count *c);
+
+/* Every registered kernel k of family fam, in registry order (`continue`
+   goes to the next kernel; there is no `break` out of the registry loop). */
+#define CF_FOR_EACH_KERNEL(k, fam)                                   \
+  for (size_t k##_at = 0; k##_at < ss_kernel_count(); k##_at++)      \
+    for (const ss_kernel_info *k = ss_kernel_at(k##_at);             \
+         k && k->family == (fam); k = NULL)
+
+/* ---- the sweeps ------------------------------------------------------------
+ * The loops every family tester runs, written once: for each kernel of a
+ * family, each length, each parameter case and each input kind, one call
+ * of the family's check (cf_sweep.run) with the kernel, the length, the
+ * parameters and the seed of the input; the family keeps its buffers (ctx),
+ * its fill and its check. cf_params_sweep draws the cases of cf_valid_cases
+ * at given lengths (the params and backward tests); cf_lengths_sweep runs
+ * the defaults at n = 0 .. CF_SWEEP_N and CF_LARGE_N (the lengths tests).
+ */
+
+/* One run of a sweep: kernel k at length n with parameters p, of the case
+   `label` (a cf_case's what, or "defaults"), on input kind `kind` to be
+   filled with `seed`. c and t number the case and the length (a family's
+   own seeds derive from them). */
+typedef struct cf_run {
+  const ss_kernel_info *k;
+  size_t n;
+  const double *p;
+  const char *label;
+  int kind;
+  bool extreme; /* kind >= CF_MODERATE_KINDS */
+  uint64_t seed;
+  size_t c, t;
+  char what[160]; /* "[label, kind name]", for messages */
+} cf_run;
+
+/* The input kinds of a sweep, a bit per kind (CF_KIND_BIT(CF_NORMAL) | ...);
+   0 is every kind. */
+#define CF_KIND_BIT(kind) (1u << (kind))
+#define CF_ALL_KINDS ((1u << CF_KINDS) - 1u)
+
+/* The lengths sweep's input seed at length n: 7 n + kind with
+   CF_SEED_BY_KIND, else 7 n + length_seed. */
+#define CF_SEED_BY_KIND (-1)
+
+typedef struct cf_sweep {
+  ss_family family;
+  /* One run; false after reporting a failure (the kernel's sweep stops). */
+  bool (*run)(const cf_run *r, void *ctx, cf_count *cnt);
+  void *ctx;
+  bool backward_only; /* only the kernels with a backward */
+  unsigned kinds;     /* CF_KIND_BIT set; 0: every kind */
+  /* params sweep: the input seed of case c at length index t is
+     seed_stride * c + t (0: 1000) */
+  uint64_t seed_stride;
+  /* params sweep: a kernel needs at least this many finite-difference
+     checks (cnt->fd_checked) */
+  size_t min_fd_checked;
+  int length_seed; /* lengths sweep: see CF_SEED_BY_KIND */
+  /* Optional hooks: before a kernel's sweep; after it (gets whether it
+     passed, returns whether the kernel passes); the lengths sweep's n = 0
+     (p the defaults; false after reporting). */
+  void (*begin)(const ss_kernel_info *k, void *ctx);
+  bool (*end)(const ss_kernel_info *k, bool ok, void *ctx, cf_count *cnt);
+  bool (*empty)(const ss_kernel_info *k, const double *p, void *ctx);
+} cf_sweep;
+
+/* Every kernel of s->family at each length ns[t], each valid case of
+   cf_valid_cases(k, ns[t], seed0 + t, randoms, vectors) in order, each
+   kind; reports the counts as `label`. Returns whether all passed. */
+bool cf_params_sweep(const char *label, const cf_sweep *s, const size_t *ns, size_t nns,
+                     uint64_t seed0, size_t randoms, size_t vectors);
+#define CF_PARAMS_SWEEP(label, s, ns, seed0, randoms, vectors) \
+  cf_params_sweep((label), (s), (ns), sizeof(ns) / sizeof((ns)[0]), (seed0), (randoms), (vectors))
+/* Every kernel of s->family with its defaults at n = 0 (s->empty) and each
+   kind at n = 1 .. CF_SWEEP_N and CF_LARGE_N; reports the counts as
+   `label`. Returns whether all passed. */
+bool cf_lengths_sweep(const char *label, const cf_sweep *s);
 
 #endif

@@ -28,8 +28,6 @@
 static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 300};
 #define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
 
-static bool is_loss(const ss_kernel_info *k) { return k->family == SS_FAMILY_LOSS; }
-
 static size_t target_of(const ss_kernel_info *k, const double *p) {
   return (size_t)ss_param_value(k, p, "target", 0.0);
 }
@@ -86,72 +84,49 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   return true;
 }
 
-TEST(conformance_loss_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *x = ss_test_alloc(nmax * 4), *g0 = ss_test_alloc(nmax * 4), *g1 = ss_test_alloc(nmax * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_loss(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 900 + t, 6, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-          cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 1000 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = run_case(k, x, n, cases[c].p, kind >= CF_MODERATE_KINDS, g0, g1, what, &cnt);
-        }
+/* The buffers of the params and lengths sweeps. */
+typedef struct {
+  float *x, *g0, *g1;
+} loss_bufs;
+
+static loss_bufs bufs_alloc(size_t n) {
+  loss_bufs b = {ss_test_alloc(n * 4), ss_test_alloc(n * 4), ss_test_alloc(n * 4)};
+  return b;
+}
+
+/* One sweep run: logits of the run's kind, then run_case. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  loss_bufs *b = ctx;
+  cf_fill(b->x, r->n, SS_INPUT_LOGITS, r->kind, false, r->seed);
+  return run_case(r->k, b->x, r->n, r->p, r->extreme, b->g0, b->g1, r->what, cnt);
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, the loss untouched. */
+static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
+  loss_bufs *b = ctx;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    double l = -777.0;
+    const ss_status s = ss_loss(k, impl, b->x, 0, p, k->nparams, &l, b->g0);
+    if (s != SS_ERR_EMPTY || l != -777.0) {
+      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+      ok = false;
     }
-    all_ok &= ok;
   }
-  cf_report("loss params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+TEST(conformance_loss_params) {
+  loss_bufs b = bufs_alloc(PARAM_NS[NPARAM_NS - 1]);
+  const cf_sweep s = {.family = SS_FAMILY_LOSS, .run = sweep_run, .ctx = &b};
+  CHECK(CF_PARAMS_SWEEP("loss params", &s, PARAM_NS, 900, 6, 4), "see above");
 }
 
 TEST(conformance_loss_lengths) {
-  cf_count cnt = {0};
-  float *x = ss_test_alloc(CF_LARGE_N * 4), *g0 = ss_test_alloc(CF_LARGE_N * 4),
-        *g1 = ss_test_alloc(CF_LARGE_N * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_loss(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, n, p);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          double l = -777.0;
-          const ss_status s = ss_loss(k, impl, x, 0, p, k->nparams, &l, g0);
-          if (s != SS_ERR_EMPTY || l != -777.0) {
-            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-        cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 7 * n + (uint64_t)kind);
-        char what[64];
-        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
-        ok = run_case(k, x, n, p, kind >= CF_MODERATE_KINDS, g0, g1, what, &cnt);
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("loss lengths", &cnt);
-  CHECK(all_ok, "see above");
+  loss_bufs b = bufs_alloc(CF_LARGE_N);
+  const cf_sweep s = {.family = SS_FAMILY_LOSS, .run = sweep_run, .ctx = &b,
+                      .length_seed = CF_SEED_BY_KIND, .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("loss lengths", &s), "see above");
 }
 
 /* The loss's own bad inputs (beyond cf_bad_input_battery): all -Inf, a
@@ -188,71 +163,56 @@ TEST(conformance_loss_bad_inputs) {
 
 /* grad vs central differences of the loss (double) along random +-1
    directions, steps h, h/2, h/4 (smoothness), where the loss is smooth. */
+/* One backward run: grad against the differences at (x, p). */
+static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  (void)ctx;
+  const ss_kernel_info *k = r->k;
+  const size_t n = r->n, c = r->c, t = r->t;
+  const double *p = r->p;
+  float x[40], g[40], gt[40], xp[40], xm[40];
+  cf_fill(x, n, SS_INPUT_LOGITS, r->kind, false, r->seed);
+  double l;
+  if (ss_loss(k, SS_IMPL_SCALAR, x, n, p, k->nparams, &l, g) != SS_OK) return true;
+  ss_rng rng = {c + 13 * t};
+  float v[40];
+  for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&rng) & 1) ? 1.0f : -1.0f;
+  double f[3], pred = 0.0;
+  bool fine = true;
+  for (int s = 0; s < 3 && fine; s++) {
+    const double h = 2e-3 / (1 << s);
+    for (size_t i = 0; i < n; i++) {
+      xp[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] + h * v[i]);
+      xm[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] - h * v[i]);
+    }
+    double a = 0.0, b = 0.0;
+    fine = ss_loss(k, SS_IMPL_SCALAR, xp, n, p, k->nparams, &a, gt) == SS_OK &&
+           ss_loss(k, SS_IMPL_SCALAR, xm, n, p, k->nparams, &b, gt) == SS_OK;
+    f[s] = (a - b) / (2.0 * h);
+    if (s == 1) {
+      pred = 0.0;
+      for (size_t i = 0; i < n; i++)
+        if (x[i] != -INFINITY) pred += (double)g[i] * ((double)xp[i] - xm[i]) / (2.0 * h);
+    }
+  }
+  const double noise = 0x1p-20 * (fabs(l) + 1.0) / 5e-4;
+  const double tol = FD_TOL * fabs(pred) + noise, smooth = 0.1 * FD_TOL * fabs(pred) + noise;
+  if (!fine || fabs(f[0] - f[1]) > smooth || fabs(f[1] - f[2]) > smooth) {
+    cnt->fd_skipped++;
+    return true;
+  }
+  cnt->fd_checked++;
+  if (fabs(f[1] - pred) > tol) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: <grad, v> = %.9g, differences %.9g %.9g %.9g",
+                 k->name, r->what, n, pred, f[0], f[1], f[2]);
+    return false;
+  }
+  return true;
+}
+
 TEST(conformance_loss_backward) {
   static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_loss(k) || !k->has_backward) continue;
-    cnt.kernels++;
-    const size_t before = cnt.fd_checked;
-    bool ok = true;
-    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
-      const size_t n = ns[t];
-      float x[40], g[40], gt[40], xp[40], xm[40];
-      const size_t nc = cf_valid_cases(k, n, 950 + t, 2, 2, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
-          if (kind == CF_WIDE) continue;
-          cf_fill(x, n, SS_INPUT_LOGITS, kind, false, 41 * c + t);
-          double l;
-          if (ss_loss(k, SS_IMPL_SCALAR, x, n, cases[c].p, k->nparams, &l, g) != SS_OK) continue;
-          ss_rng r = {c + 13 * t};
-          float v[40];
-          for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&r) & 1) ? 1.0f : -1.0f;
-          double f[3], pred = 0.0;
-          bool fine = true;
-          for (int s = 0; s < 3 && fine; s++) {
-            const double h = 2e-3 / (1 << s);
-            for (size_t i = 0; i < n; i++) {
-              xp[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] + h * v[i]);
-              xm[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] - h * v[i]);
-            }
-            double a = 0.0, b = 0.0;
-            fine = ss_loss(k, SS_IMPL_SCALAR, xp, n, cases[c].p, k->nparams, &a, gt) == SS_OK &&
-                   ss_loss(k, SS_IMPL_SCALAR, xm, n, cases[c].p, k->nparams, &b, gt) == SS_OK;
-            f[s] = (a - b) / (2.0 * h);
-            if (s == 1) {
-              pred = 0.0;
-              for (size_t i = 0; i < n; i++)
-                if (x[i] != -INFINITY) pred += (double)g[i] * ((double)xp[i] - xm[i]) / (2.0 * h);
-            }
-          }
-          const double noise = 0x1p-20 * (fabs(l) + 1.0) / 5e-4;
-          const double tol = FD_TOL * fabs(pred) + noise, smooth = 0.1 * FD_TOL * fabs(pred) + noise;
-          if (!fine || fabs(f[0] - f[1]) > smooth || fabs(f[1] - f[2]) > smooth) {
-            cnt.fd_skipped++;
-            continue;
-          }
-          cnt.fd_checked++;
-          if (fabs(f[1] - pred) > tol) {
-            ss_test_fail(__FILE__, __LINE__, "%s [%s, %s] n=%zu: <grad, v> = %.9g, differences %.9g %.9g %.9g",
-                         k->name, cases[c].what, cf_kind_name[kind], n, pred, f[0], f[1], f[2]);
-            ok = false;
-          }
-        }
-    }
-    if (ok && cnt.fd_checked - before < 10) {
-      ss_test_fail(__FILE__, __LINE__, "%s: only %zu difference checks", k->name,
-                   cnt.fd_checked - before);
-      ok = false;
-    }
-    all_ok &= ok;
-  }
-  cf_report("loss backward", &cnt);
-  CHECK(all_ok, "see above");
+  const cf_sweep s = {.family = SS_FAMILY_LOSS, .run = backward_run, .backward_only = true,
+                      .kinds = CF_KIND_BIT(CF_NORMAL) | CF_KIND_BIT(CF_MASKED),
+                      .seed_stride = 41, .min_fd_checked = 10};
+  CHECK(CF_PARAMS_SWEEP("loss backward", &s, ns, 950, 2, 2), "see above");
 }

@@ -39,7 +39,6 @@
 static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 300};
 #define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
 
-static bool is_measure(const ss_kernel_info *k) { return k->family == SS_FAMILY_MEASURE; }
 static bool pair(const ss_kernel_info *k) { return k->input == SS_INPUT_PROBS_PAIR; }
 
 static void fill(const ss_kernel_info *k, float *p, float *q, size_t n, int kind, uint64_t seed) {
@@ -107,71 +106,49 @@ static bool run_case(const ss_kernel_info *k, const float *p, const float *q, si
   return true;
 }
 
-TEST(conformance_measure_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *p = ss_test_alloc(nmax * 4), *q = ss_test_alloc(nmax * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_measure(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 700 + t, 6, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-          fill(k, p, q, n, kind, 1000 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = run_case(k, p, q, n, cases[c].p, kind >= CF_MODERATE_KINDS, what, &cnt);
-        }
+/* The buffers of the params and lengths sweeps: p and q. */
+typedef struct {
+  float *p, *q;
+} meas_bufs;
+
+static meas_bufs bufs_alloc(size_t n) {
+  meas_bufs b = {ss_test_alloc(n * 4), ss_test_alloc(n * 4)};
+  return b;
+}
+
+/* One sweep run: rows of the run's kind, then run_case. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  meas_bufs *b = ctx;
+  fill(r->k, b->p, b->q, r->n, r->kind, r->seed);
+  return run_case(r->k, b->p, b->q, r->n, r->p, r->extreme, r->what, cnt);
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, the value untouched. */
+static bool sweep_empty(const ss_kernel_info *k, const double *prm, void *ctx) {
+  meas_bufs *b = ctx;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    double out = -777.0;
+    const ss_status s = ss_measure(k, impl, b->p, b->q, 0, prm, k->nparams, &out);
+    if (s != SS_ERR_EMPTY || out != -777.0) {
+      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+      ok = false;
     }
-    all_ok &= ok;
   }
-  cf_report("measure params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+TEST(conformance_measure_params) {
+  meas_bufs b = bufs_alloc(PARAM_NS[NPARAM_NS - 1]);
+  const cf_sweep s = {.family = SS_FAMILY_MEASURE, .run = sweep_run, .ctx = &b};
+  CHECK(CF_PARAMS_SWEEP("measure params", &s, PARAM_NS, 700, 6, 4), "see above");
 }
 
 TEST(conformance_measure_lengths) {
-  cf_count cnt = {0};
-  float *p = ss_test_alloc(CF_LARGE_N * 4), *q = ss_test_alloc(CF_LARGE_N * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_measure(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double prm[CF_MAX_PARAMS];
-      cf_defaults(k, n, prm);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          double out = -777.0;
-          const ss_status s = ss_measure(k, impl, p, q, 0, prm, k->nparams, &out);
-          if (s != SS_ERR_EMPTY || out != -777.0) {
-            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-        fill(k, p, q, n, kind, 7 * n + (uint64_t)kind);
-        char what[64];
-        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
-        ok = run_case(k, p, q, n, prm, kind >= CF_MODERATE_KINDS, what, &cnt);
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("measure lengths", &cnt);
-  CHECK(all_ok, "see above");
+  meas_bufs b = bufs_alloc(CF_LARGE_N);
+  const cf_sweep s = {.family = SS_FAMILY_MEASURE, .run = sweep_run, .ctx = &b,
+                      .length_seed = CF_SEED_BY_KIND, .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("measure lengths", &s), "see above");
 }
 
 /* The measure's own bad inputs (beyond cf_bad_input_battery): the order
@@ -238,100 +215,88 @@ TEST(conformance_measure_bad_inputs) {
 /* The VJP against central differences of the (double) measure along random
    directions of the finite entries, with steps small against the entries
    (relative h: the measure of a probability vector may be non-smooth at 0). */
-TEST(conformance_measure_backward) {
-  static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_measure(k) || !k->has_backward) continue;
-    cnt.kernels++;
-    const size_t before = cnt.fd_checked;
-    bool ok = true;
-    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
-      const size_t n = ns[t];
-      float p[40], q[40], dp[40], d0[40], xp[40], xm[40];
-      const size_t nc = cf_valid_cases(k, n, 800 + t, 2, 2, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
-          fill(k, p, q, n, kind, 31 * c + t);
-          const double g = 0.75;
-          ss_status s0 = SS_OK;
-          FOR_EACH_IMPL(impl) {
-            const ss_status s = ss_measure_vjp(k, impl, p, n, cases[c].p, k->nparams, g, dp);
-            if (impl == SS_IMPL_SCALAR) s0 = s, memcpy(d0, dp, sizeof dp);
-            if (s != s0 || !(s == SS_OK || s == SS_ERR_DOMAIN || s == SS_ERR_NONFINITE)) {
-              ss_test_fail(__FILE__, __LINE__, "%s [%s]: vjp %s, scalar %s", k->name, cases[c].what,
-                           ss_status_name(s), ss_status_name(s0));
-              ok = false;
-            }
-            if (s != SS_OK) continue;
-            const double m = cf_max_abs(d0, n);
-            for (size_t i = 0; i < n && ok; i++)
-              if (!isfinite(dp[i]) || fabs((double)dp[i] - d0[i]) > 0x1p-12 * m) {
-                ss_test_fail(__FILE__, __LINE__, "%s [%s] %s: dp[%zu] = %g, scalar %g", k->name,
-                             cases[c].what, ss_impl_name(impl), i, dp[i], d0[i]);
-                ok = false;
-              }
-          }
-          if (!ok || s0 != SS_OK) continue;
-          ss_rng r = {c * 7 + t};
-          double pred = 0.0, f[2];
-          for (int s = 0; s < 2; s++) {
-            const double h = 1e-3 / (1 << s);
-            for (size_t i = 0; i < n; i++) {
-              const double v = (ss_rng_u64(&r) & 1) ? 1.0 : -1.0, step = h * fmax(fabs(p[i]), 1e-3);
-              const bool fixed = !isfinite(p[i]) || (k->input != SS_INPUT_LOGITS && p[i] == 0.0f);
-              xp[i] = fixed ? p[i] : (float)(p[i] + v * step);
-              xm[i] = fixed ? p[i] : (float)(p[i] - v * step);
-            }
-            double a, b;
-            if (ss_measure(k, SS_IMPL_SCALAR, xp, NULL, n, cases[c].p, k->nparams, &a) != SS_OK ||
-                ss_measure(k, SS_IMPL_SCALAR, xm, NULL, n, cases[c].p, k->nparams, &b) != SS_OK) {
-              f[0] = f[1] = NAN;
-              break;
-            }
-            f[s] = g * (a - b);
-            if (s == 1) {
-              pred = 0.0;
-              for (size_t i = 0; i < n; i++)
-                if (isfinite(p[i])) pred += (double)d0[i] * ((double)xp[i] - xm[i]);
-            }
-            if (s == 0) {
-              /* normalize the first difference to the second's step */
-              double pd = 0.0;
-              for (size_t i = 0; i < n; i++)
-                if (isfinite(p[i])) pd += (double)d0[i] * ((double)xp[i] - xm[i]);
-              f[0] = pd != 0.0 ? f[0] / pd : NAN;
-            }
-          }
-          if (!isfinite(f[0]) || !isfinite(f[1]) || pred == 0.0) {
-            cnt.fd_skipped++;
-            continue;
-          }
-          const double ratio = f[1] / pred; /* 1 where the VJP is right */
-          if (fabs(f[0] - 1.0) > 0.1) {
-            cnt.fd_skipped++;
-            continue;
-          }
-          cnt.fd_checked++;
-          if (fabs(ratio - 1.0) > FD_TOL + 1e-6 * fabs(g) / fabs(pred)) {
-            ss_test_fail(__FILE__, __LINE__, "%s [%s] n=%zu: <dp, v> = %.9g, differences %.9g",
-                         k->name, cases[c].what, n, pred, f[1]);
-            ok = false;
-          }
-        }
-    }
-    if (ok && cnt.fd_checked - before < 10) {
-      ss_test_fail(__FILE__, __LINE__, "%s: only %zu difference checks", k->name,
-                   cnt.fd_checked - before);
+/* One backward run: the VJP of both impls at (p, prm), then against the
+   differences. */
+static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  (void)ctx;
+  const ss_kernel_info *k = r->k;
+  const size_t n = r->n, c = r->c, t = r->t;
+  const double *prm = r->p;
+  float p[40], q[40], dp[40], d0[40], xp[40], xm[40];
+  fill(k, p, q, n, r->kind, r->seed);
+  const double g = 0.75;
+  ss_status s0 = SS_OK;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    const ss_status s = ss_measure_vjp(k, impl, p, n, prm, k->nparams, g, dp);
+    if (impl == SS_IMPL_SCALAR) s0 = s, memcpy(d0, dp, sizeof dp);
+    if (s != s0 || !(s == SS_OK || s == SS_ERR_DOMAIN || s == SS_ERR_NONFINITE)) {
+      ss_test_fail(__FILE__, __LINE__, "%s [%s]: vjp %s, scalar %s", k->name, r->label,
+                   ss_status_name(s), ss_status_name(s0));
       ok = false;
     }
-    all_ok &= ok;
+    if (s != SS_OK) continue;
+    const double m = cf_max_abs(d0, n);
+    for (size_t i = 0; i < n && ok; i++)
+      if (!isfinite(dp[i]) || fabs((double)dp[i] - d0[i]) > 0x1p-12 * m) {
+        ss_test_fail(__FILE__, __LINE__, "%s [%s] %s: dp[%zu] = %g, scalar %g", k->name,
+                     r->label, ss_impl_name(impl), i, dp[i], d0[i]);
+        ok = false;
+      }
   }
-  cf_report("measure backward", &cnt);
-  CHECK(all_ok, "see above");
+  if (!ok || s0 != SS_OK) return ok;
+  ss_rng rng = {c * 7 + t};
+  double pred = 0.0, f[2];
+  for (int s = 0; s < 2; s++) {
+    const double h = 1e-3 / (1 << s);
+    for (size_t i = 0; i < n; i++) {
+      const double v = (ss_rng_u64(&rng) & 1) ? 1.0 : -1.0, step = h * fmax(fabs(p[i]), 1e-3);
+      const bool fixed = !isfinite(p[i]) || (k->input != SS_INPUT_LOGITS && p[i] == 0.0f);
+      xp[i] = fixed ? p[i] : (float)(p[i] + v * step);
+      xm[i] = fixed ? p[i] : (float)(p[i] - v * step);
+    }
+    double a, b;
+    if (ss_measure(k, SS_IMPL_SCALAR, xp, NULL, n, prm, k->nparams, &a) != SS_OK ||
+        ss_measure(k, SS_IMPL_SCALAR, xm, NULL, n, prm, k->nparams, &b) != SS_OK) {
+      f[0] = f[1] = NAN;
+      break;
+    }
+    f[s] = g * (a - b);
+    if (s == 1) {
+      pred = 0.0;
+      for (size_t i = 0; i < n; i++)
+        if (isfinite(p[i])) pred += (double)d0[i] * ((double)xp[i] - xm[i]);
+    }
+    if (s == 0) {
+      /* normalize the first difference to the second's step */
+      double pd = 0.0;
+      for (size_t i = 0; i < n; i++)
+        if (isfinite(p[i])) pd += (double)d0[i] * ((double)xp[i] - xm[i]);
+      f[0] = pd != 0.0 ? f[0] / pd : NAN;
+    }
+  }
+  if (!isfinite(f[0]) || !isfinite(f[1]) || pred == 0.0) {
+    cnt->fd_skipped++;
+    return true;
+  }
+  const double ratio = f[1] / pred; /* 1 where the VJP is right */
+  if (fabs(f[0] - 1.0) > 0.1) {
+    cnt->fd_skipped++;
+    return true;
+  }
+  cnt->fd_checked++;
+  if (fabs(ratio - 1.0) > FD_TOL + 1e-6 * fabs(g) / fabs(pred)) {
+    ss_test_fail(__FILE__, __LINE__, "%s [%s] n=%zu: <dp, v> = %.9g, differences %.9g", k->name,
+                 r->label, n, pred, f[1]);
+    return false;
+  }
+  return true;
+}
+
+TEST(conformance_measure_backward) {
+  static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
+  const cf_sweep s = {.family = SS_FAMILY_MEASURE, .run = backward_run, .backward_only = true,
+                      .kinds = CF_KIND_BIT(CF_NORMAL) | CF_KIND_BIT(CF_WIDE) | CF_KIND_BIT(CF_MASKED),
+                      .seed_stride = 31, .min_fd_checked = 10};
+  CHECK(CF_PARAMS_SWEEP("measure backward", &s, ns, 800, 2, 2), "see above");
 }

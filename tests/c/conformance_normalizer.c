@@ -141,87 +141,77 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
 
 static bool is_normalizer(const ss_kernel_info *k) { return k->family == SS_FAMILY_NORMALIZER; }
 
-/* Every parameter case x every input kind at the PARAM_NS lengths. */
-TEST(conformance_normalizer_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *x = ss_test_alloc(nmax * 4), *y0 = ss_test_alloc(nmax * 4), *y1 = ss_test_alloc(nmax * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_normalizer(k)) continue;
-    cnt.kernels++;
-    norm_stats st = {0, {0}};
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 100 + t, 4, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-          cf_fill(x, n, k->input, kind, false, 1000 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = run_case(k, x, n, cases[c].p, kind >= CF_MODERATE_KINDS, y0, y1, what, &cnt, &st);
-        }
-    }
-    /* the defaults on moderate data must work */
-    double p[CF_MAX_PARAMS];
-    cf_defaults(k, 67, p);
-    cf_fill(x, 67, k->input, CF_NORMAL, false, 1);
-    if (ok && ss_normalize(k, SS_IMPL_SCALAR, x, 67, p, k->nparams, y0) != SS_OK) {
-      ss_test_fail(__FILE__, __LINE__, "%s: defaults fail on N(0, 1) logits at n = 67", k->name);
+/* The buffers of the params and lengths sweeps, and the kernel's worst
+   SIMD difference so far. */
+typedef struct {
+  float *x, *y0, *y1;
+  norm_stats st;
+} norm_sweep;
+
+static norm_sweep sweep_alloc(size_t n) {
+  norm_sweep w = {ss_test_alloc(n * 4), ss_test_alloc(n * 4), ss_test_alloc(n * 4), {0, {0}}};
+  return w;
+}
+
+static void sweep_begin(const ss_kernel_info *k, void *ctx) {
+  (void)k;
+  norm_sweep *w = ctx;
+  w->st = (norm_stats){0, {0}};
+}
+
+/* One sweep run: an input of the run's kind, then run_case. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  norm_sweep *w = ctx;
+  cf_fill(w->x, r->n, r->k->input, r->kind, false, r->seed);
+  return run_case(r->k, w->x, r->n, r->p, r->extreme, w->y0, w->y1, r->what, cnt, &w->st);
+}
+
+/* After a kernel's parameter cases: the defaults on moderate data must work. */
+static bool params_end(const ss_kernel_info *k, bool ok, void *ctx, cf_count *cnt) {
+  (void)cnt;
+  norm_sweep *w = ctx;
+  double p[CF_MAX_PARAMS];
+  cf_defaults(k, 67, p);
+  cf_fill(w->x, 67, k->input, CF_NORMAL, false, 1);
+  if (ok && ss_normalize(k, SS_IMPL_SCALAR, w->x, 67, p, k->nparams, w->y0) != SS_OK) {
+    ss_test_fail(__FILE__, __LINE__, "%s: defaults fail on N(0, 1) logits at n = 67", k->name);
+    ok = false;
+  }
+  if (getenv("CF_VERBOSE"))
+    printf("    %-22s worst SIMD/bound %.3g at %s\n", k->name, w->st.worst_simd, w->st.worst_what);
+  return ok;
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, y untouched. */
+static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
+  norm_sweep *w = ctx;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    cf_poison(w->y0, 1);
+    const ss_status s = ss_normalize(k, impl, w->x, 0, p, k->nparams, w->y0);
+    if (s != SS_ERR_EMPTY || !cf_untouched(w->y0, 1)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=0: %s", k->name, ss_impl_name(impl),
+                   ss_status_name(s));
       ok = false;
     }
-    if (getenv("CF_VERBOSE"))
-      printf("    %-22s worst SIMD/bound %.3g at %s\n", k->name, st.worst_simd, st.worst_what);
-    all_ok &= ok;
   }
-  cf_report("normalizer params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+/* Every parameter case x every input kind at the PARAM_NS lengths. */
+TEST(conformance_normalizer_params) {
+  norm_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
+  const cf_sweep s = {.family = SS_FAMILY_NORMALIZER, .run = sweep_run, .ctx = &w,
+                      .begin = sweep_begin, .end = params_end};
+  CHECK(CF_PARAMS_SWEEP("normalizer params", &s, PARAM_NS, 100, 4, 4), "see above");
 }
 
 /* The defaults at every n from 0 to 67 and at a large n, every input kind. */
 TEST(conformance_normalizer_lengths) {
-  cf_count cnt = {0};
-  float *x = ss_test_alloc(CF_LARGE_N * 4), *y0 = ss_test_alloc(CF_LARGE_N * 4),
-        *y1 = ss_test_alloc(CF_LARGE_N * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_normalizer(k)) continue;
-    cnt.kernels++;
-    norm_stats st = {0, {0}};
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, n, p);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          cf_poison(y0, 1);
-          const ss_status s = ss_normalize(k, impl, x, 0, p, k->nparams, y0);
-          if (s != SS_ERR_EMPTY || !cf_untouched(y0, 1)) {
-            ss_test_fail(__FILE__, __LINE__, "%s %s n=0: %s", k->name, ss_impl_name(impl),
-                         ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-        cf_fill(x, n, k->input, kind, false, 7 * n + 3);
-        char what[64];
-        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
-        ok = run_case(k, x, n, p, kind >= CF_MODERATE_KINDS, y0, y1, what, &cnt, &st);
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("normalizer lengths", &cnt);
-  CHECK(all_ok, "see above");
+  norm_sweep w = sweep_alloc(CF_LARGE_N);
+  const cf_sweep s = {.family = SS_FAMILY_NORMALIZER, .run = sweep_run, .ctx = &w,
+                      .length_seed = 3, .begin = sweep_begin, .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("normalizer lengths", &s), "see above");
 }
 
 /* Masking: -Inf entries at random places (and all but one) get exactly +0
@@ -504,39 +494,18 @@ static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, co
   return ok;
 }
 
+/* One backward run: an input of the run's kind, then check_backward. */
+static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  (void)ctx;
+  float x[BWD_MAX_N];
+  cf_fill(x, r->n, r->k->input, r->kind, false, r->seed);
+  return check_backward(r->k, x, r->n, r->p, 5 * r->c + r->t, r->what, cnt);
+}
+
 TEST(conformance_normalizer_backward) {
   static const size_t ns[] = {1, 2, 3, 5, 8, 17, 40};
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_normalizer(k) || !k->has_backward) continue;
-    cnt.kernels++;
-    const size_t before = cnt.fd_checked;
-    bool ok = true;
-    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
-      const size_t n = ns[t];
-      float x[BWD_MAX_N];
-      const size_t nc = cf_valid_cases(k, n, 300 + t, 1, 2, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
-          if (kind == CF_WIDE) continue;
-          cf_fill(x, n, k->input, kind, false, 17 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = check_backward(k, x, n, cases[c].p, 5 * c + t, what, &cnt);
-        }
-    }
-    if (ok && cnt.fd_checked - before < 10) {
-      ss_test_fail(__FILE__, __LINE__, "%s: only %zu finite-difference checks were smooth enough",
-                   k->name, cnt.fd_checked - before);
-      ok = false;
-    }
-    all_ok &= ok;
-  }
-  cf_report("normalizer backward", &cnt);
-  CHECK(all_ok, "see above");
+  const cf_sweep s = {.family = SS_FAMILY_NORMALIZER, .run = backward_run, .backward_only = true,
+                      .kinds = CF_KIND_BIT(CF_NORMAL) | CF_KIND_BIT(CF_MASKED),
+                      .seed_stride = 17, .min_fd_checked = 10};
+  CHECK(CF_PARAMS_SWEEP("normalizer backward", &s, ns, 300, 1, 2), "see above");
 }

@@ -116,73 +116,59 @@ static void fill(float *w, float *g, size_t n, int kind, uint64_t seed) {
   cf_fill(g, n, SS_INPUT_VALUES, kind, false, seed + 77);
 }
 
-TEST(conformance_optimizer_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *w0 = ss_test_alloc(nmax * 4), *g0 = ss_test_alloc(nmax * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_optimizer(k)) continue;
-    cnt.kernels++;
-    run_state a = state_alloc(k, nmax), b = state_alloc(k, nmax);
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 600 + t, 4, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-          fill(w0, g0, n, kind, 1000 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = run_case(k, w0, g0, n, cases[c].p, kind >= CF_MODERATE_KINDS, &a, &b, what, &cnt);
-        }
+/* The buffers of the params and lengths sweeps: the weights and gradients
+   of the cases, and the two impls' runs (their state sized per kernel). */
+typedef struct {
+  size_t nmax;
+  float *w0, *g0;
+  run_state a, b;
+} opt_sweep;
+
+static opt_sweep sweep_alloc(size_t n) {
+  opt_sweep w = {.nmax = n, .w0 = ss_test_alloc(n * 4), .g0 = ss_test_alloc(n * 4)};
+  return w;
+}
+
+static void sweep_begin(const ss_kernel_info *k, void *ctx) {
+  opt_sweep *w = ctx;
+  w->a = state_alloc(k, w->nmax);
+  w->b = state_alloc(k, w->nmax);
+}
+
+/* One sweep run: weights and gradients of the run's kind, then run_case. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  opt_sweep *w = ctx;
+  fill(w->w0, w->g0, r->n, r->kind, r->seed);
+  return run_case(r->k, w->w0, w->g0, r->n, r->p, r->extreme, &w->a, &w->b, r->what, cnt);
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, the step counter unchanged. */
+static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
+  run_state *a = &((opt_sweep *)ctx)->a;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    memset(a->sc, 0, sizeof a->sc);
+    const ss_status s = ss_optimize(k, impl, a->w, a->g, 0, p, k->nparams, a->slots, a->sc);
+    if (s != SS_ERR_EMPTY || a->sc[0] != 0.0) {
+      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+      ok = false;
     }
-    all_ok &= ok;
   }
-  cf_report("optimizer params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+TEST(conformance_optimizer_params) {
+  opt_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
+  const cf_sweep s = {.family = SS_FAMILY_OPTIMIZER, .run = sweep_run, .ctx = &w,
+                      .begin = sweep_begin};
+  CHECK(CF_PARAMS_SWEEP("optimizer params", &s, PARAM_NS, 600, 4, 4), "see above");
 }
 
 TEST(conformance_optimizer_lengths) {
-  cf_count cnt = {0};
-  float *w0 = ss_test_alloc(CF_LARGE_N * 4), *g0 = ss_test_alloc(CF_LARGE_N * 4);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_optimizer(k)) continue;
-    cnt.kernels++;
-    run_state a = state_alloc(k, CF_LARGE_N), b = state_alloc(k, CF_LARGE_N);
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, n, p);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          memset(a.sc, 0, sizeof a.sc);
-          const ss_status s = ss_optimize(k, impl, a.w, a.g, 0, p, k->nparams, a.slots, a.sc);
-          if (s != SS_ERR_EMPTY || a.sc[0] != 0.0) {
-            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-        fill(w0, g0, n, kind, 7 * n + (uint64_t)kind);
-        char what[64];
-        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
-        ok = run_case(k, w0, g0, n, p, kind >= CF_MODERATE_KINDS, &a, &b, what, &cnt);
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("optimizer lengths", &cnt);
-  CHECK(all_ok, "see above");
+  opt_sweep w = sweep_alloc(CF_LARGE_N);
+  const cf_sweep s = {.family = SS_FAMILY_OPTIMIZER, .run = sweep_run, .ctx = &w,
+                      .length_seed = CF_SEED_BY_KIND, .begin = sweep_begin, .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("optimizer lengths", &s), "see above");
 }
 
 /* One bad call: its status, and w, the state and the counter untouched. */

@@ -26,8 +26,6 @@
 static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 64, 67, 256};
 #define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
 
-static bool is_quantizer(const ss_kernel_info *k) { return k->family == SS_FAMILY_QUANTIZER; }
-
 /* Pack and unpack codes at width `bits`; false when they do not round-trip. */
 static bool round_trip(const int32_t *codes, size_t n, int bits, bool sgn, uint8_t *buf,
                        int32_t *back) {
@@ -133,94 +131,88 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   return true;
 }
 
-/* Every case on every kind, positive (strict) and of both signs; at the
-   large n (k-means at 65539 points is the heavy one) normal and huge only. */
-static bool run_kinds(const ss_kernel_info *k, float *x, size_t n, const double *p, qbufs *b,
-                      const char *cwhat, uint64_t seed, cf_count *cnt) {
-  for (int kind = 0; kind < CF_KINDS; kind++)
-    for (int sgn = 0; sgn < 2; sgn++) {
-      if (n > CF_SWEEP_N && kind != CF_NORMAL && kind != CF_HUGE) continue;
-      cf_fill(x, n, SS_INPUT_VALUES, kind, sgn == 0, seed);
-      char what[160];
-      snprintf(what, sizeof what, "[%s, %s%s]", cwhat, cf_kind_name[kind], sgn ? ", signed" : "");
-      if (!run_case(k, x, n, p, sgn == 1 || kind >= CF_MODERATE_KINDS, b, what, cnt)) return false;
-    }
+/* The buffers of the params and lengths sweeps. */
+typedef struct {
+  float *x;
+  qbufs b;
+} quant_sweep;
+
+static quant_sweep sweep_alloc(size_t n) {
+  quant_sweep w = {ss_test_alloc(n * 4), qbufs_alloc(n)};
+  return w;
+}
+
+/* One sweep run: the kind's values positive (strict) and of both signs; at
+   the large n (k-means at 65539 points is the heavy one) normal and huge
+   only. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  quant_sweep *w = ctx;
+  if (r->n > CF_SWEEP_N && r->kind != CF_NORMAL && r->kind != CF_HUGE) return true;
+  for (int sgn = 0; sgn < 2; sgn++) {
+    cf_fill(w->x, r->n, SS_INPUT_VALUES, r->kind, sgn == 0, r->seed);
+    char what[160];
+    snprintf(what, sizeof what, "[%s, %s%s]", r->label, cf_kind_name[r->kind],
+             sgn ? ", signed" : "");
+    if (!run_case(r->k, w->x, r->n, r->p, sgn == 1 || r->extreme, &w->b, what, cnt)) return false;
+  }
   return true;
 }
 
-TEST(conformance_quantizer_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *x = ss_test_alloc(nmax * 4);
-  qbufs b = qbufs_alloc(nmax);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_quantizer(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 500 + t, 4, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        ok = run_kinds(k, x, n, cases[c].p, &b, cases[c].what, 1000 * c + t, &cnt);
-    }
-    /* the defaults work on moderate values where the sizes allow */
+/* After a kernel's parameter cases: the defaults work on moderate values
+   where the sizes allow. */
+static bool params_end(const ss_kernel_info *k, bool ok, void *ctx, cf_count *cnt) {
+  (void)cnt;
+  quant_sweep *w = ctx;
+  double p[CF_MAX_PARAMS];
+  cf_defaults(k, 256, p);
+  cf_fill(w->x, 256, SS_INPUT_VALUES, CF_NORMAL, true, 3);
+  if (ok && ss_quantize(k, SS_IMPL_SCALAR, w->x, 256, p, k->nparams, w->b.c0, w->b.y0) != SS_OK) {
+    ss_test_fail(__FILE__, __LINE__, "%s: defaults fail at n = 256", k->name);
+    ok = false;
+  }
+  return ok;
+}
+
+/* After a kernel's lengths: one past its own limit is SS_ERR_TOO_LARGE too. */
+static bool lengths_end(const ss_kernel_info *k, bool ok, void *ctx, cf_count *cnt) {
+  quant_sweep *w = ctx;
+  const size_t lim = ss_kernel_max_n(k);
+  if (ok && lim < CF_LARGE_N) {
     double p[CF_MAX_PARAMS];
-    cf_defaults(k, 256, p);
-    cf_fill(x, 256, SS_INPUT_VALUES, CF_NORMAL, true, 3);
-    if (ok && ss_quantize(k, SS_IMPL_SCALAR, x, 256, p, k->nparams, b.c0, b.y0) != SS_OK) {
-      ss_test_fail(__FILE__, __LINE__, "%s: defaults fail at n = 256", k->name);
+    cf_defaults(k, lim + 1, p);
+    cf_fill(w->x, lim + 1, SS_INPUT_VALUES, CF_NORMAL, false, 5);
+    ok = beyond_limit(k, w->x, lim + 1, p, &w->b, "[defaults, normal]", cnt);
+  }
+  return ok;
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, y untouched. */
+static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
+  quant_sweep *w = ctx;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    cf_poison(w->b.y0, 1);
+    const ss_status s = ss_quantize(k, impl, w->x, 0, p, k->nparams, w->b.c0, w->b.y0);
+    if (s != SS_ERR_EMPTY || !cf_untouched(w->b.y0, 1)) {
+      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
       ok = false;
     }
-    all_ok &= ok;
   }
-  cf_report("quantizer params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+TEST(conformance_quantizer_params) {
+  quant_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
+  const cf_sweep s = {.family = SS_FAMILY_QUANTIZER, .run = sweep_run, .ctx = &w,
+                      .end = params_end};
+  CHECK(CF_PARAMS_SWEEP("quantizer params", &s, PARAM_NS, 500, 4, 4), "see above");
 }
 
 TEST(conformance_quantizer_lengths) {
-  cf_count cnt = {0};
-  float *x = ss_test_alloc(CF_LARGE_N * 4);
-  qbufs b = qbufs_alloc(CF_LARGE_N);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_quantizer(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, n, p);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          cf_poison(b.y0, 1);
-          const ss_status s = ss_quantize(k, impl, x, 0, p, k->nparams, b.c0, b.y0);
-          if (s != SS_ERR_EMPTY || !cf_untouched(b.y0, 1)) {
-            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      ok = run_kinds(k, x, n, p, &b, "defaults", 7 * n, &cnt);
-    }
-    /* a kernel's own limit: one past it is SS_ERR_TOO_LARGE too */
-    const size_t lim = ss_kernel_max_n(k);
-    if (ok && lim < CF_LARGE_N) {
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, lim + 1, p);
-      cf_fill(x, lim + 1, SS_INPUT_VALUES, CF_NORMAL, false, 5);
-      ok = beyond_limit(k, x, lim + 1, p, &b, "[defaults, normal]", &cnt);
-    }
-    all_ok &= ok;
-  }
-  cf_report("quantizer lengths", &cnt);
-  CHECK(all_ok, "see above");
+  quant_sweep w = sweep_alloc(CF_LARGE_N);
+  const cf_sweep s = {.family = SS_FAMILY_QUANTIZER, .run = sweep_run, .ctx = &w,
+                      .length_seed = 0, .end = lengths_end, .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("quantizer lengths", &s), "see above");
 }
 
 TEST(conformance_quantizer_bad_inputs) {

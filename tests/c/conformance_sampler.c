@@ -165,73 +165,51 @@ static void fill(const ss_kernel_info *k, float *x, size_t n, int kind, uint64_t
   cf_fill(x, n, k->input, kind, kind < CF_MODERATE_KINDS, seed);
 }
 
-TEST(conformance_sampler_params) {
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  const size_t nmax = PARAM_NS[NPARAM_NS - 1];
-  float *x = ss_test_alloc(nmax * 4);
-  outs o0 = outs_alloc(nmax, DRAW_BUDGET), o1 = outs_alloc(nmax, DRAW_BUDGET);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_sampler(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t < NPARAM_NS && ok; t++) {
-      const size_t n = PARAM_NS[t];
-      const size_t nc = cf_valid_cases(k, n, 200 + t, 4, 4, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++)
-        for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-          fill(k, x, n, kind, 1000 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = run_case(k, x, n, cases[c].p, kind >= CF_MODERATE_KINDS, &o0, &o1, what, &cnt);
-        }
+/* The buffers of the params and lengths sweeps. */
+typedef struct {
+  float *x;
+  outs o0, o1;
+} samp_sweep;
+
+static samp_sweep sweep_alloc(size_t n, size_t draws_cap) {
+  samp_sweep w = {ss_test_alloc(n * 4), outs_alloc(n, draws_cap), outs_alloc(n, draws_cap)};
+  return w;
+}
+
+/* One sweep run: an input of the run's kind, then run_case. */
+static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  samp_sweep *w = ctx;
+  fill(r->k, w->x, r->n, r->kind, r->seed);
+  return run_case(r->k, w->x, r->n, r->p, r->extreme, &w->o0, &w->o1, r->what, cnt);
+}
+
+/* n = 0: SS_ERR_EMPTY in every impl, probs untouched. */
+static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
+  samp_sweep *w = ctx;
+  bool ok = true;
+  FOR_EACH_IMPL(impl) {
+    cf_poison(w->o0.probs, 1);
+    const ss_status s =
+        ss_sample(k, impl, w->x, 0, p, k->nparams, w->o0.probs, w->o0.idx, w->o0.samples);
+    if (s != SS_ERR_EMPTY || !cf_untouched(w->o0.probs, 1)) {
+      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
+      ok = false;
     }
-    all_ok &= ok;
   }
-  cf_report("sampler params", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+TEST(conformance_sampler_params) {
+  samp_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1], DRAW_BUDGET);
+  const cf_sweep s = {.family = SS_FAMILY_SAMPLER, .run = sweep_run, .ctx = &w};
+  CHECK(CF_PARAMS_SWEEP("sampler params", &s, PARAM_NS, 200, 4, 4), "see above");
 }
 
 TEST(conformance_sampler_lengths) {
-  cf_count cnt = {0};
-  float *x = ss_test_alloc(CF_LARGE_N * 4);
-  outs o0 = outs_alloc(CF_LARGE_N, 1), o1 = outs_alloc(CF_LARGE_N, 1);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_sampler(k)) continue;
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t <= CF_SWEEP_N + 1 && ok; t++) {
-      const size_t n = t <= CF_SWEEP_N ? t : CF_LARGE_N;
-      double p[CF_MAX_PARAMS];
-      cf_defaults(k, n, p);
-      if (n == 0) {
-        FOR_EACH_IMPL(impl) {
-          cf_poison(o0.probs, 1);
-          const ss_status s = ss_sample(k, impl, x, 0, p, k->nparams, o0.probs, o0.idx, o0.samples);
-          if (s != SS_ERR_EMPTY || !cf_untouched(o0.probs, 1)) {
-            ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-            ok = false;
-          }
-        }
-        continue;
-      }
-      for (int kind = 0; kind < CF_KINDS && ok; kind++) {
-        fill(k, x, n, kind, 7 * n + 3);
-        char what[64];
-        snprintf(what, sizeof what, "[defaults, %s]", cf_kind_name[kind]);
-        ok = run_case(k, x, n, p, kind >= CF_MODERATE_KINDS, &o0, &o1, what, &cnt);
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("sampler lengths", &cnt);
-  CHECK(all_ok, "see above");
+  samp_sweep w = sweep_alloc(CF_LARGE_N, 1);
+  const cf_sweep s = {.family = SS_FAMILY_SAMPLER, .run = sweep_run, .ctx = &w, .length_seed = 3,
+                      .empty = sweep_empty};
+  CHECK(cf_lengths_sweep("sampler lengths", &s), "see above");
 }
 
 /* draws at its maximum: every sampler validates and computes probs (n = 2,
@@ -445,36 +423,22 @@ static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, co
   return true;
 }
 
+/* One backward run: the case with BWD_DRAWS draws, an input of the run's
+   kind, then check_backward. */
+static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
+  (void)ctx;
+  double p[CF_MAX_PARAMS];
+  memcpy(p, r->p, r->k->nparams * sizeof *p);
+  p[cf_param_index(r->k, "draws")] = BWD_DRAWS;
+  float x[BWD_N];
+  fill(r->k, x, r->n, r->kind, r->seed);
+  return check_backward(r->k, x, r->n, p, 5 * r->c + r->t, r->what, cnt);
+}
+
 TEST(conformance_sampler_backward) {
   static const size_t ns[] = {1, 2, 3, 5, 8, BWD_N};
-  cf_count cnt = {0};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  bool all_ok = true;
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_sampler(k) || !k->has_backward) continue;
-    const long di = cf_param_index(k, "draws");
-    cnt.kernels++;
-    bool ok = true;
-    for (size_t t = 0; t < sizeof ns / sizeof ns[0] && ok; t++) {
-      const size_t n = ns[t];
-      float x[BWD_N];
-      const size_t nc = cf_valid_cases(k, n, 400 + t, 1, 2, cases, cap);
-      cnt.cases += nc;
-      for (size_t c = 0; c < nc && ok; c++) {
-        cases[c].p[di] = BWD_DRAWS;
-        for (int kind = CF_NORMAL; kind <= CF_MASKED && ok; kind++) {
-          if (kind == CF_WIDE) continue;
-          fill(k, x, n, kind, 17 * c + t);
-          char what[160];
-          snprintf(what, sizeof what, "[%s, %s]", cases[c].what, cf_kind_name[kind]);
-          ok = check_backward(k, x, n, cases[c].p, 5 * c + t, what, &cnt);
-        }
-      }
-    }
-    all_ok &= ok;
-  }
-  cf_report("sampler backward", &cnt);
-  CHECK(all_ok, "see above");
+  const cf_sweep s = {.family = SS_FAMILY_SAMPLER, .run = backward_run, .backward_only = true,
+                      .kinds = CF_KIND_BIT(CF_NORMAL) | CF_KIND_BIT(CF_MASKED),
+                      .seed_stride = 17};
+  CHECK(CF_PARAMS_SWEEP("sampler backward", &s, ns, 400, 1, 2), "see above");
 }

@@ -7,21 +7,11 @@
  * (cf_bad_input_battery) serves the normalizer, loss, sampler, quantizer and
  * measure testers; what only one family checks (the VJPs, a masked target,
  * a negative weight, draws * n) stays in its tester.
- *
- *   CF_FOR_EACH_KERNEL(k, SS_FAMILY_LOSS) { ... }   -- every registered
- *   kernel of the family (`continue` goes to the next kernel; there is no
- *   `break` out of the registry loop).
  */
 #ifndef SS_TEST_FAMILY_ADAPTER_H
 #define SS_TEST_FAMILY_ADAPTER_H
 
 #include "conformance.h"
-
-/* Every registered kernel k of family fam, in registry order. */
-#define CF_FOR_EACH_KERNEL(k, fam)                                   \
-  for (size_t k##_at = 0; k##_at < ss_kernel_count(); k##_at++)      \
-    for (const ss_kernel_info *k = ss_kernel_at(k##_at);             \
-         k && k->family == (fam); k = NULL)
 
 /* The rows of the bad-input battery hold at most this many entries. */
 #define CF_OUT_N 40
