@@ -44,12 +44,9 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "common/check.h"
-#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/softmax_row.h"
-#include "common/vec_simd.h"
 
 #define MAX_INT53 9007199254740992.0 /* 2^53: integers exact in a double */
 
@@ -140,36 +137,17 @@ static void chain_noise(const float *x, size_t n, const noise_spec *s, float *dx
   }
 }
 
-/* ---- scalar reference ------------------------------------------------- */
+/* ---- forward and VJP, one body each for both impls (common/impl_pair.h) */
 
-static ss_status noisy_scalar(const float *x, size_t n, const double *params,
-                              float *y) {
+SS_ALWAYS_INLINE ss_status noisy_run(ss_impl impl, const float *x, size_t n,
+                                     const double *params, float *y) {
   float max;
-  ss_status st = ss_check_logits(x, n, &max);
+  ss_status st = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
   if (st != SS_OK) return st;
   const float *src = noisy_source(x, n, params, &max, y);
-  const double inv = 1.0 / ss_exp_store_scalar(src, n, max, 1.0f, y);
-  ss_scale_flush_scalar(y, n, inv);
+  SS_BY_IMPL(impl, ss_exp_normalize)(src, n, max, 1.0f, y);
   return SS_OK;
 }
-
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-static ss_status noisy_simd(const float *x, size_t n, const double *params,
-                            float *y) {
-  float max = ss_max_simd(x, n);
-  ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  const float *src = noisy_source(x, n, params, &max, y);
-  const double sum = ss_exp_store_simd(src, n, max, 1.0f, y);
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
-  return SS_OK;
-}
-
-#endif /* SS_HAVE_SIMD */
-
-/* ---- VJP, one body for both impls (common/impl_pair.h) ------------------- */
 
 /* softmax's VJP, then the chain rule through the (fixed) noise. */
 SS_ALWAYS_INLINE ss_status noisy_vjp_run(ss_impl impl, const float *x, const float *y,
@@ -181,6 +159,7 @@ SS_ALWAYS_INLINE ss_status noisy_vjp_run(ss_impl impl, const float *x, const flo
   return SS_OK;
 }
 
+SS_NORMALIZE_IMPLS(noisy, noisy_run)
 SS_NORMALIZE_VJP_IMPLS(noisy_vjp, noisy_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
