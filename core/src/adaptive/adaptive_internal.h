@@ -14,7 +14,7 @@
    (x_i > -Inf): a row padded with -Inf gets the scale of the row without the
    padding (the -Inf padding property), and in causal attention this is the
    number of keys the query really sees. x must already be validated. */
-static inline size_t ss_count_unmasked(const float *x, size_t n) {
+static inline size_t ss_count_unmasked_scalar(const float *x, size_t n) {
   size_t c = 0;
   for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
   return c;

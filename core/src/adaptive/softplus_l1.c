@@ -94,7 +94,7 @@ static ss_status softplus_l1_scalar(const float *x, size_t n,
   float max;
   ss_status st = ss_check_logits(x, n, &max);
   if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked(x, n);
+  const size_t nu = ss_count_unmasked_scalar(x, n);
   const double c = length_scale(params[0], nu);
   if (c == 0.0) {
     ss_uniform_unmasked(x, n, nu, y);
@@ -123,7 +123,7 @@ static ss_status softplus_l1_scalar(const float *x, size_t n,
 static ss_status softplus_l1_vjp_scalar(const float *x, const float *y,
                                         const float *g, size_t n,
                                         const double *params, float *dx) {
-  const double c = length_scale(params[0], ss_count_unmasked(x, n));
+  const double c = length_scale(params[0], ss_count_unmasked_scalar(x, n));
   double dot = 0.0;
   for (size_t i = 0; i < n; i++) dot += (double)g[i] * y[i];
   for (size_t j = 0; j < n; j++) {

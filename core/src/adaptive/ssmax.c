@@ -70,7 +70,7 @@ static ss_status ssmax_scalar(const float *x, size_t n, const double *params,
   float max;
   ss_status st = ss_check_logits(x, n, &max);
   if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked(x, n);
+  const size_t nu = ss_count_unmasked_scalar(x, n);
   if (nu == 1) {
     ss_uniform_unmasked(x, n, 1, y);
     return SS_OK;
@@ -88,7 +88,7 @@ static ss_status ssmax_scalar(const float *x, size_t n, const double *params,
 static ss_status ssmax_vjp_scalar(const float *x, const float *y,
                                   const float *g, size_t n,
                                   const double *params, float *dx) {
-  const size_t nu = ss_count_unmasked(x, n);
+  const size_t nu = ss_count_unmasked_scalar(x, n);
   /* n = 1: the output is constant, beta = log 1 = 0 gives dx = 0. */
   ss_softmax_vjp_core_scalar(y, g, n, nu > 1 ? ssmax_beta(params[0], nu) : 0.0f, dx);
   return SS_OK;
@@ -102,7 +102,7 @@ static ss_status ssmax_param_vjp_scalar(const float *x, const float *y,
   for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
   double mom[3];
   ss_shifted_moments(x, y, g, n, m, mom);
-  const size_t nu = ss_count_unmasked(x, n);
+  const size_t nu = ss_count_unmasked_scalar(x, n);
   dp[0] = nu > 1 ? log((double)nu) * (mom[0] - mom[2] * mom[1]) : 0.0; /* n = 1: constant */
   return SS_OK;
 }

@@ -26,88 +26,48 @@ static double count_scalar(const float *p, size_t n, count_mode mode) {
   return (double)c;
 }
 
-static ss_status zero_fraction_scalar(const float *p, const float *q, size_t n,
-                                      const double *params, double *out) {
-  (void)q, (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  *out = count_scalar(p, n, COUNT_ZERO) / (double)n;
-  return SS_OK;
-}
-
-static ss_status support_scalar(const float *p, const float *q, size_t n,
-                                const double *params, double *out) {
-  (void)q, (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  *out = (double)n - count_scalar(p, n, COUNT_ZERO);
-  return SS_OK;
-}
-
-static ss_status collapse_scalar(const float *p, const float *q, size_t n,
-                                 const double *params, double *out) {
-  (void)q, (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  *out = count_scalar(p, n, COUNT_SATURATED) / (double)n;
-  return SS_OK;
-}
-
 #if SS_HAVE_SIMD
+/* The lanes of a that count (all ones): a == 0, or a == 1 for COUNT_SATURATED. */
+static inline v128_t counted_lanes(v128_t a, count_mode mode) {
+  const v128_t m = wasm_f32x4_eq(a, wasm_f32x4_splat(0.0f));
+  return mode == COUNT_SATURATED ? wasm_v128_or(m, wasm_f32x4_eq(a, wasm_f32x4_splat(1.0f))) : m;
+}
+
 /* Lane counters hold at most n/4 + 1 <= 2^24 + 1: no overflow. */
 static double count_simd(const float *p, size_t n, count_mode mode) {
-  const v128_t zero = wasm_f32x4_splat(0.0f), one = wasm_f32x4_splat(1.0f);
   v128_t c0 = wasm_i32x4_splat(0), c1 = c0;
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const v128_t a = wasm_v128_load(p + i), b = wasm_v128_load(p + i + 4);
-    v128_t ma = wasm_f32x4_eq(a, zero), mb = wasm_f32x4_eq(b, zero);
-    if (mode == COUNT_SATURATED) {
-      ma = wasm_v128_or(ma, wasm_f32x4_eq(a, one));
-      mb = wasm_v128_or(mb, wasm_f32x4_eq(b, one));
-    }
-    c0 = ss_count_mask(c0, ma);
-    c1 = ss_count_mask(c1, mb);
+    c0 = ss_count_mask(c0, counted_lanes(wasm_v128_load(p + i), mode));
+    c1 = ss_count_mask(c1, counted_lanes(wasm_v128_load(p + i + 4), mode));
   }
   for (; i < n; i += 4) { /* tail padded with 0.5: never counted */
     const v128_t a = n - i >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, n - i, 0.5f);
-    v128_t m = wasm_f32x4_eq(a, zero);
-    if (mode == COUNT_SATURATED) m = wasm_v128_or(m, wasm_f32x4_eq(a, one));
-    c0 = ss_count_mask(c0, m);
+    c0 = ss_count_mask(c0, counted_lanes(a, mode));
   }
   return ss_count_total(c0) + ss_count_total(c1);
 }
-
-static ss_status zero_fraction_simd(const float *p, const float *q, size_t n,
-                                    const double *params, double *out) {
-  (void)q, (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  *out = count_simd(p, n, COUNT_ZERO) / (double)n;
-  return SS_OK;
-}
-
-static ss_status support_simd(const float *p, const float *q, size_t n,
-                              const double *params, double *out) {
-  (void)q, (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  *out = (double)n - count_simd(p, n, COUNT_ZERO);
-  return SS_OK;
-}
-
-static ss_status collapse_simd(const float *p, const float *q, size_t n,
-                               const double *params, double *out) {
-  (void)q, (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  *out = count_simd(p, n, COUNT_SATURATED) / (double)n;
-  return SS_OK;
-}
 #endif
+
+/* The three kernels of this file: what each reports of the count. */
+typedef enum { ZERO_FRACTION, SUPPORT, COLLAPSE } count_kernel;
+
+/* One body for both impls (common/impl_pair.h): validate p, count, report. */
+SS_ALWAYS_INLINE ss_status counts_run(count_kernel kernel, ss_impl impl, const float *p,
+                                      const float *q, size_t n, const double *params,
+                                      double *out) {
+  (void)q, (void)params;
+  ss_status s = SS_BY_IMPL(impl, ss_probs_check)(p, n);
+  if (s != SS_OK) return s;
+  const count_mode mode = kernel == COLLAPSE ? COUNT_SATURATED : COUNT_ZERO;
+  const double c = SS_BY_IMPL(impl, count)(p, n, mode);
+  *out = kernel == SUPPORT ? (double)n - c : c / (double)n;
+  return SS_OK;
+}
+
+SS_MEASURE_IMPLS(zero_fraction, counts_run, ZERO_FRACTION)
+SS_MEASURE_IMPLS(support, counts_run, SUPPORT)
+SS_MEASURE_IMPLS(collapse, counts_run, COLLAPSE)
 
 const ss_kernel_info ss_kernel_zero_fraction = {
     .name = "zero_fraction",

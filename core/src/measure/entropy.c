@@ -35,26 +35,6 @@ double ss_shannon_scalar(const float *p, size_t n) {
   return h;
 }
 
-static ss_status entropy_scalar(const float *p, const float *q, size_t n,
-                                const double *params, double *out) {
-  (void)q;
-  (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  *out = ss_shannon_scalar(p, n);
-  return SS_OK;
-}
-
-static ss_status effective_count_scalar(const float *p, const float *q,
-                                        size_t n, const double *params,
-                                        double *out) {
-  double h;
-  ss_status s = entropy_scalar(p, q, n, params, &h);
-  if (s != SS_OK) return s;
-  *out = exp(h);
-  return SS_OK;
-}
-
 /* Shared check of the VJP: p > 0 everywhere and a finite float result. */
 static ss_status vjp_check(float lo, float hi, double g) {
   if (lo == 0.0f) return SS_ERR_DOMAIN;
@@ -102,26 +82,6 @@ double ss_shannon_simd(const float *p, size_t n) {
   return 0.0 - (ss_hsum_f64x2(lo0, hi0) + ss_hsum_f64x2(lo1, hi1));
 }
 
-static ss_status entropy_simd(const float *p, const float *q, size_t n,
-                              const double *params, double *out) {
-  (void)q;
-  (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  *out = ss_shannon_simd(p, n);
-  return SS_OK;
-}
-
-static ss_status effective_count_simd(const float *p, const float *q, size_t n,
-                                      const double *params, double *out) {
-  double h;
-  ss_status s = entropy_simd(p, q, n, params, &h);
-  if (s != SS_OK) return s;
-  *out = exp(h);
-  return SS_OK;
-}
-
 /* dp = -g (log p + 1): float32 log, the product by g in double (g may be
    beyond float range while the product is not). */
 static ss_status entropy_vjp_simd(const float *p, size_t n,
@@ -153,6 +113,29 @@ static ss_status entropy_vjp_simd(const float *p, size_t n,
 }
 
 #endif /* SS_HAVE_SIMD */
+
+/* ---- both impls (one body each, common/impl_pair.h) -------------------- */
+
+SS_ALWAYS_INLINE ss_status entropy_run(ss_impl impl, const float *p, const float *q, size_t n,
+                                       const double *params, double *out) {
+  (void)q, (void)params;
+  ss_status s = SS_BY_IMPL(impl, ss_probs_check)(p, n);
+  if (s != SS_OK) return s;
+  *out = SS_BY_IMPL(impl, ss_shannon)(p, n);
+  return SS_OK;
+}
+
+SS_ALWAYS_INLINE ss_status effective_count_run(ss_impl impl, const float *p, const float *q,
+                                               size_t n, const double *params, double *out) {
+  double h;
+  ss_status s = entropy_run(impl, p, q, n, params, &h);
+  if (s != SS_OK) return s;
+  *out = exp(h);
+  return SS_OK;
+}
+
+SS_MEASURE_IMPLS(entropy, entropy_run)
+SS_MEASURE_IMPLS(effective_count, effective_count_run)
 
 /* ---- registry entries --------------------------------------------------- */
 

@@ -23,9 +23,7 @@
 static ss_status hellinger_scalar(const float *p, const float *q, size_t n,
                                   const double *params, double *out) {
   (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  s = ss_check_probs(q, n);
+  ss_status s = ss_probs_pair_check_scalar(p, q, n);
   if (s != SS_OK) return s;
   double sum = 0.0;
   for (size_t i = 0; i < n; i++) {
@@ -47,9 +45,8 @@ static ss_status hellinger_simd(const float *p, const float *q, size_t n,
   const v128_t zero = wasm_f32x4_splat(0.0f);
   v128_t acc_lo = wasm_f64x2_splat(0.0), acc_hi = acc_lo;
   for (size_t i = 0; i < n; i += 4) { /* tail padded with 0, 0: adds 0 */
-    const size_t rem = n - i;
-    const v128_t a = rem >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, rem, 0.0f);
-    const v128_t b = rem >= 4 ? wasm_v128_load(q + i) : ss_load_partial(q + i, rem, 0.0f);
+    v128_t a, b;
+    ss_load_pair(p, q, i, n, 0.0f, 0.0f, &a, &b);
     const v128_t den = wasm_f32x4_add(wasm_f32x4_sqrt(a), wasm_f32x4_sqrt(b));
     v128_t d = wasm_f32x4_div(wasm_f32x4_sub(a, b), den);
     d = wasm_v128_andnot(d, wasm_f32x4_eq(den, zero)); /* 0/0 */

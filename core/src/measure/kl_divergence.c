@@ -25,9 +25,7 @@
 static ss_status kl_scalar(const float *p, const float *q, size_t n,
                            const double *params, double *out) {
   (void)params;
-  ss_status s = ss_check_probs(p, n);
-  if (s != SS_OK) return s;
-  s = ss_check_probs(q, n);
+  ss_status s = ss_probs_pair_check_scalar(p, q, n);
   if (s != SS_OK) return s;
   double kl = 0.0;
   for (size_t i = 0; i < n; i++) {
@@ -51,9 +49,8 @@ static ss_status kl_simd(const float *p, const float *q, size_t n,
   const v128_t zero = wasm_f32x4_splat(0.0f), inf = wasm_f32x4_splat(INFINITY);
   v128_t acc_lo = wasm_f64x2_splat(0.0), acc_hi = acc_lo;
   for (size_t i = 0; i < n; i += 4) { /* tail: p padded with 0 adds 0 */
-    const size_t rem = n - i;
-    const v128_t a = rem >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, rem, 0.0f);
-    const v128_t b = rem >= 4 ? wasm_v128_load(q + i) : ss_load_partial(q + i, rem, 1.0f);
+    v128_t a, b;
+    ss_load_pair(p, q, i, n, 0.0f, 1.0f, &a, &b);
     v128_t d = wasm_f32x4_sub(ss_log_pos_f32x4(a), ss_log_pos_f32x4(b));
     d = wasm_v128_bitselect(inf, d, wasm_f32x4_eq(b, zero)); /* log(p/0) */
     d = wasm_v128_andnot(d, wasm_f32x4_eq(a, zero));         /* 0 log 0 */

@@ -9,27 +9,19 @@
 #include "common/impl_pair.h"
 #include "measure/measure_internal.h"
 
-static ss_status max_prob_scalar(const float *p, const float *q, size_t n,
-                                 const double *params, double *out) {
+/* One body for both impls (common/impl_pair.h): the max of the scan that
+   validates p. */
+SS_ALWAYS_INLINE ss_status max_prob_run(ss_impl impl, const float *p, const float *q, size_t n,
+                                        const double *params, double *out) {
   (void)q, (void)params;
   float lo, hi;
-  ss_status s = ss_probs_minmax_scalar(p, n, &lo, &hi);
+  ss_status s = SS_BY_IMPL(impl, ss_probs_minmax)(p, n, &lo, &hi);
   if (s != SS_OK) return s;
   *out = hi;
   return SS_OK;
 }
 
-#if SS_HAVE_SIMD
-static ss_status max_prob_simd(const float *p, const float *q, size_t n,
-                               const double *params, double *out) {
-  (void)q, (void)params;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  *out = hi;
-  return SS_OK;
-}
-#endif
+SS_MEASURE_IMPLS(max_prob, max_prob_run)
 
 const ss_kernel_info ss_kernel_max_prob = {
     .name = "max_prob",

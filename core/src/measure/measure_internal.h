@@ -15,10 +15,13 @@
 #ifndef SS_MEASURE_INTERNAL_H
 #define SS_MEASURE_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/simd.h"
 #include "common/vec_simd.h"
 #include "softscope.h"
@@ -26,6 +29,16 @@
 /* Scalar: ss_check_probs, then min and max of p. */
 ss_status ss_probs_minmax_scalar(const float *p, size_t n, float *min,
                                  float *max);
+/* Validation of a probability vector alone, per impl (SS_BY_IMPL(impl,
+   ss_probs_check)): ss_check_probs, or the SIMD scan (same statuses). */
+static inline ss_status ss_probs_check_scalar(const float *p, size_t n) {
+  return ss_check_probs(p, n);
+}
+/* Validate both inputs of a pair measure (p first, so its status wins). */
+static inline ss_status ss_probs_pair_check_scalar(const float *p, const float *q, size_t n) {
+  const ss_status s = ss_check_probs(p, n);
+  return s != SS_OK ? s : ss_check_probs(q, n);
+}
 
 /* Shannon sum: returns -sum_{p_i > 0} p_i log p_i (p already validated). */
 double ss_shannon_scalar(const float *p, size_t n);
@@ -67,12 +80,23 @@ extern const ss_param_info ss_alpha_param[1];
    SS_ERR_DOMAIN (the same precedence as ss_check_probs); min and max out. */
 ss_status ss_probs_minmax_simd(const float *p, size_t n, float *min,
                                float *max);
-/* Validate both inputs of a pair measure (p first, so its status wins). */
+static inline ss_status ss_probs_check_simd(const float *p, size_t n) {
+  float lo, hi;
+  return ss_probs_minmax_simd(p, n, &lo, &hi);
+}
 static inline ss_status ss_probs_pair_check_simd(const float *p, const float *q,
                                                  size_t n) {
   float lo, hi;
   ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
   return s != SS_OK ? s : ss_probs_minmax_simd(q, n, &lo, &hi);
+}
+/* Lanes i..i+3 of p and q, the ones past n padded with pad_p and pad_q: the
+   loads of the pair measures' loops. */
+static inline void ss_load_pair(const float *p, const float *q, size_t i, size_t n, float pad_p,
+                                float pad_q, v128_t *a, v128_t *b) {
+  const size_t rem = n - i;
+  *a = rem >= 4 ? wasm_v128_load(p + i) : ss_load_partial(p + i, rem, pad_p);
+  *b = rem >= 4 ? wasm_v128_load(q + i) : ss_load_partial(q + i, rem, pad_q);
 }
 /* Same scan for `sum` (any finite values): NaN, then +-Inf. */
 ss_status ss_finite_scan_simd(const float *p, size_t n);
@@ -127,5 +151,18 @@ static inline double ss_count_total(v128_t acc) {
          (double)(uint32_t)wasm_i32x4_extract_lane(acc, 3);
 }
 #endif
+
+/* Renyi's and Tsallis' evaluation, one body for both impls
+   (common/impl_pair.h), of a validated p with max = max p: the Shannon
+   entropy when |a - 1| <= SS_ALPHA_SHANNON, else (max > 0) from_sums, the
+   kernel's formula, of the power sums of p. */
+typedef double (*ss_from_power_sums_fn)(const ss_power_sums *ps, double a, float max);
+SS_ALWAYS_INLINE double ss_alpha_entropy(ss_impl impl, const float *p, size_t n, float max,
+                                         double a, ss_from_power_sums_fn from_sums) {
+  if (fabs(a - 1.0) <= SS_ALPHA_SHANNON) return SS_BY_IMPL(impl, ss_shannon)(p, n);
+  ss_power_sums ps;
+  SS_BY_IMPL(impl, ss_power_sums)(p, n, max, a, &ps);
+  return from_sums(&ps, a, max);
+}
 
 #endif

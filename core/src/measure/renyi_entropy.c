@@ -29,43 +29,19 @@ static double renyi_from_sums(const ss_power_sums *ps, double a, float max) {
   return (a * ps->log_m + log(ps->t)) / (1.0 - a);
 }
 
-static ss_status renyi_scalar(const float *p, const float *q, size_t n,
-                              const double *params, double *out) {
+/* One body for both impls (common/impl_pair.h). */
+SS_ALWAYS_INLINE ss_status renyi_run(ss_impl impl, const float *p, const float *q, size_t n,
+                                     const double *params, double *out) {
   (void)q;
   float lo, hi;
-  ss_status s = ss_probs_minmax_scalar(p, n, &lo, &hi);
+  ss_status s = SS_BY_IMPL(impl, ss_probs_minmax)(p, n, &lo, &hi);
   if (s != SS_OK) return s;
   if (hi == 0.0f) return SS_ERR_DOMAIN;
-  const double a = params[0];
-  if (fabs(a - 1.0) <= SS_ALPHA_SHANNON) {
-    *out = ss_shannon_scalar(p, n);
-    return SS_OK;
-  }
-  ss_power_sums ps;
-  ss_power_sums_scalar(p, n, hi, a, &ps);
-  *out = renyi_from_sums(&ps, a, hi);
+  *out = ss_alpha_entropy(impl, p, n, hi, params[0], renyi_from_sums);
   return SS_OK;
 }
 
-#if SS_HAVE_SIMD
-static ss_status renyi_simd(const float *p, const float *q, size_t n,
-                            const double *params, double *out) {
-  (void)q;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  if (hi == 0.0f) return SS_ERR_DOMAIN;
-  const double a = params[0];
-  if (fabs(a - 1.0) <= SS_ALPHA_SHANNON) {
-    *out = ss_shannon_simd(p, n);
-    return SS_OK;
-  }
-  ss_power_sums ps;
-  ss_power_sums_simd(p, n, hi, a, &ps);
-  *out = renyi_from_sums(&ps, a, hi);
-  return SS_OK;
-}
-#endif
+SS_MEASURE_IMPLS(renyi, renyi_run)
 
 const ss_kernel_info ss_kernel_renyi_entropy = {
     .name = "renyi_entropy",

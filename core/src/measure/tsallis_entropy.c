@@ -32,49 +32,23 @@ static double tsallis_from_sums(const ss_power_sums *ps, double a, float max) {
   return (1.0 - exp(a * ps->log_m + log(sq))) / b;
 }
 
-static ss_status tsallis_scalar(const float *p, const float *q, size_t n,
-                                const double *params, double *out) {
+/* One body for both impls (common/impl_pair.h). An all-zero p has
+   sum p^a = 0 (but the Shannon entropy 0 near a = 1). */
+SS_ALWAYS_INLINE ss_status tsallis_run(ss_impl impl, const float *p, const float *q, size_t n,
+                                       const double *params, double *out) {
   (void)q;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_scalar(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
   const double a = params[0];
-  if (fabs(a - 1.0) <= SS_ALPHA_SHANNON) {
-    *out = ss_shannon_scalar(p, n);
-    return SS_OK;
-  }
-  if (hi == 0.0f) {
+  float lo, hi;
+  ss_status s = SS_BY_IMPL(impl, ss_probs_minmax)(p, n, &lo, &hi);
+  if (s != SS_OK) return s;
+  if (hi == 0.0f && !(fabs(a - 1.0) <= SS_ALPHA_SHANNON))
     *out = 1.0 / (a - 1.0);
-    return SS_OK;
-  }
-  ss_power_sums ps;
-  ss_power_sums_scalar(p, n, hi, a, &ps);
-  *out = tsallis_from_sums(&ps, a, hi);
+  else
+    *out = ss_alpha_entropy(impl, p, n, hi, a, tsallis_from_sums);
   return SS_OK;
 }
 
-#if SS_HAVE_SIMD
-static ss_status tsallis_simd(const float *p, const float *q, size_t n,
-                              const double *params, double *out) {
-  (void)q;
-  float lo, hi;
-  ss_status s = ss_probs_minmax_simd(p, n, &lo, &hi);
-  if (s != SS_OK) return s;
-  const double a = params[0];
-  if (fabs(a - 1.0) <= SS_ALPHA_SHANNON) {
-    *out = ss_shannon_simd(p, n);
-    return SS_OK;
-  }
-  if (hi == 0.0f) {
-    *out = 1.0 / (a - 1.0);
-    return SS_OK;
-  }
-  ss_power_sums ps;
-  ss_power_sums_simd(p, n, hi, a, &ps);
-  *out = tsallis_from_sums(&ps, a, hi);
-  return SS_OK;
-}
-#endif
+SS_MEASURE_IMPLS(tsallis, tsallis_run)
 
 const ss_kernel_info ss_kernel_tsallis_entropy = {
     .name = "tsallis_entropy",

@@ -92,25 +92,20 @@ static void belief_tail(float *w, const float *g, float *m, float *s, size_t i, 
   }
 }
 
-static ss_status adabelief_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                  float *slots, double *sc) {
-  (void)sc;
-  const belief_consts c = consts(p, t);
-  belief_tail(w, g, slots, slots + n, 0, n, &c);
-  return SS_OK;
+static void adabelief_rows_scalar(float *w, const float *g, float *slots, size_t n,
+                                  const belief_consts *c) {
+  belief_tail(w, g, slots, slots + n, 0, n, c);
 }
 
 #if SS_HAVE_SIMD
-static ss_status adabelief_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                float *slots, double *sc) {
-  (void)sc;
-  const belief_consts c = consts(p, t);
+static void adabelief_rows_simd(float *w, const float *g, float *slots, size_t n,
+                                const belief_consts *c) {
   float *m = slots, *s = slots + n;
-  const v128_t b1 = wasm_f32x4_splat(c.b1), b1c = wasm_f32x4_splat(c.b1c);
-  const v128_t b2 = wasm_f32x4_splat(c.b2), b2c = wasm_f32x4_splat(c.b2c);
-  const v128_t step = wasm_f32x4_splat(c.step), ib = wasm_f32x4_splat(c.inv_bc2);
-  const v128_t eps = wasm_f32x4_splat(c.eps), keep = wasm_f32x4_splat(c.keep);
-  const v128_t deps = wasm_f32x4_splat(c.deps);
+  const v128_t b1 = wasm_f32x4_splat(c->b1), b1c = wasm_f32x4_splat(c->b1c);
+  const v128_t b2 = wasm_f32x4_splat(c->b2), b2c = wasm_f32x4_splat(c->b2c);
+  const v128_t step = wasm_f32x4_splat(c->step), ib = wasm_f32x4_splat(c->inv_bc2);
+  const v128_t eps = wasm_f32x4_splat(c->eps), keep = wasm_f32x4_splat(c->keep);
+  const v128_t deps = wasm_f32x4_splat(c->deps);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t wi = wasm_f32x4_mul(keep, wasm_v128_load(w + i)), gi = wasm_v128_load(g + i);
@@ -124,10 +119,11 @@ static ss_status adabelief_simd(float *w, const float *g, size_t n, const double
     const v128_t den = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_sqrt(si), ib), deps);
     wasm_v128_store(w + i, wasm_f32x4_sub(wi, wasm_f32x4_mul(step, wasm_f32x4_div(mi, den))));
   }
-  belief_tail(w, g, m, s, i, n, &c);
-  return SS_OK;
+  belief_tail(w, g, m, s, i, n, c);
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(adabelief, belief_consts, consts)
 
 const ss_kernel_info ss_kernel_adabelief = {
     .name = "adabelief",

@@ -30,29 +30,33 @@ static const ss_param_info adagrad_norm_params[] = {
      .help = "initial accumulator b0 (b^2 starts at b0^2)"},
 };
 
-static void adagrad_tail(float *w, const float *g, float *s, size_t i, size_t n, float lr,
-                         float eps, float wd) {
+/* lr, eps, wd */
+typedef struct { float lr, eps, wd; } adagrad_consts;
+
+static adagrad_consts consts(const double *p, uint64_t t) {
+  (void)t;
+  return (adagrad_consts){.lr = (float)p[0], .eps = ss_eps_f(p[1]), .wd = (float)p[2]};
+}
+
+static void adagrad_tail(float *w, const float *g, float *s, size_t i, size_t n,
+                         const adagrad_consts *c) {
   for (; i < n; i++) {
-    const float gi = g[i] + wd * w[i];
+    const float gi = g[i] + c->wd * w[i];
     const float si = s[i] + gi * gi;
     s[i] = si;
-    w[i] = w[i] - lr * gi / (sqrtf(si) + eps);
+    w[i] = w[i] - c->lr * gi / (sqrtf(si) + c->eps);
   }
 }
 
-static ss_status adagrad_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                float *slots, double *sc) {
-  (void)t, (void)sc;
-  adagrad_tail(w, g, slots, 0, n, (float)p[0], ss_eps_f(p[1]), (float)p[2]);
-  return SS_OK;
+static void adagrad_rows_scalar(float *w, const float *g, float *s, size_t n,
+                                const adagrad_consts *c) {
+  adagrad_tail(w, g, s, 0, n, c);
 }
 
 #if SS_HAVE_SIMD
-static ss_status adagrad_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                              float *s, double *sc) {
-  (void)t, (void)sc;
-  const float lr = (float)p[0], eps = ss_eps_f(p[1]), wd = (float)p[2];
-  const v128_t vlr = wasm_f32x4_splat(lr), veps = wasm_f32x4_splat(eps), vwd = wasm_f32x4_splat(wd);
+static void adagrad_rows_simd(float *w, const float *g, float *s, size_t n,
+                              const adagrad_consts *c) {
+  const v128_t vlr = wasm_f32x4_splat(c->lr), veps = wasm_f32x4_splat(c->eps), vwd = wasm_f32x4_splat(c->wd);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t wi = wasm_v128_load(w + i);
@@ -62,13 +66,11 @@ static ss_status adagrad_simd(float *w, const float *g, size_t n, const double *
     const v128_t d = wasm_f32x4_div(wasm_f32x4_mul(vlr, gi), wasm_f32x4_add(wasm_f32x4_sqrt(si), veps));
     wasm_v128_store(w + i, wasm_f32x4_sub(wi, d));
   }
-  adagrad_tail(w, g, s, i, n, lr, eps, wd);
-  return SS_OK;
+  adagrad_tail(w, g, s, i, n, c);
 }
 #endif
 
-typedef double (*dot_fn)(const float *, const float *, size_t);
-typedef void (*axpy_fn)(float *, const float *, size_t, float);
+SS_ROWS_STEP_IMPLS(adagrad, adagrad_consts, consts)
 
 static void axpy_scalar(float *w, const float *g, size_t n, float c) {
   for (size_t i = 0; i < n; i++) w[i] = w[i] - c * g[i];
@@ -93,27 +95,18 @@ static void axpy_tiny_b(float *w, const float *g, size_t n, double lr, double b)
   for (size_t i = 0; i < n; i++) w[i] = ss_f32_sat((double)w[i] - lr * ((double)g[i] / b));
 }
 
-SS_ALWAYS_INLINE ss_status norm_run(dot_fn dot, axpy_fn axpy, float *w, const float *g, size_t n,
-                                    const double *p, double *sc) {
-  sc[0] += dot(g, g, n);
+/* One body for both impls (common/impl_pair.h). */
+SS_ALWAYS_INLINE ss_status norm_run(ss_impl impl, float *w, const float *g, size_t n,
+                                    const double *p, uint64_t t, float *slots, double *sc) {
+  (void)t, (void)slots;
+  sc[0] += SS_BY_IMPL(impl, ss_dot64)(g, g, n);
   const double b = sqrt(p[1] * p[1] + sc[0]);
   if (!(p[0] / b <= FLT_MAX)) axpy_tiny_b(w, g, n, p[0], b);
-  else axpy(w, g, n, (float)(p[0] / b));
+  else SS_BY_IMPL(impl, axpy)(w, g, n, (float)(p[0] / b));
   return SS_OK;
 }
 
-static ss_status adagrad_norm_scalar(float *w, const float *g, size_t n, const double *p,
-                                     uint64_t t, float *slots, double *sc) {
-  (void)t, (void)slots;
-  return norm_run(ss_dot_scalar, axpy_scalar, w, g, n, p, sc);
-}
-#if SS_HAVE_SIMD
-static ss_status adagrad_norm_simd(float *w, const float *g, size_t n, const double *p,
-                                   uint64_t t, float *slots, double *sc) {
-  (void)t, (void)slots;
-  return norm_run(ss_dot64_simd, axpy_simd, w, g, n, p, sc);
-}
-#endif
+SS_STEP_IMPLS(adagrad_norm, norm_run)
 
 const ss_kernel_info ss_kernel_adagrad = {
     .name = "adagrad",

@@ -57,12 +57,9 @@ static void atan2_tail(float *w, const float *g, float *m, float *v, size_t i, s
   }
 }
 
-static ss_status adam_atan2_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                   float *s, double *sc) {
-  (void)sc;
-  const atan2_consts c = consts(p, t);
-  atan2_tail(w, g, s, s + n, 0, n, &c);
-  return SS_OK;
+static void adam_atan2_rows_scalar(float *w, const float *g, float *s, size_t n,
+                                   const atan2_consts *c) {
+  atan2_tail(w, g, s, s + n, 0, n, c);
 }
 
 #if SS_HAVE_SIMD
@@ -88,15 +85,13 @@ static inline v128_t atan2_xpos_simd(v128_t y, v128_t x) {
   return wasm_v128_or(r, wasm_v128_and(y, sign));
 }
 
-static ss_status adam_atan2_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                 float *s, double *sc) {
-  (void)sc;
-  const atan2_consts c = consts(p, t);
+static void adam_atan2_rows_simd(float *w, const float *g, float *s, size_t n,
+                                 const atan2_consts *c) {
   float *m = s, *v = s + n;
-  const v128_t b1 = wasm_f32x4_splat(c.b1), b1c = wasm_f32x4_splat(c.b1c);
-  const v128_t b2 = wasm_f32x4_splat(c.b2), b2c = wasm_f32x4_splat(c.b2c);
-  const v128_t ib1 = wasm_f32x4_splat(c.inv_bc1), den = wasm_f32x4_splat(c.den);
-  const v128_t step = wasm_f32x4_splat(c.step), keep = wasm_f32x4_splat(c.keep);
+  const v128_t b1 = wasm_f32x4_splat(c->b1), b1c = wasm_f32x4_splat(c->b1c);
+  const v128_t b2 = wasm_f32x4_splat(c->b2), b2c = wasm_f32x4_splat(c->b2c);
+  const v128_t ib1 = wasm_f32x4_splat(c->inv_bc1), den = wasm_f32x4_splat(c->den);
+  const v128_t step = wasm_f32x4_splat(c->step), keep = wasm_f32x4_splat(c->keep);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t gi = wasm_v128_load(g + i);
@@ -108,10 +103,11 @@ static ss_status adam_atan2_simd(float *w, const float *g, size_t n, const doubl
     const v128_t a = atan2_xpos_simd(wasm_f32x4_mul(mi, ib1), wasm_f32x4_mul(wasm_f32x4_sqrt(vi), den));
     wasm_v128_store(w + i, wasm_f32x4_sub(wasm_f32x4_mul(keep, wasm_v128_load(w + i)), wasm_f32x4_mul(step, a)));
   }
-  atan2_tail(w, g, m, v, i, n, &c);
-  return SS_OK;
+  atan2_tail(w, g, m, v, i, n, c);
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(adam_atan2, atan2_consts, consts)
 
 const ss_kernel_info ss_kernel_adam_atan2 = {
     .name = "adam_atan2",

@@ -19,47 +19,42 @@ static const ss_param_info ema_params[] = {
     SS_P_BETA("decay", 0.999, "decay of the average of the weights"),
 };
 
-static void ema_tail(float *w, const float *g, float *u, size_t i, size_t n, float lr, float d,
-                     float dc) {
+/* lr, decay, 1 - decay; at step 1 the average starts at the iterate: decay 0. */
+typedef struct { float lr, d, dc; } ema_consts;
+
+static ema_consts consts(const double *p, uint64_t t) {
+  ema_consts c;
+  c.lr = (float)p[0];
+  c.d = t == 1 ? 0.0f : (float)p[1];
+  c.dc = t == 1 ? 1.0f : (float)(1.0 - p[1]);
+  return c;
+}
+
+static void ema_tail(float *w, const float *g, float *u, size_t i, size_t n, const ema_consts *c) {
   for (; i < n; i++) {
-    const float wi = w[i] - lr * g[i];
+    const float wi = w[i] - c->lr * g[i];
     w[i] = wi;
-    u[i] = d * u[i] + dc * wi;
+    u[i] = c->d * u[i] + c->dc * wi;
   }
 }
 
-/* At step 1 the average starts at the iterate: decay 0. */
-static void ema_consts(const double *p, uint64_t t, float *d, float *dc) {
-  *d = t == 1 ? 0.0f : (float)p[1];
-  *dc = t == 1 ? 1.0f : (float)(1.0 - p[1]);
-}
-
-static ss_status ema_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                            float *u, double *sc) {
-  (void)sc;
-  float d, dc;
-  ema_consts(p, t, &d, &dc);
-  ema_tail(w, g, u, 0, n, (float)p[0], d, dc);
-  return SS_OK;
+static void ema_rows_scalar(float *w, const float *g, float *u, size_t n, const ema_consts *c) {
+  ema_tail(w, g, u, 0, n, c);
 }
 #if SS_HAVE_SIMD
-static ss_status ema_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                          float *u, double *sc) {
-  (void)sc;
-  float d, dc;
-  ema_consts(p, t, &d, &dc);
-  const float lr = (float)p[0];
-  const v128_t vlr = wasm_f32x4_splat(lr), vd = wasm_f32x4_splat(d), vdc = wasm_f32x4_splat(dc);
+static void ema_rows_simd(float *w, const float *g, float *u, size_t n, const ema_consts *c) {
+  const v128_t vlr = wasm_f32x4_splat(c->lr), vd = wasm_f32x4_splat(c->d), vdc = wasm_f32x4_splat(c->dc);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t wi = wasm_f32x4_sub(wasm_v128_load(w + i), wasm_f32x4_mul(vlr, wasm_v128_load(g + i)));
     wasm_v128_store(w + i, wi);
     wasm_v128_store(u + i, wasm_f32x4_add(wasm_f32x4_mul(vd, wasm_v128_load(u + i)), wasm_f32x4_mul(vdc, wi)));
   }
-  ema_tail(w, g, u, i, n, lr, d, dc);
-  return SS_OK;
+  ema_tail(w, g, u, i, n, c);
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(ema, ema_consts, consts)
 
 const ss_kernel_info ss_kernel_ema = {
     .name = "ema",

@@ -20,37 +20,34 @@ static const ss_param_info lion_params[] = {
 };
 
 /* b1, 1 - b1, b2, 1 - b2, lr, 1 - lr wd */
-static void consts(const double *p, float c[6]) {
-  c[0] = (float)p[1], c[1] = (float)(1.0 - p[1]), c[2] = (float)p[2], c[3] = (float)(1.0 - p[2]);
-  c[4] = (float)p[0], c[5] = (float)(1.0 - p[0] * p[3]);
+typedef struct { float b1, b1c, b2, b2c, lr, keep; } lion_consts;
+
+static lion_consts consts(const double *p, uint64_t t) {
+  (void)t;
+  lion_consts c;
+  c.b1 = (float)p[1], c.b1c = (float)(1.0 - p[1]), c.b2 = (float)p[2], c.b2c = (float)(1.0 - p[2]);
+  c.lr = (float)p[0], c.keep = (float)(1.0 - p[0] * p[3]);
+  return c;
 }
 
-static void lion_tail(float *w, const float *g, float *m, size_t i, size_t n, const float c[6]) {
+static void lion_tail(float *w, const float *g, float *m, size_t i, size_t n,
+                      const lion_consts *c) {
   for (; i < n; i++) {
-    const float d = ss_sign_scalar(c[0] * m[i] + c[1] * g[i]);
-    w[i] = c[5] * w[i] - c[4] * d;
-    m[i] = c[2] * m[i] + c[3] * g[i];
+    const float d = ss_sign_scalar(c->b1 * m[i] + c->b1c * g[i]);
+    w[i] = c->keep * w[i] - c->lr * d;
+    m[i] = c->b2 * m[i] + c->b2c * g[i];
   }
 }
 
-static ss_status lion_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                             float *m, double *sc) {
-  (void)t, (void)sc;
-  float c[6];
-  consts(p, c);
+static void lion_rows_scalar(float *w, const float *g, float *m, size_t n, const lion_consts *c) {
   lion_tail(w, g, m, 0, n, c);
-  return SS_OK;
 }
 
 #if SS_HAVE_SIMD
-static ss_status lion_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                           float *m, double *sc) {
-  (void)t, (void)sc;
-  float c[6];
-  consts(p, c);
-  const v128_t b1 = wasm_f32x4_splat(c[0]), b1c = wasm_f32x4_splat(c[1]);
-  const v128_t b2 = wasm_f32x4_splat(c[2]), b2c = wasm_f32x4_splat(c[3]);
-  const v128_t lr = wasm_f32x4_splat(c[4]), keep = wasm_f32x4_splat(c[5]);
+static void lion_rows_simd(float *w, const float *g, float *m, size_t n, const lion_consts *c) {
+  const v128_t b1 = wasm_f32x4_splat(c->b1), b1c = wasm_f32x4_splat(c->b1c);
+  const v128_t b2 = wasm_f32x4_splat(c->b2), b2c = wasm_f32x4_splat(c->b2c);
+  const v128_t lr = wasm_f32x4_splat(c->lr), keep = wasm_f32x4_splat(c->keep);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t mi = wasm_v128_load(m + i), gi = wasm_v128_load(g + i);
@@ -59,9 +56,10 @@ static ss_status lion_simd(float *w, const float *g, size_t n, const double *p, 
     wasm_v128_store(m + i, wasm_f32x4_add(wasm_f32x4_mul(b2, mi), wasm_f32x4_mul(b2c, gi)));
   }
   lion_tail(w, g, m, i, n, c);
-  return SS_OK;
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(lion, lion_consts, consts)
 
 const ss_kernel_info ss_kernel_lion = {
     .name = "lion",

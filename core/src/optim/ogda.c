@@ -15,40 +15,44 @@
 
 static const ss_param_info ogda_params[] = {SS_P_LR(1e-2)};
 
-static void ogda_tail(float *w, const float *g, float *prev, size_t i, size_t n, float lr,
-                      bool first) {
+/* lr, and whether this is step 1 (g_0 = g_1). */
+typedef struct {
+  float lr;
+  bool first;
+} ogda_consts;
+
+static ogda_consts consts(const double *p, uint64_t t) {
+  return (ogda_consts){.lr = (float)p[0], .first = t == 1};
+}
+
+static void ogda_tail(float *w, const float *g, float *prev, size_t i, size_t n,
+                      const ogda_consts *c) {
   for (; i < n; i++) {
-    const float gp = first ? g[i] : prev[i];
-    w[i] = w[i] - lr * (2.0f * g[i] - gp);
+    const float gp = c->first ? g[i] : prev[i];
+    w[i] = w[i] - c->lr * (2.0f * g[i] - gp);
     prev[i] = g[i];
   }
 }
 
-static ss_status ogda_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                             float *prev, double *sc) {
-  (void)sc;
-  ogda_tail(w, g, prev, 0, n, (float)p[0], t == 1);
-  return SS_OK;
+static void ogda_rows_scalar(float *w, const float *g, float *prev, size_t n, const ogda_consts *c) {
+  ogda_tail(w, g, prev, 0, n, c);
 }
 #if SS_HAVE_SIMD
-static ss_status ogda_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                           float *prev, double *sc) {
-  (void)sc;
-  const float lr = (float)p[0];
-  const bool first = t == 1;
-  const v128_t vlr = wasm_f32x4_splat(lr), two = wasm_f32x4_splat(2.0f);
+static void ogda_rows_simd(float *w, const float *g, float *prev, size_t n, const ogda_consts *c) {
+  const v128_t vlr = wasm_f32x4_splat(c->lr), two = wasm_f32x4_splat(2.0f);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t gi = wasm_v128_load(g + i);
-    const v128_t gp = first ? gi : wasm_v128_load(prev + i);
+    const v128_t gp = c->first ? gi : wasm_v128_load(prev + i);
     const v128_t d = wasm_f32x4_sub(wasm_f32x4_mul(two, gi), gp);
     wasm_v128_store(w + i, wasm_f32x4_sub(wasm_v128_load(w + i), wasm_f32x4_mul(vlr, d)));
     wasm_v128_store(prev + i, gi);
   }
-  ogda_tail(w, g, prev, i, n, lr, first);
-  return SS_OK;
+  ogda_tail(w, g, prev, i, n, c);
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(ogda, ogda_consts, consts)
 
 const ss_kernel_info ss_kernel_ogda = {
     .name = "ogda",

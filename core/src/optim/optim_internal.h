@@ -7,7 +7,7 @@
  * loop, doing the same float operations in the same order (no FMA in either),
  * so the two give bit-identical results; only updates that need a norm
  * (LARS, LAMB, SAGE, SAM, perpGrad) differ, by the summation order of that
- * norm (relative 1e-6), taken in double in both (ss_dot_scalar /
+ * norm (relative 1e-6), taken in double in both (ss_dot64_scalar /
  * ss_dot64_simd: exact products, no overflow or underflow). Constants that depend on the step (bias corrections,
  * bounds) are computed once per step in double and rounded to float.
  */
@@ -17,6 +17,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "common/impl_pair.h"
 #include "common/simd.h"
 #include "common/vec_simd.h"
 #include "registry/kernels.h"
@@ -69,7 +70,7 @@ static inline double ss_bias_correction(double beta, uint64_t t) {
 }
 
 /* sum a_i b_i in double, in index order: the scalar twin of ss_dot64_simd. */
-static inline double ss_dot_scalar(const float *a, const float *b, size_t n) {
+static inline double ss_dot64_scalar(const float *a, const float *b, size_t n) {
   double s = 0.0;
   for (size_t i = 0; i < n; i++) s += (double)a[i] * (double)b[i];
   return s;
@@ -98,6 +99,21 @@ static inline double ss_dot64_simd(const float *a, const float *b, size_t n) {
   return t;
 }
 #endif
+
+/* The step of an optimizer written as rows (common/impl_pair.h): its
+   constants c = consts(p, t), of type T, then name_rows_scalar or
+   name_rows_simd (w, g, slots, n, &c) over all of w and its slots. Writes
+   name_scalar and name_simd (the scalar states unused). */
+#define SS_ROWS_STEP_IMPLS(name, T, consts)                                            \
+  SS_ALWAYS_INLINE ss_status name##_run(ss_impl impl, float *w, const float *g, size_t n, \
+                                        const double *p, uint64_t t, float *slots,      \
+                                        double *sc) {                                   \
+    (void)sc;                                                                          \
+    const T c = consts(p, t);                                                          \
+    SS_BY_IMPL(impl, name##_rows)(w, g, slots, n, &c);                                 \
+    return SS_OK;                                                                      \
+  }                                                                                    \
+  SS_STEP_IMPLS(name, name##_run)
 
 /* The SGD family's update of w[0..n) (sgd.c), shared with SAM's descent
    step: g' = g + wd w; plain: w -= lr g'; heavy: b = mu b + g', w -= lr b;

@@ -42,7 +42,7 @@ static float projection(dot_fn dot, const float *w, const float *g, size_t n) {
 static ss_status perpgrad_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                                  float *s, double *sc) {
   (void)t, (void)s, (void)sc;
-  perp_tail(w, g, 0, n, (float)p[0], projection(ss_dot_scalar, w, g, n));
+  perp_tail(w, g, 0, n, (float)p[0], projection(ss_dot64_scalar, w, g, n));
   return SS_OK;
 }
 #if SS_HAVE_SIMD

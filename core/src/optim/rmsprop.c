@@ -17,38 +17,37 @@ static const ss_param_info rmsprop_params[] = {
     SS_P_WD(0.0, SS_WD_L2),
 };
 
-static void rmsprop_tail(float *w, const float *g, float *v, size_t i, size_t n, const float c[5]) {
+/* lr, alpha, 1 - alpha, eps, wd */
+typedef struct { float lr, a, a1, eps, wd; } rmsprop_consts;
+
+static rmsprop_consts consts(const double *p, uint64_t t) {
+  (void)t;
+  rmsprop_consts c;
+  c.lr = (float)p[0], c.a = (float)p[1], c.a1 = (float)(1.0 - p[1]), c.eps = ss_eps_f(p[2]),
+  c.wd = (float)p[3];
+  return c;
+}
+
+static void rmsprop_tail(float *w, const float *g, float *v, size_t i, size_t n,
+                         const rmsprop_consts *c) {
   for (; i < n; i++) {
-    const float gi = g[i] + c[4] * w[i];
-    const float vi = c[1] * v[i] + c[2] * (gi * gi);
+    const float gi = g[i] + c->wd * w[i];
+    const float vi = c->a * v[i] + c->a1 * (gi * gi);
     v[i] = vi;
-    w[i] = w[i] - c[0] * gi / (sqrtf(vi) + c[3]);
+    w[i] = w[i] - c->lr * gi / (sqrtf(vi) + c->eps);
   }
 }
 
-/* lr, alpha, 1 - alpha, eps, wd */
-static void consts(const double *p, float c[5]) {
-  c[0] = (float)p[0], c[1] = (float)p[1], c[2] = (float)(1.0 - p[1]), c[3] = ss_eps_f(p[2]),
-  c[4] = (float)p[3];
-}
-
-static ss_status rmsprop_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                                float *slots, double *sc) {
-  (void)t, (void)sc;
-  float c[5];
-  consts(p, c);
-  rmsprop_tail(w, g, slots, 0, n, c);
-  return SS_OK;
+static void rmsprop_rows_scalar(float *w, const float *g, float *v, size_t n,
+                                const rmsprop_consts *c) {
+  rmsprop_tail(w, g, v, 0, n, c);
 }
 
 #if SS_HAVE_SIMD
-static ss_status rmsprop_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,
-                              float *v, double *sc) {
-  (void)t, (void)sc;
-  float c[5];
-  consts(p, c);
-  const v128_t lr = wasm_f32x4_splat(c[0]), a = wasm_f32x4_splat(c[1]), a1 = wasm_f32x4_splat(c[2]);
-  const v128_t eps = wasm_f32x4_splat(c[3]), wd = wasm_f32x4_splat(c[4]);
+static void rmsprop_rows_simd(float *w, const float *g, float *v, size_t n,
+                              const rmsprop_consts *c) {
+  const v128_t lr = wasm_f32x4_splat(c->lr), a = wasm_f32x4_splat(c->a), a1 = wasm_f32x4_splat(c->a1);
+  const v128_t eps = wasm_f32x4_splat(c->eps), wd = wasm_f32x4_splat(c->wd);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t wi = wasm_v128_load(w + i);
@@ -60,9 +59,10 @@ static ss_status rmsprop_simd(float *w, const float *g, size_t n, const double *
     wasm_v128_store(w + i, wasm_f32x4_sub(wi, d));
   }
   rmsprop_tail(w, g, v, i, n, c);
-  return SS_OK;
 }
 #endif
+
+SS_ROWS_STEP_IMPLS(rmsprop, rmsprop_consts, consts)
 
 const ss_kernel_info ss_kernel_rmsprop = {
     .name = "rmsprop",

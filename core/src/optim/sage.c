@@ -151,7 +151,7 @@ SS_ALWAYS_INLINE ss_status run(dot_fn dot, stats_fn stats, damper_fn damper, pas
 static ss_status sage_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                              float *slots, double *sc) {
   (void)sc;
-  return run(ss_dot_scalar, stats_scalar, damper_scalar, dir_rows_scalar, w, g, n, p, t, slots);
+  return run(ss_dot64_scalar, stats_scalar, damper_scalar, dir_rows_scalar, w, g, n, p, t, slots);
 }
 #if SS_HAVE_SIMD
 static ss_status sage_simd(float *w, const float *g, size_t n, const double *p, uint64_t t,

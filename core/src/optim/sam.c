@@ -38,22 +38,33 @@ SS_STEP_IMPLS(sam, sam_run)
 
 /* ---- the ascent point ---- */
 
-static void perturb_scalar(const float *w, const float *g, size_t n, double rho, float *out) {
-  const double gn = sqrt(ss_dot_scalar(g, g, n));
-  const float s = gn > 0.0 ? ss_f32_sat(rho / gn) : 0.0f;
-  for (size_t i = 0; i < n; i++) out[i] = w[i] + s * g[i];
+/* out = w + s g over [i, n): the tail of the SIMD rows, the whole scalar ones. */
+static void perturb_tail(const float *w, const float *g, size_t i, size_t n, float s, float *out) {
+  for (; i < n; i++) out[i] = w[i] + s * g[i];
 }
+
+static void perturb_rows_scalar(const float *w, const float *g, size_t n, float s, float *out) {
+  perturb_tail(w, g, 0, n, s, out);
+}
+
 #if SS_HAVE_SIMD
-static void perturb_simd(const float *w, const float *g, size_t n, double rho, float *out) {
-  const double gn = sqrt(ss_dot64_simd(g, g, n));
-  const float s = gn > 0.0 ? ss_f32_sat(rho / gn) : 0.0f;
+static void perturb_rows_simd(const float *w, const float *g, size_t n, float s, float *out) {
   const v128_t vs = wasm_f32x4_splat(s);
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
     wasm_v128_store(out + i, wasm_f32x4_add(wasm_v128_load(w + i), wasm_f32x4_mul(vs, wasm_v128_load(g + i))));
-  for (; i < n; i++) out[i] = w[i] + s * g[i];
+  perturb_tail(w, g, i, n, s, out);
 }
 #endif
+
+/* w_adv = w + (rho / |g|_2) g, |g|_2 from the impl's exact double dot (no
+   step for g = 0). */
+SS_ALWAYS_INLINE void perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
+                              float *out) {
+  const double gn = sqrt(SS_BY_IMPL(impl, ss_dot64)(g, g, n));
+  const float s = gn > 0.0 ? ss_f32_sat(rho / gn) : 0.0f;
+  SS_BY_IMPL(impl, perturb_rows)(w, g, n, s, out);
+}
 
 ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n, double rho,
                          float *w_adv) {
@@ -64,13 +75,7 @@ ss_status ss_sam_perturb(ss_impl impl, const float *w, const float *g, size_t n,
   if (!(rho >= 0.0 && rho <= 1e3)) return SS_ERR_PARAM_RANGE;
   if ((s = ss_check_finite_fast(w, n)) != SS_OK || (s = ss_check_finite_fast(g, n)) != SS_OK)
     return s;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    perturb_simd(w, g, n, rho, w_adv);
-    return SS_OK;
-  }
-#endif
-  perturb_scalar(w, g, n, rho, w_adv);
+  perturb(impl, w, g, n, rho, w_adv);
   return SS_OK;
 }
 

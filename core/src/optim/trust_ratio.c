@@ -77,7 +77,7 @@ static float lars_scale(dot_fn dot, const float *w, const float *g, size_t n, co
 static ss_status lars_scalar(float *w, const float *g, size_t n, const double *p, uint64_t t,
                              float *b, double *sc) {
   (void)t, (void)sc;
-  lars_tail(w, g, b, 0, n, (float)p[1], lars_scale(ss_dot_scalar, w, g, n, p), (float)p[2]);
+  lars_tail(w, g, b, 0, n, (float)p[1], lars_scale(ss_dot64_scalar, w, g, n, p), (float)p[2]);
   return SS_OK;
 }
 #if SS_HAVE_SIMD

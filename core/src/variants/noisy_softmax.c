@@ -44,67 +44,29 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "common/check.h"
-#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/rng.h"
 #include "common/softmax_row.h"
-#include "common/vec_simd.h"
 
 #define MAX_INT53 9007199254740992.0 /* 2^53: integers exact in a double */
 
+/* step and seed: integers in [0, 2^53], 0 by default. */
+#define INT53_PARAM(nm, ui_hi, what)                                                         \
+  {.name = nm, .type = SS_PARAM_INT, .min = 0.0, .max = MAX_INT53, .def = 0.0, .ui_min = 0.0, \
+   .ui_max = ui_hi, .help = what}
+
 static const ss_param_info noisy_params[] = {
-    {
-        .name = "sigma",
-        .type = SS_PARAM_FLOAT,
-        .min = 0.0,
-        .max = 10.0,
-        .def = 0.5,
-        .ui_min = 0.0,
-        .ui_max = 2.0,
-        .help = "noise scale at step 0 (relative: std of the noise as a fraction of |x_i|)",
-    },
-    {
-        .name = "decay",
-        .type = SS_PARAM_FLOAT,
-        .min = 0.0,
-        .max = 1e6,
-        .def = 0.01,
-        .ui_min = 0.0,
-        .ui_max = 0.1,
-        .help = "annealing: sigma_t = sigma / (1 + decay * step)",
-    },
-    {
-        .name = "step",
-        .type = SS_PARAM_INT,
-        .min = 0.0,
-        .max = MAX_INT53,
-        .def = 0.0,
-        .ui_min = 0.0,
-        .ui_max = 1000.0,
-        .help = "training step t: anneals sigma and selects the noise stream",
-    },
-    {
-        .name = "seed",
-        .type = SS_PARAM_INT,
-        .min = 0.0,
-        .max = MAX_INT53,
-        .def = 0.0,
-        .ui_min = 0.0,
-        .ui_max = 100.0,
-        .help = "random seed: the noise is a pure function of (seed, step, i)",
-    },
-    {
-        .name = "relative",
-        .type = SS_PARAM_BOOL,
-        .min = 0.0,
-        .max = 1.0,
-        .def = 1.0,
-        .ui_min = 0.0,
-        .ui_max = 1.0,
-        .help = "1: noise sigma_t |x_i| xi_i (scales with the logit, as in the paper); "
-                "0: sigma_t xi_i",
-    },
+    {.name = "sigma", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 10.0, .def = 0.5, .ui_min = 0.0,
+     .ui_max = 2.0,
+     .help = "noise scale at step 0 (relative: std of the noise as a fraction of |x_i|)"},
+    {.name = "decay", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e6, .def = 0.01, .ui_min = 0.0,
+     .ui_max = 0.1, .help = "annealing: sigma_t = sigma / (1 + decay * step)"},
+    INT53_PARAM("step", 1000.0, "training step t: anneals sigma and selects the noise stream"),
+    INT53_PARAM("seed", 100.0, "random seed: the noise is a pure function of (seed, step, i)"),
+    {.name = "relative", .type = SS_PARAM_BOOL, .min = 0.0, .max = 1.0, .def = 1.0, .ui_min = 0.0,
+     .ui_max = 1.0,
+     .help = "1: noise sigma_t |x_i| xi_i (scales with the logit, as in the paper); "
+             "0: sigma_t xi_i"},
 };
 
 typedef struct noise_spec {
@@ -148,6 +110,17 @@ static float stage_noisy_logits(const float *x, size_t n, const noise_spec *s,
   return m;
 }
 
+/* The row the softmax runs on: x itself when sigma_t = 0, else the noisy
+   logits staged into y, with *max their maximum (the softmax then runs in
+   place: each y_i is read before it is written). */
+static const float *noisy_source(const float *x, size_t n, const double *params, float *max,
+                                 float *y) {
+  const noise_spec s = noise_of(params);
+  if (s.sigma_t == 0.0) return x;
+  *max = stage_noisy_logits(x, n, &s, y);
+  return y;
+}
+
 /* dx_i *= 1 + sigma_t sgn(x_i) xi_i (relative noise only). */
 static void chain_noise(const float *x, size_t n, const noise_spec *s, float *dx) {
   if (!s->relative || s->sigma_t == 0.0) return;
@@ -164,62 +137,30 @@ static void chain_noise(const float *x, size_t n, const noise_spec *s, float *dx
   }
 }
 
-/* ---- scalar reference ------------------------------------------------- */
+/* ---- forward and VJP, one body each for both impls (common/impl_pair.h) */
 
-static ss_status noisy_scalar(const float *x, size_t n, const double *params,
-                              float *y) {
+SS_ALWAYS_INLINE ss_status noisy_run(ss_impl impl, const float *x, size_t n,
+                                     const double *params, float *y) {
   float max;
-  ss_status st = ss_check_logits(x, n, &max);
+  ss_status st = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
   if (st != SS_OK) return st;
-  const noise_spec s = noise_of(params);
-  const float *src = x;
-  if (s.sigma_t != 0.0) {
-    max = stage_noisy_logits(x, n, &s, y);
-    src = y; /* in place from here: each y_i is read before it is written */
-  }
-  const double inv = 1.0 / ss_exp_store_scalar(src, n, max, 1.0f, y);
-  ss_scale_flush_scalar(y, n, inv);
+  const float *src = noisy_source(x, n, params, &max, y);
+  SS_BY_IMPL(impl, ss_exp_normalize)(src, n, max, 1.0f, y);
   return SS_OK;
 }
 
-static ss_status noisy_vjp_scalar(const float *x, const float *y,
-                                  const float *g, size_t n,
-                                  const double *params, float *dx) {
+/* softmax's VJP, then the chain rule through the (fixed) noise. */
+SS_ALWAYS_INLINE ss_status noisy_vjp_run(ss_impl impl, const float *x, const float *y,
+                                         const float *g, size_t n, const double *params,
+                                         float *dx) {
   const noise_spec s = noise_of(params);
-  ss_softmax_vjp_core_scalar(y, g, n, 1.0f, dx);
+  SS_BY_IMPL(impl, ss_softmax_vjp_core)(y, g, n, 1.0f, dx);
   chain_noise(x, n, &s, dx);
   return SS_OK;
 }
 
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-static ss_status noisy_simd(const float *x, size_t n, const double *params,
-                            float *y) {
-  float max = ss_max_simd(x, n);
-  ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  const noise_spec s = noise_of(params);
-  const float *src = x;
-  if (s.sigma_t != 0.0) {
-    max = stage_noisy_logits(x, n, &s, y);
-    src = y;
-  }
-  const double sum = ss_exp_store_simd(src, n, max, 1.0f, y);
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
-  return SS_OK;
-}
-
-static ss_status noisy_vjp_simd(const float *x, const float *y,
-                                const float *g, size_t n, const double *params,
-                                float *dx) {
-  const noise_spec s = noise_of(params);
-  ss_softmax_vjp_core_simd(y, g, n, 1.0f, dx);
-  chain_noise(x, n, &s, dx);
-  return SS_OK;
-}
-
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_IMPLS(noisy, noisy_run)
+SS_NORMALIZE_VJP_IMPLS(noisy_vjp, noisy_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 
