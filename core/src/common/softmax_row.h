@@ -6,7 +6,10 @@
 #include <float.h>
 #include <stdbool.h>
 
+#include "common/check.h"
+#include "common/flush.h"
 #include "common/simd.h"
+#include "common/vec_simd.h"
 #include "softscope.h"
 
 /*
@@ -46,11 +49,36 @@ void ss_softmax_vjp_core_scalar(const float *y, const float *g, size_t n,
 void ss_softmax_row_scalar(const float *x, size_t n, float max, double beta,
                            float *y);
 
+/* The two steps of a softmax-shaped forward, one pair per impl, so that a
+   kernel writes its body once (common/impl_pair.h, SS_BY_IMPL):
+   ss_logits_max_*: validate a logit row, its max to *max (the statuses of
+   ss_check_logits); ss_exp_normalize_*: y = e / sum e for e =
+   exp(beta (x - max)) (ss_exp_store_*) with the subnormal rule (scalar:
+   divided in double; SIMD: times the float reciprocal). */
+static inline ss_status ss_logits_max_scalar(const float *x, size_t n, float *max) {
+  return ss_check_logits(x, n, max);
+}
+static inline void ss_exp_normalize_scalar(const float *x, size_t n, float max, double beta,
+                                           float *y) {
+  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, beta, y);
+  ss_scale_flush_scalar(y, n, inv);
+}
+
 #if SS_HAVE_SIMD
 double ss_exp_store_simd(const float *x, size_t n, float max, double beta,
                          float *y);
 void ss_softmax_vjp_core_simd(const float *y, const float *g, size_t n,
                               float beta, float *dx);
+
+static inline ss_status ss_logits_max_simd(const float *x, size_t n, float *max) {
+  *max = ss_max_simd(x, n);
+  return ss_classify_max(*max);
+}
+static inline void ss_exp_normalize_simd(const float *x, size_t n, float max, double beta,
+                                         float *y) {
+  const double sum = ss_exp_store_simd(x, n, max, beta, y);
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
+}
 
 /* The max of x (NaN when x holds NaN, for ss_classify_max) and, in *min,
    its smallest element (-Inf when a logit is masked). */
