@@ -8,16 +8,21 @@
 
 #include "common/flush.h"
 #include "common/simd.h"
+#include "common/unmasked.h"
 #include "common/vec_simd.h"
 
 /* The length n of a length-aware normalizer counts the unmasked entries
-   (x_i > -Inf): a row padded with -Inf gets the scale of the row without the
-   padding (the -Inf padding property), and in causal attention this is the
-   number of keys the query really sees. x must already be validated. */
-static inline size_t ss_count_unmasked_scalar(const float *x, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
-  return c;
+   (x_i > -Inf; ss_count_unmasked_* of common/unmasked.h): a row padded with
+   -Inf gets the scale of the row without the padding (the -Inf padding
+   property), and in causal attention this is the number of keys the query
+   really sees. */
+
+/* The maximum of a row the backward takes as given (x is not validated
+   there): the scalar scan skips NaN, the SIMD one (ss_max_simd) returns it. */
+static inline float ss_row_max_scalar(const float *x, size_t n) {
+  float m = -INFINITY;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  return m;
 }
 
 /* The output when every unmasked entry gets the same weight: 1/nu there, 0
@@ -53,38 +58,29 @@ static inline double ss_shifted_dot(const float *a, const float *x, float m, siz
 
 /* The sums of a softmax-family gradient with respect to a scale:
    out[0] = sum g_i y_i (x_i - m), out[1] = sum y_i (x_i - m),
-   out[2] = sum g_i y_i, over the unmasked entries. */
-static inline void ss_shifted_moments(const float *x, const float *y, const float *g,
-                                      size_t n, float m, double out[3]) {
-  double a = 0.0, b = 0.0, gy = 0.0;
-  for (size_t i = 0; i < n; i++) {
+   out[2] = sum g_i y_i, over the unmasked entries. ss_shifted_moments_add
+   adds the terms of entries [i, n) to out in index order: the scalar form
+   from 0, and the SIMD form's tail. */
+static inline void ss_shifted_moments_add(const float *x, const float *y, const float *g,
+                                          size_t i, size_t n, float m, double out[3]) {
+  for (; i < n; i++) {
     if (x[i] == -INFINITY) continue;
     const double yi = y[i], d = (double)x[i] - m;
-    a += (double)g[i] * yi * d;
-    b += yi * d;
-    gy += (double)g[i] * yi;
+    out[0] += (double)g[i] * yi * d;
+    out[1] += yi * d;
+    out[2] += (double)g[i] * yi;
   }
-  out[0] = a;
-  out[1] = b;
-  out[2] = gy;
+}
+static inline void ss_shifted_moments_scalar(const float *x, const float *y, const float *g,
+                                             size_t n, float m, double out[3]) {
+  out[0] = out[1] = out[2] = 0.0;
+  ss_shifted_moments_add(x, y, g, 0, n, m, out);
 }
 
 #if SS_HAVE_SIMD
-static inline size_t ss_count_unmasked_simd(const float *x, size_t n) {
-  const v128_t ninf = wasm_f32x4_splat(-INFINITY);
-  v128_t c = wasm_i32x4_splat(0); /* lanes count down by 1 per unmasked */
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    c = wasm_i32x4_add(c, wasm_f32x4_ne(wasm_v128_load(x + i), ninf));
-  size_t tail = 0;
-  for (; i < n; i++) tail += x[i] != -INFINITY;
-  /* Each lane holds minus its count (<= 2^24 per lane for n <= 2^26). */
-  const int64_t neg = (int64_t)wasm_i32x4_extract_lane(c, 0) + wasm_i32x4_extract_lane(c, 1) +
-                      wasm_i32x4_extract_lane(c, 2) + wasm_i32x4_extract_lane(c, 3);
-  return tail + (size_t)(-neg);
-}
+static inline float ss_row_max_simd(const float *x, size_t n) { return ss_max_simd(x, n); }
 
-/* SIMD form of ss_shifted_moments, in f64x2 lanes as the scalar form
+/* SIMD form of ss_shifted_moments_scalar, in f64x2 lanes as the scalar form
    computes it: float lanes overflowed on g y (x - m) for logits and
    gradients near FLT_MAX, SS_ERR_DOMAIN from SIMD where scalar was finite
    (ssmax, s = 2^-1074, x = {0, .., 2^127}). Masked lanes add 0. */
@@ -110,19 +106,10 @@ static inline void ss_shifted_moments_simd(const float *x, const float *y, const
       vg = wasm_f64x2_add(vg, gyd);
     }
   }
-  double a = wasm_f64x2_extract_lane(va, 0) + wasm_f64x2_extract_lane(va, 1);
-  double b = wasm_f64x2_extract_lane(vb, 0) + wasm_f64x2_extract_lane(vb, 1);
-  double gy = wasm_f64x2_extract_lane(vg, 0) + wasm_f64x2_extract_lane(vg, 1);
-  for (; i < n; i++) {
-    if (x[i] == -INFINITY) continue;
-    const double yi = y[i], d = (double)x[i] - m;
-    a += (double)g[i] * yi * d;
-    b += yi * d;
-    gy += (double)g[i] * yi;
-  }
-  out[0] = a;
-  out[1] = b;
-  out[2] = gy;
+  out[0] = wasm_f64x2_extract_lane(va, 0) + wasm_f64x2_extract_lane(va, 1);
+  out[1] = wasm_f64x2_extract_lane(vb, 0) + wasm_f64x2_extract_lane(vb, 1);
+  out[2] = wasm_f64x2_extract_lane(vg, 0) + wasm_f64x2_extract_lane(vg, 1);
+  ss_shifted_moments_add(x, y, g, i, n, m, out);
 }
 #endif
 

@@ -49,7 +49,6 @@
 #include <math.h>
 
 #include "adaptive/adaptive_internal.h"
-#include "common/check.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/softmax_row.h"
@@ -72,27 +71,18 @@ static double entropy_of(double s, double t) { return log(s) - t / s; }
 
 /* ---- scalar reference ------------------------------------------------- */
 
-static ss_status adaptive_scalar(const float *x, size_t n, const double *params,
-                                 float *y) {
-  (void)params;
-  float max;
-  ss_status st = ss_check_logits(x, n, &max);
-  if (st != SS_OK) return st;
-  const double s = ss_exp_store_scalar(x, n, max, 1.0f, y);
-  const float beta = (float)adaptive_beta(entropy_of(s, ss_shifted_dot(y, x, max, n)));
-  /* beta == 1: exactly softmax's scaling pass (bitwise softmax). */
-  const double inv = 1.0 / (beta == 1.0f ? s : ss_exp_store_scalar(x, n, max, beta, y));
-  ss_scale_flush_scalar(y, n, inv);
-  return SS_OK;
+/* H of the row whose e_i = exp(x_i - m) are in e, with s = sum e_i (the
+   exp pass's sum) and T = sum e_i (x_i - m) in double. */
+static double row_entropy_scalar(const float *e, const float *x, float m, size_t n, double s) {
+  return entropy_of(s, ss_shifted_dot(e, x, m, n));
 }
 
-/* The backward in double from x alone (p, H, beta recomputed). */
-static ss_status adaptive_vjp_scalar(const float *x, const float *y,
-                                     const float *g, size_t n,
-                                     const double *params, float *dx) {
-  (void)params;
-  float m = -INFINITY;
-  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+/* The backward in double from x alone (p, H, beta recomputed): S = sum e_i
+   and T = sum e_i (x_i - m), e_i = exp(x_i - m) (dx: the SIMD form's
+   scratch, unused here). */
+static void vjp_sums_scalar(const float *x, size_t n, float m, float *dx, double *s_out,
+                            double *t_out) {
+  (void)dx;
   double s = 0.0, t = 0.0;
   for (size_t i = 0; i < n; i++) {
     if (x[i] == -INFINITY) continue;
@@ -100,14 +90,15 @@ static ss_status adaptive_vjp_scalar(const float *x, const float *y,
     s += e;
     t += e * d;
   }
-  const double h = entropy_of(s, t), ls = log(s);
-  const float beta = (float)adaptive_beta(h);
-  if (beta == 1.0f) {
-    ss_softmax_vjp_core_scalar(y, g, n, 1.0f, dx);
-    return SS_OK;
-  }
-  double mom[3];
-  ss_shifted_moments(x, y, g, n, m, mom);
+  *s_out = s;
+  *t_out = t;
+}
+
+/* dx = beta y (g - <g, y>) - G P'(H) p (log p + H), from the sums: S, H and
+   mom of ss_shifted_moments_* (G = mom[0] - mom[2] mom[1]). */
+static void vjp_pass_scalar(const float *x, const float *y, const float *g, size_t n, float m,
+                            float beta, double h, double s, const double mom[3], float *dx) {
+  const double ls = log(s);
   const double k = (mom[0] - mom[2] * mom[1]) * dpoly(h); /* G P'(H) */
   for (size_t j = 0; j < n; j++) {
     if (x[j] == -INFINITY) {
@@ -117,7 +108,6 @@ static ss_status adaptive_vjp_scalar(const float *x, const float *y,
     const double d = (double)x[j] - m, p = exp(d) / s;
     dx[j] = (float)((double)beta * y[j] * ((double)g[j] - mom[2]) - k * p * (d - ls + h));
   }
-  return SS_OK;
 }
 
 /* ---- SIMD128 ------------------------------------------------------------ */
@@ -156,41 +146,25 @@ static void entropy_sums_simd(const float *e, const float *x, float m, size_t n,
   *t_out = t + (wasm_f64x2_extract_lane(t0, 0) + wasm_f64x2_extract_lane(t0, 1));
 }
 
-static ss_status adaptive_simd(const float *x, size_t n, const double *params,
-                               float *y) {
-  (void)params;
-  const float max = ss_max_simd(x, n);
-  ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  /* s is softmax's own sum (so beta = 1 scales exactly as softmax does);
-     the entropy uses the double sums. */
-  const double s = ss_exp_store_simd(x, n, max, 1.0f, y);
+/* H with S and T both summed in f64x2 lanes (entropy_sums_simd): the exp
+   pass's float-block sum s is not used for it. */
+static double row_entropy_simd(const float *e, const float *x, float m, size_t n, double s) {
+  (void)s;
   double sd, td;
-  entropy_sums_simd(y, x, max, n, &sd, &td);
-  const float beta = (float)adaptive_beta(entropy_of(sd, td));
-  const double sum = beta == 1.0f ? s : ss_exp_store_simd(x, n, max, beta, y);
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
-  return SS_OK;
+  entropy_sums_simd(e, x, m, n, &sd, &td);
+  return entropy_of(sd, td);
 }
 
 /* dx is the scratch for e_i = exp(x_i - m) until the last pass, which reads
    e_i before writing dx_i at the same index. */
-static ss_status adaptive_vjp_simd(const float *x, const float *y,
-                                   const float *g, size_t n,
-                                   const double *params, float *dx) {
-  (void)params;
-  const float m = ss_max_simd(x, n);
+static void vjp_sums_simd(const float *x, size_t n, float m, float *dx, double *s_out,
+                          double *t_out) {
   ss_exp_store_simd(x, n, m, 1.0f, dx);
-  double s, t;
-  entropy_sums_simd(dx, x, m, n, &s, &t);
-  const double h = entropy_of(s, t);
-  const float beta = (float)adaptive_beta(h);
-  if (beta == 1.0f) {
-    ss_softmax_vjp_core_simd(y, g, n, 1.0f, dx);
-    return SS_OK;
-  }
-  double mom[3];
-  ss_shifted_moments_simd(x, y, g, n, m, mom);
+  entropy_sums_simd(dx, x, m, n, s_out, t_out);
+}
+
+static void vjp_pass_simd(const float *x, const float *y, const float *g, size_t n, float m,
+                          float beta, double h, double s, const double mom[3], float *dx) {
   const float k = (float)((mom[0] - mom[2] * mom[1]) * dpoly(h) / s); /* G P'(H) / S */
   const float c = (float)(h - log(s));                                /* H - log S */
   const v128_t vb = wasm_f32x4_splat(beta), vgy = wasm_f32x4_splat((float)mom[2]);
@@ -211,10 +185,49 @@ static ss_status adaptive_vjp_simd(const float *x, const float *y,
     const float d = x[j] == -INFINITY ? 0.0f : x[j] - m;
     dx[j] = beta * y[j] * (g[j] - (float)mom[2]) - k * dx[j] * (d + c);
   }
-  return SS_OK;
 }
 
 #endif /* SS_HAVE_SIMD */
+
+/* ---- forward and VJP, one body each for both impls (common/impl_pair.h) */
+
+SS_ALWAYS_INLINE ss_status adaptive_run(ss_impl impl, const float *x, size_t n,
+                                        const double *params, float *y) {
+  (void)params;
+  float max;
+  ss_status st = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
+  if (st != SS_OK) return st;
+  /* s is softmax's own sum, so that beta == 1 is exactly softmax's scaling
+     pass (bitwise softmax) */
+  const double s = SS_BY_IMPL(impl, ss_exp_store)(x, n, max, 1.0f, y);
+  const float beta = (float)adaptive_beta(SS_BY_IMPL(impl, row_entropy)(y, x, max, n, s));
+  const double sum = beta == 1.0f ? s : SS_BY_IMPL(impl, ss_exp_store)(x, n, max, beta, y);
+  SS_BY_IMPL(impl, ss_divide_flush)(y, n, sum);
+  return SS_OK;
+}
+
+/* Where beta = 1 softmax's VJP; else through beta(H(x)) as well. */
+SS_ALWAYS_INLINE ss_status adaptive_vjp_run(ss_impl impl, const float *x, const float *y,
+                                            const float *g, size_t n, const double *params,
+                                            float *dx) {
+  (void)params;
+  const float m = SS_BY_IMPL(impl, ss_row_max)(x, n);
+  double s, t;
+  SS_BY_IMPL(impl, vjp_sums)(x, n, m, dx, &s, &t);
+  const double h = entropy_of(s, t);
+  const float beta = (float)adaptive_beta(h);
+  if (beta == 1.0f) {
+    SS_BY_IMPL(impl, ss_softmax_vjp_core)(y, g, n, 1.0f, dx);
+    return SS_OK;
+  }
+  double mom[3];
+  SS_BY_IMPL(impl, ss_shifted_moments)(x, y, g, n, m, mom);
+  SS_BY_IMPL(impl, vjp_pass)(x, y, g, n, m, beta, h, s, mom, dx);
+  return SS_OK;
+}
+
+SS_NORMALIZE_IMPLS(adaptive, adaptive_run)
+SS_NORMALIZE_VJP_IMPLS(adaptive_vjp, adaptive_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 

@@ -56,9 +56,9 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "adaptive/adaptive_internal.h"
-#include "common/check.h"
 #include "common/exp_simd.h"
 #include "common/flush.h"
 #include "common/impl_pair.h"
@@ -89,17 +89,9 @@ static double length_scale(double d, size_t nu) { return log(d) * log((double)nu
 /* G(t) = log1p(t) / t, G(0) = 1. */
 static double g_of(double t) { return t > 0.0 ? log1p(t) / t : 1.0; }
 
-static ss_status softplus_l1_scalar(const float *x, size_t n,
-                                    const double *params, float *y) {
-  float max;
-  ss_status st = ss_check_logits(x, n, &max);
-  if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked_scalar(x, n);
-  const double c = length_scale(params[0], nu);
-  if (c == 0.0) {
-    ss_uniform_unmasked(x, n, nu, y);
-    return SS_OK;
-  }
+/* The weights w_i = softplus(c x_i) / e^{cM} (c M <= 0) or / max(c M, 1)
+   (see above) stored to y; returns their sum. */
+static double weights_scalar(const float *x, size_t n, float max, double c, float *y) {
   const double cm = c * max;
   const double sc = cm > 1.0 ? cm : 1.0;
   double sum = 0.0;
@@ -115,9 +107,7 @@ static ss_status softplus_l1_scalar(const float *x, size_t n,
     y[i] = (float)w;
     sum += y[i];
   }
-  const double inv = 1.0 / sum;
-  ss_scale_flush_scalar(y, n, inv);
-  return SS_OK;
+  return sum;
 }
 
 static ss_status softplus_l1_vjp_scalar(const float *x, const float *y,
@@ -149,34 +139,6 @@ static inline v128_t g_f32x4(v128_t t) {
   return wasm_v128_bitselect(one, r, wasm_f32x4_eq(u, one));
 }
 
-/* Weights of the c M <= 0 case: y holds e_i = e^{c (x_i - M)}; w_i = e_i
-   G(E e_i), E = e^{cM}. Returns sum w. */
-static double weights_low_simd(float *y, size_t n, float e_cm) {
-  const v128_t ve = wasm_f32x4_splat(e_cm);
-  double total = 0.0;
-  size_t i = 0;
-  while (i < n) {
-    const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
-    v128_t s = wasm_f32x4_splat(0.0f);
-    for (; i + 4 <= end; i += 4) {
-      const v128_t e = wasm_v128_load(y + i);
-      const v128_t w = wasm_f32x4_mul(e, g_f32x4(wasm_f32x4_mul(ve, e)));
-      wasm_v128_store(y + i, w);
-      s = wasm_f32x4_add(s, w);
-    }
-    if (i < end) {
-      const size_t rem = end - i;
-      const v128_t e = ss_load_partial(y + i, rem, 0.0f);
-      const v128_t w = wasm_f32x4_mul(e, g_f32x4(wasm_f32x4_mul(ve, e)));
-      ss_store_partial(y + i, rem, w);
-      s = wasm_f32x4_add(s, w);
-      i = end;
-    }
-    total += ss_hsum_f64(s);
-  }
-  return total;
-}
-
 /* w = a max(x, 0) + b t G(t), t = e^{-c |x|} (c M > 0 case). */
 static inline v128_t weight_high(v128_t xv, v128_t va, v128_t vb, v128_t vc,
                                  const ss_exp_consts *k) {
@@ -186,25 +148,40 @@ static inline v128_t weight_high(v128_t xv, v128_t va, v128_t vb, v128_t vc,
   return wasm_f32x4_add(lin, wasm_f32x4_mul(vb, wasm_f32x4_mul(t, g_f32x4(t))));
 }
 
-static double weights_high_simd(const float *x, size_t n, float a, float b,
-                                float c, float *y) {
-  const ss_exp_consts k = ss_exp_consts_load();
-  const v128_t va = wasm_f32x4_splat(a), vb = wasm_f32x4_splat(b), vc = wasm_f32x4_splat(c);
+/* The constants of the weight lanes: a, b, c and exp's of the c M > 0 case,
+   E = e^{cM} of the c M <= 0 case. */
+typedef struct weight_consts {
+  v128_t a, b, c, e;
+  ss_exp_consts k;
+} weight_consts;
+
+/* The weights of four lanes v: c M > 0 (high): v = x, weight_high; c M <= 0:
+   v = e = e^{c (x - M)}, w = e G(E e). */
+static inline v128_t weight4(bool high, v128_t v, const weight_consts *w) {
+  return high ? weight_high(v, w->a, w->b, w->c, &w->k)
+              : wasm_f32x4_mul(v, g_f32x4(wasm_f32x4_mul(w->e, v)));
+}
+
+/* w_i from src (x, or the e_i in y) stored to y; returns sum w, float lanes
+   within SS_SUM_BLOCK blocks, double across. The tail is padded to a weight
+   of exactly 0 (x = -Inf, e = 0). */
+SS_ALWAYS_INLINE double weights_pass(bool high, const float *src, size_t n,
+                                     const weight_consts *w, float *y) {
   double total = 0.0;
   size_t i = 0;
   while (i < n) {
     const size_t end = n - i > SS_SUM_BLOCK ? i + SS_SUM_BLOCK : n;
     v128_t s = wasm_f32x4_splat(0.0f);
     for (; i + 4 <= end; i += 4) {
-      const v128_t w = weight_high(wasm_v128_load(x + i), va, vb, vc, &k);
-      wasm_v128_store(y + i, w);
-      s = wasm_f32x4_add(s, w);
+      const v128_t wv = weight4(high, wasm_v128_load(src + i), w);
+      wasm_v128_store(y + i, wv);
+      s = wasm_f32x4_add(s, wv);
     }
-    if (i < end) { /* pad with -Inf: weight exactly 0 */
+    if (i < end) {
       const size_t rem = end - i;
-      const v128_t w = weight_high(ss_load_partial(x + i, rem, -INFINITY), va, vb, vc, &k);
-      ss_store_partial(y + i, rem, w);
-      s = wasm_f32x4_add(s, w);
+      const v128_t wv = weight4(high, ss_load_partial(src + i, rem, high ? -INFINITY : 0.0f), w);
+      ss_store_partial(y + i, rem, wv);
+      s = wasm_f32x4_add(s, wv);
       i = end;
     }
     total += ss_hsum_f64(s);
@@ -212,29 +189,20 @@ static double weights_high_simd(const float *x, size_t n, float a, float b,
   return total;
 }
 
-static ss_status softplus_l1_simd(const float *x, size_t n,
-                                  const double *params, float *y) {
-  const float max = ss_max_simd(x, n);
-  ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked_simd(x, n);
-  const double c = length_scale(params[0], nu);
-  if (c == 0.0) {
-    ss_uniform_unmasked(x, n, nu, y);
-    return SS_OK;
-  }
+static double weights_simd(const float *x, size_t n, float max, double c, float *y) {
   const double cm = c * max;
-  double sum;
-  if (cm <= 0.0) {
+  if (cm <= 0.0) { /* y holds e_i, then w_i */
     ss_exp_store_simd(x, n, max, (float)c, y);
     const double e_cm = exp(cm);
-    sum = weights_low_simd(y, n, e_cm < FLT_MIN ? 0.0f : (float)e_cm);
-  } else {
-    const double sc = cm > 1.0 ? cm : 1.0;
-    sum = weights_high_simd(x, n, (float)(c / sc), (float)(1.0 / sc), (float)c, y);
+    const weight_consts w = {.e = wasm_f32x4_splat(e_cm < FLT_MIN ? 0.0f : (float)e_cm)};
+    return weights_pass(false, y, n, &w, y);
   }
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
-  return SS_OK;
+  const double sc = cm > 1.0 ? cm : 1.0;
+  const weight_consts w = {.a = wasm_f32x4_splat((float)(c / sc)),
+                           .b = wasm_f32x4_splat((float)(1.0 / sc)),
+                           .c = wasm_f32x4_splat((float)c),
+                           .k = ss_exp_consts_load()};
+  return weights_pass(true, x, n, &w, y);
 }
 
 static inline v128_t vjp_lane(v128_t xv, v128_t yv, v128_t gv, v128_t vdot,
@@ -277,6 +245,25 @@ static ss_status softplus_l1_vjp_simd(const float *x, const float *y,
 }
 
 #endif /* SS_HAVE_SIMD */
+
+/* ---- forward, one body for both impls (common/impl_pair.h) ------------- */
+
+SS_ALWAYS_INLINE ss_status softplus_l1_run(ss_impl impl, const float *x, size_t n,
+                                           const double *params, float *y) {
+  float max;
+  ss_status st = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
+  if (st != SS_OK) return st;
+  const size_t nu = SS_BY_IMPL(impl, ss_count_unmasked)(x, n);
+  const double c = length_scale(params[0], nu);
+  if (c == 0.0) {
+    ss_uniform_unmasked(x, n, nu, y);
+    return SS_OK;
+  }
+  SS_BY_IMPL(impl, ss_divide_flush)(y, n, SS_BY_IMPL(impl, weights)(x, n, max, c, y));
+  return SS_OK;
+}
+
+SS_NORMALIZE_IMPLS(softplus_l1, softplus_l1_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 

@@ -34,11 +34,8 @@
 #include <math.h>
 
 #include "adaptive/adaptive_internal.h"
-#include "common/check.h"
-#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/softmax_row.h"
-#include "common/vec_simd.h"
 
 static const ss_param_info ssmax_params[] = {{
     .name = "s",
@@ -63,14 +60,14 @@ static const ss_param_info ssmax_params[] = {{
 static double ssmax_beta64(double s, size_t n) { return s * log((double)n); }
 static float ssmax_beta(double s, size_t n) { return (float)ssmax_beta64(s, n); }
 
-/* ---- scalar reference ------------------------------------------------- */
+/* ---- forward and VJPs, one body each for both impls (common/impl_pair.h) */
 
-static ss_status ssmax_scalar(const float *x, size_t n, const double *params,
-                              float *y) {
+SS_ALWAYS_INLINE ss_status ssmax_run(ss_impl impl, const float *x, size_t n,
+                                     const double *params, float *y) {
   float max;
-  ss_status st = ss_check_logits(x, n, &max);
+  ss_status st = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
   if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked_scalar(x, n);
+  const size_t nu = SS_BY_IMPL(impl, ss_count_unmasked)(x, n);
   if (nu == 1) {
     ss_uniform_unmasked(x, n, 1, y);
     return SS_OK;
@@ -80,76 +77,33 @@ static ss_status ssmax_scalar(const float *x, size_t n, const double *params,
     ss_softmax_tiny_beta(x, n, max, beta, y);
     return SS_OK;
   }
-  const double inv = 1.0 / ss_exp_store_scalar(x, n, max, (float)beta, y);
-  ss_scale_flush_scalar(y, n, inv);
+  SS_BY_IMPL(impl, ss_exp_normalize)(x, n, max, (float)beta, y);
   return SS_OK;
 }
 
-static ss_status ssmax_vjp_scalar(const float *x, const float *y,
-                                  const float *g, size_t n,
-                                  const double *params, float *dx) {
-  const size_t nu = ss_count_unmasked_scalar(x, n);
-  /* n = 1: the output is constant, beta = log 1 = 0 gives dx = 0. */
-  ss_softmax_vjp_core_scalar(y, g, n, nu > 1 ? ssmax_beta(params[0], nu) : 0.0f, dx);
+/* n = 1: the output is constant, beta = log 1 = 0 gives dx = 0. */
+SS_ALWAYS_INLINE ss_status ssmax_vjp_run(ss_impl impl, const float *x, const float *y,
+                                         const float *g, size_t n, const double *params,
+                                         float *dx) {
+  const size_t nu = SS_BY_IMPL(impl, ss_count_unmasked)(x, n);
+  SS_BY_IMPL(impl, ss_softmax_vjp_core)(y, g, n, nu > 1 ? ssmax_beta(params[0], nu) : 0.0f, dx);
   return SS_OK;
 }
 
-static ss_status ssmax_param_vjp_scalar(const float *x, const float *y,
-                                        const float *g, size_t n,
-                                        const double *params, double *dp) {
+SS_ALWAYS_INLINE ss_status ssmax_param_vjp_run(ss_impl impl, const float *x, const float *y,
+                                               const float *g, size_t n, const double *params,
+                                               double *dp) {
   (void)params;
-  float m = -INFINITY;
-  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
   double mom[3];
-  ss_shifted_moments(x, y, g, n, m, mom);
-  const size_t nu = ss_count_unmasked_scalar(x, n);
+  SS_BY_IMPL(impl, ss_shifted_moments)(x, y, g, n, SS_BY_IMPL(impl, ss_row_max)(x, n), mom);
+  const size_t nu = SS_BY_IMPL(impl, ss_count_unmasked)(x, n);
   dp[0] = nu > 1 ? log((double)nu) * (mom[0] - mom[2] * mom[1]) : 0.0; /* n = 1: constant */
   return SS_OK;
 }
 
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-static ss_status ssmax_simd(const float *x, size_t n, const double *params,
-                            float *y) {
-  const float max = ss_max_simd(x, n);
-  ss_status st = ss_classify_max(max);
-  if (st != SS_OK) return st;
-  const size_t nu = ss_count_unmasked_simd(x, n);
-  if (nu == 1) {
-    ss_uniform_unmasked(x, n, 1, y);
-    return SS_OK;
-  }
-  const double beta = ssmax_beta64(params[0], nu);
-  if (beta < FLT_MIN) {
-    ss_softmax_tiny_beta(x, n, max, beta, y);
-    return SS_OK;
-  }
-  const double sum = ss_exp_store_simd(x, n, max, (float)beta, y);
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
-  return SS_OK;
-}
-
-static ss_status ssmax_vjp_simd(const float *x, const float *y,
-                                const float *g, size_t n, const double *params,
-                                float *dx) {
-  const size_t nu = ss_count_unmasked_simd(x, n);
-  ss_softmax_vjp_core_simd(y, g, n, nu > 1 ? ssmax_beta(params[0], nu) : 0.0f, dx);
-  return SS_OK;
-}
-
-static ss_status ssmax_param_vjp_simd(const float *x, const float *y,
-                                      const float *g, size_t n,
-                                      const double *params, double *dp) {
-  (void)params;
-  double mom[3];
-  ss_shifted_moments_simd(x, y, g, n, ss_max_simd(x, n), mom);
-  const size_t nu = ss_count_unmasked_simd(x, n);
-  dp[0] = nu > 1 ? log((double)nu) * (mom[0] - mom[2] * mom[1]) : 0.0;
-  return SS_OK;
-}
-
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_IMPLS(ssmax, ssmax_run)
+SS_NORMALIZE_VJP_IMPLS(ssmax_vjp, ssmax_vjp_run)
+SS_NORMALIZE_PARAM_VJP_IMPLS(ssmax_param_vjp, ssmax_param_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 

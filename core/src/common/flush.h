@@ -30,6 +30,13 @@ static inline void ss_scale_flush_scalar(float *y, size_t n, double inv) {
   for (size_t i = 0; i < n; i++) y[i] = ss_flush((float)((double)y[i] * inv));
 }
 
+/* y[i] = flush(y[i] / sum), the last pass of a normalizer whose weights are
+   in y, one function per impl (common/impl_pair.h): the scalar reference
+   multiplies by 1 / sum in double, SIMD by its float rounding. */
+static inline void ss_divide_flush_scalar(float *y, size_t n, double sum) {
+  ss_scale_flush_scalar(y, n, 1.0 / sum);
+}
+
 #if SS_HAVE_SIMD
 /* Lanes with |v| < FLT_MIN (subnormals, +-0) become +0; NaN is kept. */
 static inline v128_t ss_flush_f32x4(v128_t v) {
@@ -54,6 +61,10 @@ static inline void ss_scale_flush_simd(const float *x, size_t n, float s, float 
   for (; i + 4 <= n; i += 4)
     wasm_v128_store(y + i, ss_flush_f32x4(wasm_f32x4_mul(wasm_v128_load(x + i), vs)));
   for (; i < n; i++) y[i] = ss_flush(x[i] * s);
+}
+
+static inline void ss_divide_flush_simd(float *y, size_t n, double sum) {
+  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
 }
 #endif
 

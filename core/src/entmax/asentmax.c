@@ -32,43 +32,19 @@
  */
 #include <math.h>
 
-#include "common/check.h"
 #include "common/impl_pair.h"
-#include "common/vec_simd.h"
+#include "common/unmasked.h"
 #include "entmax/entmax_internal.h"
 
+/* delta and beta: the weights of the scale c(n), in [0, 100]. */
+#define SCALE_PARAM(nm, hlp)                                                  \
+  {.name = nm, .type = SS_PARAM_FLOAT, .min = 0.0, .max = 100.0, .def = 1.0,  \
+   .ui_min = 0.0, .ui_max = 4.0, .help = hlp}
+
 static const ss_param_info asentmax_params[] = {
-    {
-        .name = "alpha",
-        .type = SS_PARAM_FLOAT,
-        .min = 1.0,
-        .max = 10.0,
-        .min_open = true,
-        .def = 1.5,
-        .ui_min = 1.01,
-        .ui_max = 4.0,
-        .help = "alpha > 1 of the entmax: 1.5 in the paper, 2 sparsemax",
-    },
-    {
-        .name = "delta",
-        .type = SS_PARAM_FLOAT,
-        .min = 0.0,
-        .max = 100.0,
-        .def = 1.0,
-        .ui_min = 0.0,
-        .ui_max = 4.0,
-        .help = "delta: the scale's constant part (1 in the paper)",
-    },
-    {
-        .name = "beta",
-        .type = SS_PARAM_FLOAT,
-        .min = 0.0,
-        .max = 100.0,
-        .def = 1.0,
-        .ui_min = 0.0,
-        .ui_max = 4.0,
-        .help = "beta >= 0: weight of the length term (log n)^gamma",
-    },
+    SS_EM_ALPHA_PARAM("alpha > 1 of the entmax: 1.5 in the paper, 2 sparsemax"),
+    SCALE_PARAM("delta", "delta: the scale's constant part (1 in the paper)"),
+    SCALE_PARAM("beta", "beta >= 0: weight of the length term (log n)^gamma"),
     {
         .name = "gamma",
         .type = SS_PARAM_FLOAT,
@@ -105,39 +81,12 @@ static void param_grads(const double *params, size_t n_eff, double dalpha, doubl
   dparams[3] = live ? dc * params[2] * lg * log(log((double)n_eff)) : 0.0;
 }
 
-/* ---- scalar reference ------------------------------------------------- */
-
-static size_t unmasked_scalar(const float *x, size_t n) {
-  size_t c = 0;
-  for (size_t i = 0; i < n; i++) c += x[i] != -INFINITY;
-  return c;
-}
-
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-static size_t unmasked_simd(const float *x, size_t n) {
-  const v128_t ninf = wasm_f32x4_splat(-INFINITY);
-  v128_t cnt = wasm_i32x4_splat(0);
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    cnt = wasm_i32x4_sub(cnt, wasm_f32x4_ne(wasm_v128_load(x + i), ninf));
-  size_t c = (size_t)(uint32_t)wasm_i32x4_extract_lane(cnt, 0) +
-             (uint32_t)wasm_i32x4_extract_lane(cnt, 1) +
-             (uint32_t)wasm_i32x4_extract_lane(cnt, 2) +
-             (uint32_t)wasm_i32x4_extract_lane(cnt, 3);
-  for (; i < n; i++) c += x[i] != -INFINITY;
-  return c;
-}
-
-#endif /* SS_HAVE_SIMD */
-
 /* ---- entry points: ss_em_* of entmax_forward.c / entmax_backward.c ---- */
 
 SS_ALWAYS_INLINE ss_status forward_run(ss_impl impl, const float *x, size_t n,
                                        const double *params, float *y) {
   double lg;
-  const double c = scale_of(params, SS_BY_IMPL(impl, unmasked)(x, n), &lg);
+  const double c = scale_of(params, SS_BY_IMPL(impl, ss_count_unmasked)(x, n), &lg);
   return SS_BY_IMPL(impl, ss_em_forward)(SS_ENTMAX_HALLEY, x, n, params[0], c, SS_EM_TOL,
                                          SS_EM_MAX_ITER_HALLEY, y, NULL, NULL);
 }
@@ -145,7 +94,7 @@ SS_ALWAYS_INLINE ss_status forward_run(ss_impl impl, const float *x, size_t n,
 SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const float *x, const float *y, const float *g,
                                    size_t n, const double *params, float *dx) {
   double lg;
-  const double c = scale_of(params, SS_BY_IMPL(impl, unmasked)(x, n), &lg);
+  const double c = scale_of(params, SS_BY_IMPL(impl, ss_count_unmasked)(x, n), &lg);
   SS_BY_IMPL(impl, ss_em_vjp)(y, g, n, params[0], c, dx);
   return SS_OK;
 }
@@ -155,7 +104,7 @@ SS_ALWAYS_INLINE ss_status param_vjp_run(ss_impl impl, const float *x, const flo
                                          double *dparams) {
   double da, dc;
   SS_BY_IMPL(impl, ss_em_param)(x, y, g, n, params[0], &da, &dc);
-  param_grads(params, SS_BY_IMPL(impl, unmasked)(x, n), da, dc, dparams);
+  param_grads(params, SS_BY_IMPL(impl, ss_count_unmasked)(x, n), da, dc, dparams);
   return SS_OK;
 }
 

@@ -38,19 +38,8 @@
 #include "common/impl_pair.h"
 #include "entmax/entmax_internal.h"
 
-static const ss_param_info entmax_params[] = {{
-    .name = "alpha",
-    .type = SS_PARAM_FLOAT,
-    .min = 1.0,
-    .max = 10.0,
-    .min_open = true,
-    .max_open = false,
-    .def = 1.5,
-    .ui_min = 1.01,
-    .ui_max = 4.0,
-    .log_scale = false,
-    .help = "alpha > 1: -> 1 is softmax, 1.5 entmax15, 2 sparsemax; larger is sparser",
-}};
+static const ss_param_info entmax_params[] = {SS_EM_ALPHA_PARAM(
+    "alpha > 1: -> 1 is softmax, 1.5 entmax15, 2 sparsemax; larger is sparser")};
 
 /* ---- entry points: ss_em_* of entmax_forward.c / entmax_backward.c ---- */
 
@@ -88,44 +77,33 @@ SS_NORMALIZE_PARAM_VJP_IMPLS(entmax_param_vjp, param_vjp_run)
   "VJP: dx = s (g - sum(s g)/sum(s)), s = y^{2-alpha} on the support; "     \
   "dalpha = sum (g - gbar) y (1 - (alpha-1) log y) / (alpha-1)^2"
 
+/* The descriptor fields both kernels share (one parameter, the same VJPs);
+   `fwd` names their forward entry points. */
+#define ENTMAX_KERNEL(fwd)                                                      \
+  .family = SS_FAMILY_NORMALIZER, .formula = ENTMAX_FORMULA, .nparams = 1,      \
+  .params = entmax_params, .input = SS_INPUT_LOGITS, .output = SS_OUTPUT_PROBS, \
+  .has_backward = true, .has_param_backward = true, .normalize = SS_IMPLS(fwd), \
+  .normalize_vjp = SS_IMPLS(entmax_vjp),                                        \
+  .normalize_param_vjp = SS_IMPLS(entmax_param_vjp)
+
 const ss_kernel_info ss_kernel_entmax_bisect = {
     .name = "entmax_bisect",
-    .family = SS_FAMILY_NORMALIZER,
+    ENTMAX_KERNEL(bisect),
     .summary = "alpha-entmax by bisection on tau (|sum - 1| <= 1e-6 or 100 iterations)",
-    .formula = ENTMAX_FORMULA,
     .paper = "Peters, Niculae & Martins 2019, 'Sparse Sequence-to-Sequence Models'; "
              "alpha gradient: Correia, Niculae & Martins 2019, 'Adaptively Sparse "
              "Transformers'",
-    .nparams = 1,
-    .params = entmax_params,
-    .input = SS_INPUT_LOGITS,
-    .output = SS_OUTPUT_PROBS,
-    .has_backward = true,
-    .has_param_backward = true,
-    .normalize = SS_IMPLS(bisect),
-    .normalize_vjp = SS_IMPLS(entmax_vjp),
-    .normalize_param_vjp = SS_IMPLS(entmax_param_vjp),
 };
 
 const ss_kernel_info ss_kernel_entmax_halley = {
     .name = "entmax_halley",
-    .family = SS_FAMILY_NORMALIZER,
+    ENTMAX_KERNEL(halley),
     .summary = "alpha-entmax by Halley steps with bisection fallback "
                "(|sum - 1| <= 1e-6 or 100 iterations)",
-    .formula = ENTMAX_FORMULA,
     .paper = "Goncalves, Treviso & Martins 2025, 'AdaSplash: Adaptive Sparse Flash "
              "Attention' (Halley-bisection); Peters, Niculae & Martins 2019, 'Sparse "
              "Sequence-to-Sequence Models'; Correia, Niculae & Martins 2019, "
              "'Adaptively Sparse Transformers'",
-    .nparams = 1,
-    .params = entmax_params,
-    .input = SS_INPUT_LOGITS,
-    .output = SS_OUTPUT_PROBS,
-    .has_backward = true,
-    .has_param_backward = true,
-    .normalize = SS_IMPLS(halley),
-    .normalize_vjp = SS_IMPLS(entmax_vjp),
-    .normalize_param_vjp = SS_IMPLS(entmax_param_vjp),
 };
 
 ss_status ss_entmax_bisect(const float *x, size_t n, double alpha, float *y) {

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "entmax/entmax_internal.h"
 
 static void report(const ss_em_problem *pr, double v, unsigned it, double *tau,
@@ -29,20 +30,62 @@ static void report(const ss_em_problem *pr, double v, unsigned it, double *tau,
   if (iterations) *iterations = it;
 }
 
+/* Iterate with double-precision passes and finish: the scalar path, and
+   the SIMD path where float lanes cannot decide. Returns the final v;
+   *it = the passes made. */
+static double solve_scalar(const ss_em_problem *pr, ss_entmax_solver solver, double tol,
+                           unsigned max_iter, float *y, unsigned *it) {
+  double f;
+  const double v = ss_em_iterate(pr, solver, tol, max_iter, ss_em_eval_f64, it, &f);
+  if (fabs(f) <= tol || !ss_em_finish_unresolved(pr, v, tol, y)) ss_em_finish_f64(pr, v, y);
+  return v;
+}
+
+#if SS_HAVE_SIMD
+static double solve_simd(const ss_em_problem *pr, ss_entmax_solver solver, double tol,
+                         unsigned max_iter, float *y, unsigned *it) {
+  double f;
+  const double v = ss_em_iterate(pr, solver, tol, max_iter, ss_em_eval_simd, it, &f);
+  /* above alpha = 2 with near-ties the float lanes can also agree on a
+     false root (p = u^(1/(alpha-1)) of u ~ 1e-32): the sum is verified in
+     double once, and a miss is treated as a stall */
+  if (fabs(f) <= tol && pr->special) {
+    ss_em_sums chk;
+    ss_em_eval_f64(pr, v, false, &chk);
+    if (!(fabs(chk.s0 - 1.0) <= fmax(tol, 0x1p-20))) f = chk.s0 - 1.0;
+  }
+  /* not converged in float lanes (large alpha: an entry at the threshold,
+     where f jumps across one ulp, or near-ties whose root float cannot
+     place): the double iteration and finish of the scalar path, so both
+     impls give the same answer where float lanes cannot decide;
+     *it counts the run whose result is returned */
+  if (fabs(f) > (tol > 0.0 ? tol : 0x1p-20))
+    return solve_scalar(pr, solver, tol, max_iter, y, it);
+  ss_em_finish_simd(pr, v, y);
+  return v;
+}
+#endif
+
+/* The forward, once for both impls (common/impl_pair.h). */
+SS_ALWAYS_INLINE ss_status em_forward(ss_impl impl, ss_entmax_solver solver, const float *x,
+                                      size_t n, double alpha, double c, double tol,
+                                      unsigned max_iter, float *y, double *tau,
+                                      unsigned *iterations) {
+  ss_em_problem pr;
+  ss_em_setup(&pr, alpha);
+  ss_status s = SS_BY_IMPL(impl, ss_em_prep)(x, n, (alpha - 1.0) * c, y, &pr);
+  if (s != SS_OK) return s;
+  unsigned it;
+  const double v = SS_BY_IMPL(impl, solve)(&pr, solver, tol, max_iter, y, &it);
+  report(&pr, v, it, tau, iterations);
+  return SS_OK;
+}
+
 ss_status ss_em_forward_scalar(ss_entmax_solver solver, const float *x,
                                size_t n, double alpha, double c, double tol,
                                unsigned max_iter, float *y, double *tau,
                                unsigned *iterations) {
-  ss_em_problem pr;
-  ss_em_setup(&pr, alpha);
-  ss_status s = ss_em_prep_scalar(x, n, (alpha - 1.0) * c, y, &pr);
-  if (s != SS_OK) return s;
-  unsigned it;
-  double f;
-  const double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it, &f);
-  if (fabs(f) <= tol || !ss_em_finish_unresolved(&pr, v, tol, y)) ss_em_finish_f64(&pr, v, y);
-  report(&pr, v, it, tau, iterations);
-  return SS_OK;
+  return em_forward(SS_IMPL_SCALAR, solver, x, n, alpha, c, tol, max_iter, y, tau, iterations);
 }
 
 #if SS_HAVE_SIMD
@@ -50,34 +93,7 @@ ss_status ss_em_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
                              double alpha, double c, double tol,
                              unsigned max_iter, float *y, double *tau,
                              unsigned *iterations) {
-  ss_em_problem pr;
-  ss_em_setup(&pr, alpha);
-  ss_status s = ss_em_prep_simd(x, n, (alpha - 1.0) * c, y, &pr);
-  if (s != SS_OK) return s;
-  unsigned it;
-  double f;
-  double v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_simd, &it, &f);
-  /* above alpha = 2 with near-ties the float lanes can also agree on a
-     false root (p = u^(1/(alpha-1)) of u ~ 1e-32): the sum is verified in
-     double once, and a miss is treated as a stall */
-  if (fabs(f) <= tol && pr.special) {
-    ss_em_sums chk;
-    ss_em_eval_f64(&pr, v, false, &chk);
-    if (!(fabs(chk.s0 - 1.0) <= fmax(tol, 0x1p-20))) f = chk.s0 - 1.0;
-  }
-  if (fabs(f) > (tol > 0.0 ? tol : 0x1p-20)) {
-    /* not converged in float lanes (large alpha: an entry at the threshold,
-       where f jumps across one ulp, or near-ties whose root float cannot
-       place): the double iteration and finish of the scalar path, so both
-       impls give the same answer where float lanes cannot decide;
-       *iterations counts the run whose result is returned */
-    v = ss_em_iterate(&pr, solver, tol, max_iter, ss_em_eval_f64, &it, &f);
-    if (fabs(f) <= tol || !ss_em_finish_unresolved(&pr, v, tol, y)) ss_em_finish_f64(&pr, v, y);
-  } else {
-    ss_em_finish_simd(&pr, v, y);
-  }
-  report(&pr, v, it, tau, iterations);
-  return SS_OK;
+  return em_forward(SS_IMPL_SIMD, solver, x, n, alpha, c, tol, max_iter, y, tau, iterations);
 }
 #endif
 
@@ -94,9 +110,6 @@ ss_status ss_entmax_solve(ss_impl impl, ss_entmax_solver solver,
   if (!(alpha > 1.0 && alpha <= 10.0) || !(tol >= 0.0 && tol < INFINITY) ||
       max_iter == 0 || (solver != SS_ENTMAX_BISECT && solver != SS_ENTMAX_HALLEY))
     return SS_ERR_PARAM_RANGE;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    return ss_em_forward_simd(solver, x, n, alpha, 1.0, tol, max_iter, y, tau, iterations);
-#endif
-  return ss_em_forward_scalar(solver, x, n, alpha, 1.0, tol, max_iter, y, tau, iterations);
+  return SS_BY_IMPL(impl, ss_em_forward)(solver, x, n, alpha, 1.0, tol, max_iter, y, tau,
+                                         iterations);
 }

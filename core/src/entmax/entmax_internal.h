@@ -124,6 +124,12 @@ void ss_em_param_simd(const float *x, const float *y, const float *g, size_t n,
                       double alpha, double *dalpha, double *dc);
 #endif
 
+/* The registry block of the `alpha` parameter, alpha in (1, 10] (the range
+   ss_entmax_solve checks), with the kernel's help text. */
+#define SS_EM_ALPHA_PARAM(help_)                                              \
+  {.name = "alpha", .type = SS_PARAM_FLOAT, .min = 1.0, .max = 10.0,          \
+   .min_open = true, .def = 1.5, .ui_min = 1.01, .ui_max = 4.0, .help = help_}
+
 /* Registry defaults of the registered solvers. */
 #define SS_EM_TOL 1e-6
 #define SS_EM_MAX_ITER_BISECT 100u

@@ -17,55 +17,43 @@
  */
 #include <math.h>
 
-#include "common/check.h"
 #include "common/impl_pair.h"
 #include "common/softmax_row.h"
 #include "common/vec_simd.h"
 #include "loss/loss_internal.h"
 
-/* From m, x_t and S = sum exp(x - m) (grad holding exp(x - m)): the loss,
-   and grad scaled to softmax - e_t. */
-static void finish(const float *x, size_t n, size_t t, float max, double sum,
-                   double *loss, float *grad) {
+/* grad /= S (grad holding exp(x - m), S their sum): the scalar reference
+   multiplies by 1 / S in double, SIMD by its float rounding. */
+static void divide_scalar(float *grad, size_t n, double sum) {
   const double inv = 1.0 / sum;
   for (size_t i = 0; i < n; i++) grad[i] = (float)((double)grad[i] * inv);
-  grad[t] -= 1.0f;
-  const double l = ((double)max - (double)x[t]) + log(sum);
-  *loss = l > 0.0 ? l : 0.0; /* rounding can give -1e-17 at one-hot */
 }
 
-static ss_status ce_scalar(const float *x, size_t n, const double *params,
-                           double *loss, float *grad) {
+#if SS_HAVE_SIMD
+static void divide_simd(float *grad, size_t n, double sum) {
+  ss_scale_simd(grad, n, (float)(1.0 / sum), grad);
+}
+#endif
+
+/* The loss and grad = softmax - e_t, once for both impls (common/impl_pair.h). */
+SS_ALWAYS_INLINE ss_status ce_run(ss_impl impl, const float *x, size_t n, const double *params,
+                                  double *loss, float *grad) {
   size_t t;
   ss_status s = ss_loss_target(params[0], n, &t);
   if (s != SS_OK) return s;
   float max;
-  s = ss_check_logits(x, n, &max);
+  s = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
   if (s != SS_OK) return s;
   if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
-  const double sum = ss_exp_store_scalar(x, n, max, 1.0f, grad);
-  finish(x, n, t, max, sum, loss, grad);
+  const double sum = SS_BY_IMPL(impl, ss_exp_store)(x, n, max, 1.0f, grad);
+  SS_BY_IMPL(impl, divide)(grad, n, sum);
+  grad[t] -= 1.0f;
+  const double l = ((double)max - (double)x[t]) + log(sum);
+  *loss = l > 0.0 ? l : 0.0; /* rounding can give -1e-17 at one-hot */
   return SS_OK;
 }
 
-#if SS_HAVE_SIMD
-static ss_status ce_simd(const float *x, size_t n, const double *params,
-                         double *loss, float *grad) {
-  size_t t;
-  ss_status s = ss_loss_target(params[0], n, &t);
-  if (s != SS_OK) return s;
-  const float max = ss_max_simd(x, n);
-  s = ss_classify_max(max);
-  if (s != SS_OK) return s;
-  if (x[t] == -INFINITY) return SS_ERR_DOMAIN;
-  const double sum = ss_exp_store_simd(x, n, max, 1.0f, grad);
-  ss_scale_simd(grad, n, (float)(1.0 / sum), grad);
-  grad[t] -= 1.0f;
-  const double l = ((double)max - (double)x[t]) + log(sum);
-  *loss = l > 0.0 ? l : 0.0;
-  return SS_OK;
-}
-#endif
+SS_LOSS_IMPLS(ce, ce_run)
 
 const ss_kernel_info ss_kernel_cross_entropy = {
     .name = "cross_entropy",

@@ -31,30 +31,10 @@
 #include "loss/loss_internal.h"
 #include "registry/kernels.h"
 
-const ss_param_info ss_loss_target_param[1] = {{
-    .name = "target",
-    .type = SS_PARAM_INT,
-    .n_bound = SS_N_BOUND_LT,
-    .min = 0,
-    .max = (double)(SS_MAX_N - 1),
-    .def = 0,
-    .ui_min = 0,
-    .ui_max = 64,
-    .help = "index of the target class (must be < n)",
-}};
+const ss_param_info ss_loss_target_param[1] = {SS_LOSS_TARGET_PARAM};
 
 static const ss_param_info bisect_loss_params[2] = {
-    {
-        .name = "target",
-        .type = SS_PARAM_INT,
-        .n_bound = SS_N_BOUND_LT,
-        .min = 0,
-        .max = (double)(SS_MAX_N - 1),
-        .def = 0,
-        .ui_min = 0,
-        .ui_max = 64,
-        .help = "index of the target class (must be < n)",
-    },
+    SS_LOSS_TARGET_PARAM,
     {
         .name = "alpha",
         .type = SS_PARAM_FLOAT,
@@ -171,37 +151,37 @@ SS_LOSS_IMPLS(entmax_bisect_loss, fy_run, &ss_kernel_entmax_bisect, 0.0)
   "Blondel, Martins & Niculae 2020, 'Learning with Fenchel-Young Losses'; " \
   "Peters, Niculae & Martins 2019, 'Sparse Sequence-to-Sequence Models'"
 
+/* The descriptor fields the three losses share (their entry points are
+   name_scalar / name_simd, written above). */
+#define FY_LOSS(kname)                                                      \
+  .family = SS_FAMILY_LOSS, .input = SS_INPUT_LOGITS, .has_backward = true, \
+  .loss = SS_IMPLS(kname)
+
 const ss_kernel_info ss_kernel_sparsemax_loss = {
     .name = "sparsemax_loss",
-    .family = SS_FAMILY_LOSS,
+    FY_LOSS(sparsemax_loss),
     .summary = "Sparsemax loss: the Fenchel-Young loss of the Gini entropy",
     .formula = "p = sparsemax(x); L = sum_j p_j (x_j - x_t) + (1 - sum_j p_j^2) / 2; "
                "dL/dx = p - e_t",
     .paper = "Martins & Astudillo 2016, 'From Softmax to Sparsemax'; " FY_PAPER,
     .nparams = 1,
     .params = ss_loss_target_param,
-    .input = SS_INPUT_LOGITS,
-    .has_backward = true,
-    .loss = SS_IMPLS(sparsemax_loss),
 };
 
 const ss_kernel_info ss_kernel_entmax15_loss = {
     .name = "entmax15_loss",
-    .family = SS_FAMILY_LOSS,
+    FY_LOSS(entmax15_loss),
     .summary = "Entmax-1.5 loss: the Fenchel-Young loss of the Tsallis 1.5-entropy",
     .formula = "p = entmax15(x); L = sum_j p_j (x_j - x_t) + (1 - sum_j p_j^1.5) / 0.75; "
                "dL/dx = p - e_t",
     .paper = FY_PAPER,
     .nparams = 1,
     .params = ss_loss_target_param,
-    .input = SS_INPUT_LOGITS,
-    .has_backward = true,
-    .loss = SS_IMPLS(entmax15_loss),
 };
 
 const ss_kernel_info ss_kernel_entmax_bisect_loss = {
     .name = "entmax_bisect_loss",
-    .family = SS_FAMILY_LOSS,
+    FY_LOSS(entmax_bisect_loss),
     .summary = "Alpha-entmax loss (Fenchel-Young, Tsallis alpha-entropy), "
                "projection by bisection",
     .formula = "p = entmax_bisect(x; alpha); L = sum_j p_j (x_j - x_t) + "
@@ -209,7 +189,4 @@ const ss_kernel_info ss_kernel_entmax_bisect_loss = {
     .paper = FY_PAPER,
     .nparams = 2,
     .params = bisect_loss_params,
-    .input = SS_INPUT_LOGITS,
-    .has_backward = true,
-    .loss = SS_IMPLS(entmax_bisect_loss),
 };

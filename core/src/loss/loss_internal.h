@@ -6,7 +6,12 @@
 
 #include "softscope.h"
 
-/* The `target` parameter (a class index) every loss takes first. */
+/* The `target` parameter (a class index) every loss takes first: the
+   registry block, and a parameter list of it alone. */
+#define SS_LOSS_TARGET_PARAM                                                  \
+  {.name = "target", .type = SS_PARAM_INT, .n_bound = SS_N_BOUND_LT, .min = 0, \
+   .max = (double)(SS_MAX_N - 1), .def = 0, .ui_min = 0, .ui_max = 64,        \
+   .help = "index of the target class (must be < n)"}
 extern const ss_param_info ss_loss_target_param[1];
 
 /* target (an integral double already range-checked by the registry, and

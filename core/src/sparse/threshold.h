@@ -55,6 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/impl_pair.h"
 #include "common/simd.h"
 #include "softscope.h"
 
@@ -156,27 +157,69 @@ ss_status ss_sparse_check_args(ss_impl impl, ss_threshold_method method,
    fallback is essentially never needed. */
 #define SS_SPARSE_MARGIN 0x1p-24
 
-/* The whole kernel: validate x, find S by `method`, write y; tau and
-   support (may be NULL) receive tau (float) and #{y > 0}. Writes nothing
-   to y on a data error. Arguments are checked by the callers. */
+/* The whole kernel, one function per impl: validate x, find S by `method`,
+   write y; tau and support (may be NULL) receive tau (float) and #{y > 0}.
+   Writes nothing to y on a data error. Arguments are checked by the
+   callers. `margin`: see ss_sparse_narrow_simd (the scalar code, which does
+   not narrow, ignores it). */
 ss_status ss_sparse_run_scalar(ss_sparse_kind kind, ss_threshold_method method,
-                               const float *x, size_t n, float *y, float *tau,
-                               size_t *support);
+                               const float *x, size_t n, double margin, float *y,
+                               float *tau, size_t *support);
 #if SS_HAVE_SIMD
-/* The same with the SIMD passes; `margin`: see ss_sparse_narrow_simd. */
 ss_status ss_sparse_run_simd(ss_sparse_kind kind, ss_threshold_method method,
                              const float *x, size_t n, double margin, float *y,
                              float *tau, size_t *support);
 #endif
-/* Either, by impl (SIMD with SS_SPARSE_MARGIN). */
-ss_status ss_sparse_run(ss_sparse_kind kind, ss_impl impl,
-                        ss_threshold_method method, const float *x, size_t n,
-                        float *y, float *tau, size_t *support);
-/* The same with an explicit margin (tests). */
+/* Either, by impl (tests pass their own margin). */
 ss_status ss_sparse_run_margin(ss_sparse_kind kind, ss_impl impl,
                                ss_threshold_method method, const float *x,
                                size_t n, double margin, float *y, float *tau,
                                size_t *support);
+/* ss_sparsemax_ex / ss_entmax15_ex: the arguments checked
+   (ss_sparse_check_args), then the kernel by impl with SS_SPARSE_MARGIN. */
+ss_status ss_sparse_ex(ss_sparse_kind kind, ss_impl impl, ss_threshold_method method,
+                       const float *x, size_t n, float *y, float *tau, size_t *support);
+
+/* The VJP of both kernels, one function per impl (sparse_vjp.c). The
+   Jacobian is diag(s) - s s^T / sum s with s_i = 1 on sparsemax's support
+   {y > 0} (else 0) and s_i = sqrt(y_i) for 1.5-entmax, so
+     dx = s (g - <s, g> / sum s)
+   (0 when sum s = 0), and exactly +0 off sparsemax's support. g is finite
+   (ss_normalize_vjp checks it). Scalar: sums and products in double; SIMD:
+   float lanes within SS_SUM_BLOCK blocks, double across. */
+void ss_sparse_vjp_scalar(ss_sparse_kind kind, const float *y, const float *g, size_t n,
+                          float *dx);
+#if SS_HAVE_SIMD
+void ss_sparse_vjp_simd(ss_sparse_kind kind, const float *y, const float *g, size_t n,
+                        float *dx);
+#endif
+
+/* The registry entry points of both kernels, written by SS_NORMALIZE_IMPLS
+   / SS_NORMALIZE_VJP_IMPLS with the kernel's kind (params unused): the
+   forward by the selection method, SIMD with SS_SPARSE_MARGIN. */
+SS_ALWAYS_INLINE ss_status ss_sparse_forward_run(ss_sparse_kind kind, ss_impl impl,
+                                                 const float *x, size_t n,
+                                                 const double *params, float *y) {
+  (void)params;
+  return SS_BY_IMPL(impl, ss_sparse_run)(kind, SS_THRESHOLD_SELECT, x, n, SS_SPARSE_MARGIN, y,
+                                         NULL, NULL);
+}
+SS_ALWAYS_INLINE ss_status ss_sparse_vjp_run(ss_sparse_kind kind, ss_impl impl,
+                                             const float *x, const float *y, const float *g,
+                                             size_t n, const double *params, float *dx) {
+  (void)x;
+  (void)params;
+  SS_BY_IMPL(impl, ss_sparse_vjp)(kind, y, g, n, dx);
+  return SS_OK;
+}
+
+/* The descriptor fields both kernels share: no parameters, the entry
+   points kname_scalar / kname_simd and kname_vjp_scalar / kname_vjp_simd. */
+#define SS_SPARSE_KERNEL(kname)                                               \
+  .family = SS_FAMILY_NORMALIZER, .nparams = 0, .params = NULL,               \
+  .input = SS_INPUT_LOGITS, .output = SS_OUTPUT_PROBS, .has_backward = true,  \
+  .normalize = SS_IMPLS(kname), .normalize_vjp = SS_IMPLS(kname##_vjp)
+
 /* Writes *tau (rounded to float) and *support when not NULL. */
 void ss_sparse_report(const ss_grid *g, double theta, size_t k, float *tau,
                       size_t *support);

@@ -31,14 +31,13 @@
  * scalar one. Accuracy is softmax's on the kept set: tested max rel err
  * <= 2e-6 vs float64, measured 4.7e-7 (tests/c/test_topk_softmax.c).
  */
+#include <math.h>
 #include <string.h>
 
-#include "common/check.h"
-#include "common/flush.h"
 #include "common/impl_pair.h"
 #include "common/select.h"
 #include "common/softmax_row.h"
-#include "common/vec_simd.h"
+#include "common/unmasked.h"
 
 static const ss_param_info topk_params[] = {{
     .name = "k",
@@ -56,56 +55,28 @@ static const ss_param_info topk_params[] = {{
             "k > n is an error",
 }};
 
-/* ---- scalar reference ------------------------------------------------- */
-
-static ss_status topk_softmax_scalar(const float *x, size_t n,
-                                     const double *params, float *y) {
-  const size_t k = (size_t)params[0];
-  if (k > n) return SS_ERR_LENGTH;
-  float max;
-  const ss_status s = ss_check_logits(x, n, &max);
-  if (s != SS_OK) return s;
-  float thr = -INFINITY;
-  if (k < n) {
-    memcpy(y, x, n * sizeof *y);
-    thr = ss_select_kth_largest(y, n, k, NULL);
-  }
-  for (size_t i = 0; i < n; i++) y[i] = x[i] >= thr ? x[i] : -INFINITY;
-  const double inv = 1.0 / ss_exp_store_scalar(y, n, max, 1.0f, y);
-  ss_scale_flush_scalar(y, n, inv);
-  return SS_OK;
-}
-
-static ss_status topk_softmax_vjp_scalar(const float *x, const float *y,
-                                         const float *g, size_t n,
-                                         const double *params, float *dx) {
-  (void)x;
-  (void)params;
-  ss_softmax_vjp_core_scalar(y, g, n, 1.0f, dx);
-  return SS_OK;
-}
-
-/* ---- SIMD128 ------------------------------------------------------------ */
-#if SS_HAVE_SIMD
-
-/* #{x_i > -Inf}. */
-static size_t count_finite_simd(const float *x, size_t n) {
-  const v128_t ninf = wasm_f32x4_splat(-INFINITY);
-  v128_t c0 = wasm_i32x4_splat(0), c1 = c0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    c0 = wasm_i32x4_sub(c0, wasm_f32x4_gt(wasm_v128_load(x + i), ninf));
-    c1 = wasm_i32x4_sub(c1, wasm_f32x4_gt(wasm_v128_load(x + i + 4), ninf));
-  }
-  for (; i + 4 <= n; i += 4) c0 = wasm_i32x4_sub(c0, wasm_f32x4_gt(wasm_v128_load(x + i), ninf));
-  size_t k = 0;
-  for (; i < n; i++) k += x[i] > -INFINITY;
-  c0 = wasm_i32x4_add(c0, c1);
-  return k + (size_t)wasm_i32x4_extract_lane(c0, 0) + (size_t)wasm_i32x4_extract_lane(c0, 1) +
-         (size_t)wasm_i32x4_extract_lane(c0, 2) + (size_t)wasm_i32x4_extract_lane(c0, 3);
+/* The k-th largest logit, or -Inf when every logit is kept (k = n; SIMD:
+   also when at most k logits are finite, without the selection, which would
+   find -Inf). y is the selection's scratch. */
+static float kth_largest_scalar(const float *x, size_t n, size_t k, float *y) {
+  if (k >= n) return -INFINITY;
+  memcpy(y, x, n * sizeof *y);
+  return ss_select_kth_largest(y, n, k, NULL);
 }
 
 /* y_i = x_i where x_i >= thr, else -Inf. */
+static void mask_below_scalar(const float *x, size_t n, float thr, float *y) {
+  for (size_t i = 0; i < n; i++) y[i] = x[i] >= thr ? x[i] : -INFINITY;
+}
+
+#if SS_HAVE_SIMD
+
+static float kth_largest_simd(const float *x, size_t n, size_t k, float *y) {
+  if (k >= n || ss_count_unmasked_simd(x, n) <= k) return -INFINITY;
+  memcpy(y, x, n * sizeof *y);
+  return ss_select_kth_largest(y, n, k, NULL);
+}
+
 static void mask_below_simd(const float *x, size_t n, float thr, float *y) {
   const v128_t vt = wasm_f32x4_splat(thr), ninf = wasm_f32x4_splat(-INFINITY);
   size_t i = 0;
@@ -116,34 +87,35 @@ static void mask_below_simd(const float *x, size_t n, float thr, float *y) {
   for (; i < n; i++) y[i] = x[i] >= thr ? x[i] : -INFINITY;
 }
 
-static ss_status topk_softmax_simd(const float *x, size_t n,
-                                   const double *params, float *y) {
+#endif /* SS_HAVE_SIMD */
+
+/* ---- forward and VJP, one body each for both impls (common/impl_pair.h) */
+
+SS_ALWAYS_INLINE ss_status topk_softmax_run(ss_impl impl, const float *x, size_t n,
+                                            const double *params, float *y) {
   const size_t k = (size_t)params[0];
   if (k > n) return SS_ERR_LENGTH;
-  const float max = ss_max_simd(x, n);
-  const ss_status s = ss_classify_max(max);
+  float max;
+  const ss_status s = SS_BY_IMPL(impl, ss_logits_max)(x, n, &max);
   if (s != SS_OK) return s;
-  float thr = -INFINITY;
-  if (k < n && count_finite_simd(x, n) > k) {
-    memcpy(y, x, n * sizeof *y);
-    thr = ss_select_kth_largest(y, n, k, NULL);
-  }
-  mask_below_simd(x, n, thr, y);
-  const double sum = ss_exp_store_simd(y, n, max, 1.0f, y); /* in place */
-  ss_scale_flush_simd(y, n, (float)(1.0 / sum), y);
+  const float thr = SS_BY_IMPL(impl, kth_largest)(x, n, k, y);
+  SS_BY_IMPL(impl, mask_below)(x, n, thr, y);
+  SS_BY_IMPL(impl, ss_exp_normalize)(y, n, max, 1.0f, y); /* in place */
   return SS_OK;
 }
 
-static ss_status topk_softmax_vjp_simd(const float *x, const float *y,
-                                       const float *g, size_t n,
-                                       const double *params, float *dx) {
+/* softmax's VJP on the kept set (0 off it, where y = 0) */
+SS_ALWAYS_INLINE ss_status topk_softmax_vjp_run(ss_impl impl, const float *x, const float *y,
+                                                const float *g, size_t n,
+                                                const double *params, float *dx) {
   (void)x;
   (void)params;
-  ss_softmax_vjp_core_simd(y, g, n, 1.0f, dx);
+  SS_BY_IMPL(impl, ss_softmax_vjp_core)(y, g, n, 1.0f, dx);
   return SS_OK;
 }
 
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_IMPLS(topk_softmax, topk_softmax_run)
+SS_NORMALIZE_VJP_IMPLS(topk_softmax_vjp, topk_softmax_vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 
