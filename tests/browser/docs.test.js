@@ -2,18 +2,23 @@
 // with no console error and no page error, every internal link points to a
 // page of the site, and the widgets draw (each sets data-complete when its
 // figure is complete) on the home page, every view page and a sample of the
-// kernel pages (one per family and view, then every eighth): a kernel page's
-// widget is the same element and view as a view page's, with one key set.
-// One browser, the pages in sequence.
+// kernel pages (one per family and view, then every eighth; the other
+// pages get an empty widget script, so their widgets compute nothing): a
+// kernel page's widget is the same element and view as a view page's, with
+// one key set.
+// One browser, TABS tabs taking the pages in order; which pages' widgets are
+// waited for is decided from the built HTML, so the sample does not depend
+// on which tab finishes first.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../../scripts/static-server.js';
 import { launchChromium } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SITE = `${ROOT}/${process.env.B || 'build'}/docs`;
-let server, browser, page, errors;
+let server, browser, errors;
+const TABS = 1; // pages open at once: two tabs were no faster on two cores, and slowed the heavy widgets
 
 /** Every file of the built site, as site paths ('/kernels/softmax.html'). */
 function siteFiles(dir = SITE, rel = '') {
@@ -30,11 +35,24 @@ beforeAll(async () => {
   if (!existsSync(`${SITE}/index.html`)) throw new Error(`${SITE} is not built: run \`make docs\` first`);
   server = await serveStatic(SITE);
   browser = await launchChromium({ width: 1200, height: 900 });
-  page = browser.page;
   errors = [];
+});
+
+// A tab that records its page errors and console errors with the page's address.
+// On a page whose widgets are not waited for, the widget script is an empty
+// module: the elements stay unupgraded and compute nothing (every view's
+// widget code runs on the sampled pages).
+async function openTab(i) {
+  const page = i === 0 ? browser.page : await browser.context.newPage();
+  await page.route('**/softscope/embed.js', (route) => (page.widgets ? route.continue()
+    : route.fulfill({ contentType: 'text/javascript', body: '' })));
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
-});
+  return page;
+}
+
+// The views of the widgets a built page holds, from its HTML.
+const widgetViews = (path) => [...readFileSync(`${SITE}${path}`, 'utf8').matchAll(/<softscope-widget[^>]*\bview="([^"]+)"/g)].map((m) => m[1]);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -56,10 +74,20 @@ describe('the docs site in Chromium', () => {
     expect(kernelPages.length).toBeGreaterThan(50);
     expect(pages.filter((p) => p.startsWith('/views/')).length).toBeGreaterThanOrEqual(8);
 
-    const links = new Map(); // href path -> first page linking it
+    // which pages' widgets are waited for: the home and view pages, and a
+    // kernel page when it shows a view no earlier page did, or every eighth
     const seenViews = new Set();
-    let widgetPages = 0, widgetsDrawn = 0;
-    for (const [i, path] of pages.entries()) {
+    const sampled = new Set(pages.filter((path) => {
+      const views = widgetViews(path), k = kernelPages.indexOf(path);
+      const take = views.length && (k < 0 || views.some((v) => !seenViews.has(v)) || k % 8 === 0);
+      if (take) views.forEach((v) => seenViews.add(v));
+      return take;
+    }));
+
+    const links = new Map(); // href path -> first page linking it
+    let widgetPages = 0, widgetsDrawn = 0, next = 0;
+    const visit = async (page, path) => {
+      page.widgets = sampled.has(path);
       await page.goto(`${server.url}${path.slice(1)}`, { waitUntil: 'load' });
       await page.waitForSelector('.VPContent');
       const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.href));
@@ -68,22 +96,25 @@ describe('the docs site in Chromium', () => {
         if (u.origin !== new URL(server.url).origin) continue;
         if (!links.has(u.pathname)) links.set(u.pathname, path);
       }
-      const views = await page.$$eval('softscope-widget', (els) => els.map((e) => e.getAttribute('view')));
-      const kernelIndex = kernelPages.indexOf(path);
-      const sampled = kernelIndex < 0 || views.some((v) => !seenViews.has(v)) || kernelIndex % 8 === 0;
-      if (views.length && sampled) {
-        views.forEach((v) => seenViews.add(v));
-        await page.waitForFunction(() => [...document.querySelectorAll('softscope-widget')].every((e) => e.hasAttribute('data-complete')),
-          null, { timeout: 30000 }).catch(() => {});
-        const state = await page.$$eval('softscope-widget', (els) => els.map((e) => ({
-          view: e.getAttribute('view'), complete: e.hasAttribute('data-complete'), svg: !!e.shadowRoot?.querySelector('svg'),
-          alert: e.shadowRoot?.querySelector('[role=alert]')?.textContent ?? null })));
-        for (const w of state) expect(w, `${path}: ${w.view}`).toEqual({ view: w.view, complete: true, svg: true, alert: null });
-        widgetPages++;
-        widgetsDrawn += state.length;
+      if (!sampled.has(path)) return;
+      await page.waitForFunction(() => [...document.querySelectorAll('softscope-widget')].every((e) => e.hasAttribute('data-complete')),
+        null, { timeout: 30000 }).catch(() => {});
+      const state = await page.$$eval('softscope-widget', (els) => els.map((e) => ({
+        view: e.getAttribute('view'), complete: e.hasAttribute('data-complete'), svg: !!e.shadowRoot?.querySelector('svg'),
+        alert: e.shadowRoot?.querySelector('[role=alert]')?.textContent ?? null })));
+      for (const w of state) expect(w, `${path}: ${w.view}`).toEqual({ view: w.view, complete: true, svg: true, alert: null });
+      widgetPages++;
+      widgetsDrawn += state.length;
+    };
+    // TABS tabs take the pages in order, one at a time each
+    await Promise.all(Array.from({ length: TABS }, async (_, i) => {
+      const page = await openTab(i);
+      while (next < pages.length) {
+        const path = pages[next++];
+        await visit(page, path);
+        expect(errors, `after ${path}`).toEqual([]);
       }
-      expect(errors, `after ${i + 1} pages`).toEqual([]);
-    }
+    }));
     const dead = [...links].filter(([p]) => !resolves(files, p)).map(([p, from]) => `${from} -> ${p}`);
     expect(dead).toEqual([]);
     // every view page has its widget; the kernel pages' widgets come from several views
