@@ -70,7 +70,7 @@ export async function race(cands, units, st, now, onStep = () => {}) {
       // a coarse clock (a browser without cross-origin isolation ticks every
       // 0.1 ms) can read 0 for a short batch: a round is never reported as free
       let reps = s.reps, el = await timed(now, s.c.fn, reps, s.isAsync);
-      while (el <= 0 && reps < s.reps << 10) el = await timed(now, s.c.fn, (reps *= 2), s.isAsync);
+      while (el <= 0 && reps < s.reps * 1024) el = await timed(now, s.c.fn, (reps *= 2), s.isAsync);
       s.per.push(el / reps / units);
       await onStep();
     }
