@@ -40,6 +40,11 @@ export function readPages(dir = path.join(ROOT, 'docs')) {
   return pages;
 }
 
+/** The package's typed entry points with their .d.ts text (typedEntries). */
+export function typeSources() {
+  return typedEntries(JSON.parse(read('package.json'))).map((m) => ({ ...m, text: read(m.file) }));
+}
+
 /** The views with the header comments of their schemas. */
 export function viewSources() {
   return VIEWS.map((view) => ({ view, description: headerComment(read(`wasm/views/${view.id}/schema.js`)) }));
@@ -77,7 +82,7 @@ async function main(argv) {
     views: viewSources(),
     bench: existsSync(benchFile) ? JSON.parse(readFileSync(benchFile, 'utf8')) : null,
     cli: await cliHelp(),
-    dts: typedEntries(JSON.parse(read('package.json'))).map((m) => ({ ...m, text: read(m.file) })),
+    dts: typeSources(),
     header: read('core/include/softscope.h'),
     pages: readPages(),
   });

@@ -8,8 +8,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { formulaHtml } from '../../scripts/docs/formula.js';
 import { buildSite } from '../../scripts/docs/site.js';
-import { dtsSections, headerSections, cliCommands, typedEntries, jsPage } from '../../scripts/docs/reference.js';
-import { readPages, viewSources } from '../../scripts/gen-docs.js';
+import { dtsSections, headerSections, cliCommands, jsPage } from '../../scripts/docs/reference.js';
+import { readPages, viewSources, typeSources } from '../../scripts/gen-docs.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const read = (p) => readFileSync(new URL(p, ROOT), 'utf8');
@@ -60,7 +60,7 @@ describe('the site from the registry', () => {
     site = buildSite({
       registry, views: viewSources(), bench: JSON.parse(read('tests/bench/results/bench.json')),
       cli: { overview: 'usage: softscope <command>\n  list       the kernels\n', commands: [{ name: 'list', summary: 'the kernels', help: 'usage: softscope list' }] },
-      dts: typedEntries(JSON.parse(read('package.json'))).map((m) => ({ ...m, text: read(m.file) })), header: read('core/include/softscope.h'), pages,
+      dts: typeSources(), header: read('core/include/softscope.h'), pages,
     });
   });
 
@@ -126,11 +126,11 @@ describe('the references find their sources\' parts', () => {
   });
 
   it('the JS reference has a section per typed entry point of package.json, wildcards left out', () => {
-    const entries = typedEntries(JSON.parse(read('package.json')));
+    const entries = typeSources();
     expect(entries.map((e) => e.specifier)).toEqual(expect.arrayContaining(['softscope', 'softscope/analysis', 'softscope/state']));
     expect(entries.some((e) => e.specifier.includes('*'))).toBe(false);
     for (const e of entries) expect(existsSync(new URL(e.file, ROOT)), e.file).toBe(true);
-    const page = jsPage(entries.map((e) => ({ ...e, text: read(e.file) })));
+    const page = jsPage(entries);
     for (const e of entries) expect(page).toContain(`## ${e.specifier}\n`);
     expect(page).toMatch(/## softscope\/analysis\n[\s\S]*#### dispersionSweep\n/);
   });
