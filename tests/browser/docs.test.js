@@ -6,9 +6,8 @@
 // pages get an empty widget script, so their widgets compute nothing): a
 // kernel page's widget is the same element and view as a view page's, with
 // one key set.
-// One browser, TABS tabs taking the pages in order; which pages' widgets are
-// waited for is decided from the built HTML, so the sample does not depend
-// on which tab finishes first.
+// One browser, the pages in sequence; which pages' widgets are waited for
+// is decided from the built HTML.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,8 +16,8 @@ import { launchChromium } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SITE = `${ROOT}/${process.env.B || 'build'}/docs`;
-let server, browser, errors;
-const TABS = 1; // pages open at once: two tabs were no faster on two cores, and slowed the heavy widgets
+let server, browser, page, errors;
+let widgetsWanted = false; // whether the page being opened gets the widget script
 
 /** Every file of the built site, as site paths ('/kernels/softmax.html'). */
 function siteFiles(dir = SITE, rel = '') {
@@ -36,23 +35,20 @@ beforeAll(async () => {
   server = await serveStatic(SITE);
   browser = await launchChromium({ width: 1200, height: 900 });
   errors = [];
-});
-
-// A tab that records its page errors and console errors with the page's address.
-// On a page whose widgets are not waited for, the widget script is an empty
-// module: the elements stay unupgraded and compute nothing (every view's
-// widget code runs on the sampled pages).
-async function openTab(i) {
-  const page = i === 0 ? browser.page : await browser.context.newPage();
-  await page.route('**/softscope/embed.js', (route) => (page.widgets ? route.continue()
-    : route.fulfill({ contentType: 'text/javascript', body: '' })));
+  page = browser.page;
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
-  return page;
-}
+  // On a page whose widgets are not waited for, the widget script is an
+  // empty module: the elements stay unupgraded and compute nothing (every
+  // view's widget code runs on the sampled pages).
+  await page.route('**/softscope/embed.js', (route) => (widgetsWanted ? route.continue()
+    : route.fulfill({ contentType: 'text/javascript', body: '' })));
+});
 
-// The views of the widgets a built page holds, from its HTML.
-const widgetViews = (path) => [...readFileSync(`${SITE}${path}`, 'utf8').matchAll(/<softscope-widget[^>]*\bview="([^"]+)"/g)].map((m) => m[1]);
+// The views of the widgets a built page holds, from its HTML ('default' for a widget without one).
+const widgetViews = (path) => [...readFileSync(`${SITE}${path}`, 'utf8').matchAll(/<softscope-widget\b([^>]*)>/g)]
+  .map((m) => /\bview="([^"]+)"/.exec(m[1])?.[1] ?? 'default');
+
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -85,9 +81,9 @@ describe('the docs site in Chromium', () => {
     }));
 
     const links = new Map(); // href path -> first page linking it
-    let widgetPages = 0, widgetsDrawn = 0, next = 0;
-    const visit = async (page, path) => {
-      page.widgets = sampled.has(path);
+    let widgetPages = 0, widgetsDrawn = 0;
+    for (const path of pages) {
+      widgetsWanted = sampled.has(path);
       await page.goto(`${server.url}${path.slice(1)}`, { waitUntil: 'load' });
       await page.waitForSelector('.VPContent');
       const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.href));
@@ -96,25 +92,18 @@ describe('the docs site in Chromium', () => {
         if (u.origin !== new URL(server.url).origin) continue;
         if (!links.has(u.pathname)) links.set(u.pathname, path);
       }
-      if (!sampled.has(path)) return;
-      await page.waitForFunction(() => [...document.querySelectorAll('softscope-widget')].every((e) => e.hasAttribute('data-complete')),
-        null, { timeout: 30000 }).catch(() => {});
-      const state = await page.$$eval('softscope-widget', (els) => els.map((e) => ({
-        view: e.getAttribute('view'), complete: e.hasAttribute('data-complete'), svg: !!e.shadowRoot?.querySelector('svg'),
-        alert: e.shadowRoot?.querySelector('[role=alert]')?.textContent ?? null })));
-      for (const w of state) expect(w, `${path}: ${w.view}`).toEqual({ view: w.view, complete: true, svg: true, alert: null });
-      widgetPages++;
-      widgetsDrawn += state.length;
-    };
-    // TABS tabs take the pages in order, one at a time each
-    await Promise.all(Array.from({ length: TABS }, async (_, i) => {
-      const page = await openTab(i);
-      while (next < pages.length) {
-        const path = pages[next++];
-        await visit(page, path);
-        expect(errors, `after ${path}`).toEqual([]);
+      if (sampled.has(path)) {
+        await page.waitForFunction(() => [...document.querySelectorAll('softscope-widget')].every((e) => e.hasAttribute('data-complete')),
+          null, { timeout: 30000 }).catch(() => {});
+        const state = await page.$$eval('softscope-widget', (els) => els.map((e) => ({
+          view: e.getAttribute('view'), complete: e.hasAttribute('data-complete'), svg: !!e.shadowRoot?.querySelector('svg'),
+          alert: e.shadowRoot?.querySelector('[role=alert]')?.textContent ?? null })));
+        for (const w of state) expect(w, `${path}: ${w.view}`).toEqual({ view: w.view, complete: true, svg: true, alert: null });
+        widgetPages++;
+        widgetsDrawn += state.length;
       }
-    }));
+      expect(errors, `after ${path}`).toEqual([]);
+    }
     const dead = [...links].filter(([p]) => !resolves(files, p)).map(([p, from]) => `${from} -> ${p}`);
     expect(dead).toEqual([]);
     // every view page has its widget; the kernel pages' widgets come from several views
