@@ -58,14 +58,6 @@ typedef struct fw_sweep {
   void (*model)(const float *x, size_t n, const fw_case *c, double *ref, double *bound);
 } fw_sweep;
 
-/* ref = f(x; param) in double, of float logits. */
-static inline void fw_ref64(st_model64 f, double param, const float *x, size_t n, double *ref) {
-  double *xd = ss_test_alloc(n * 8);
-  for (size_t i = 0; i < n; i++) xd[i] = x[i];
-  f(xd, n, param, ref);
-  ss_test_free(xd);
-}
-
 /* Case c at length n: its input, params, label, reference and bounds. */
 static inline void fw_case_at(const fw_sweep *s, float *x, size_t n, size_t c, fw_case *fc,
                                    double *ref, double *bound) {
@@ -78,7 +70,7 @@ static inline void fw_case_at(const fw_sweep *s, float *x, size_t n, size_t c, f
   if (s->model) {
     s->model(x, n, fc, ref, bound);
   } else {
-    fw_ref64(s->model64, 0.0, x, n, ref);
+    st_ref64(s->model64, 0.0, x, n, ref);
     for (size_t i = 0; i < n; i++) bound[i] = s->rel * fabs(ref[i]);
   }
 }
@@ -175,7 +167,7 @@ static inline bool fd_run(const fd_sweep *s) {
       double G = 0.0;
       for (size_t i = 0; i < n; i++) G += fabs(g[i]);
       st_fd_vjp(s->model64, x, g, n, fc.model_param, fc.h, fd);
-      fw_ref64(s->model64, fc.model_param, x, n, p);
+      st_ref64(s->model64, fc.model_param, x, n, p);
       s->tol(x, g, n, &fc, p, G, tol);
       FOR_EACH_IMPL(impl) {
         ss_test_count(1);

@@ -58,6 +58,14 @@ static inline void st_model_log_softmax(const double *x, size_t n, double unused
   for (size_t i = 0; i < n; i++) out[i] = x[i] - c;
 }
 
+/* out = f(x; param) in double, of float logits. */
+static inline void st_ref64(st_model64 f, double param, const float *x, size_t n, double *out) {
+  double *xd = ss_test_alloc(n * sizeof *xd);
+  for (size_t i = 0; i < n; i++) xd[i] = x[i];
+  f(xd, n, param, out);
+  ss_test_free(xd);
+}
+
 /* Central differences of L(x) = sum_i g_i f(x)_i: fd_j = dL/dx_j, step h.
    In double the truncation error is ~h^2 |f'''| and rounding ~1e-16 |L| / h,
    both < 1e-9 * sum|g| at h = 1e-5 for logits of size <= 100. */

@@ -37,13 +37,6 @@ static void sa64(const double *x, size_t n, double normalized, double *out) {
   }
 }
 
-static void ref_f(const float *x, size_t n, double normalized, double *out) {
-  double *xd = ss_test_alloc(n * 8);
-  for (size_t i = 0; i < n; i++) xd[i] = x[i];
-  sa64(xd, n, normalized, out);
-  ss_test_free(xd);
-}
-
 TEST(sa_softmax_descriptor) {
   const ss_kernel_info *k = K();
   CHECK(k && k->nparams == 1 && k->has_backward && k->output == SS_OUTPUT_WEIGHTS &&
@@ -87,7 +80,7 @@ static void sa_input(float *x, size_t n, size_t c, fw_case *o) {
 }
 
 static void sa_model(const float *x, size_t n, const fw_case *c, double *ref, double *bound) {
-  ref_f(x, n, c->params[0], ref);
+  st_ref64(sa64, c->params[0], x, n, ref);
   for (size_t i = 0; i < n; i++) bound[i] = SA_REL * fabs(ref[i]);
 }
 

@@ -49,12 +49,6 @@ static void model_sp(const double *x, size_t n, double d, double *out) {
   }
   for (size_t i = 0; i < n; i++) out[i] /= s;
 }
-static void ref_sp(const float *x, size_t n, double d, double *out) {
-  double *xd = ss_test_alloc(n * sizeof *xd);
-  for (size_t i = 0; i < n; i++) xd[i] = x[i];
-  model_sp(xd, n, d, out);
-  ss_test_free(xd);
-}
 
 /* k_i of the stated bound, for every i (c and M computed once). */
 static void kappas(const float *x, size_t n, double d, double *k) {
@@ -110,7 +104,7 @@ static void sp_input(float *x, size_t n, size_t c, fw_case *o) {
 
 /* The log-weights reference, within (SP_A + SP_B k_i) y64_i. */
 static void sp_model(const float *x, size_t n, const fw_case *c, double *ref, double *bound) {
-  ref_sp(x, n, c->params[0], ref);
+  st_ref64(model_sp, c->params[0], x, n, ref);
   kappas(x, n, c->params[0], bound);
   for (size_t i = 0; i < n; i++) bound[i] = (SP_A + SP_B * bound[i]) * ref[i];
 }

@@ -164,7 +164,7 @@ TEST(stablemax_no_softmax_collapse) {
             ss_impl_name(impl), i, dx[i]);
 
     double p[N], fd[N];
-    fw_ref64(stablemax64, 0.0, x, N, p);
+    st_ref64(stablemax64, 0.0, x, N, p);
     CHECK_STATUS(ss_normalize(K(), impl, x, N, NULL, 0, y), SS_OK);
     CHECK(y[T] < 0.9f, "%s: stablemax y_t = %.9g", ss_impl_name(impl), y[T]);
     for (size_t i = 0; i < N; i++) g[i] = i == T ? -1.0f / y[T] : 0.0f;
