@@ -79,6 +79,14 @@ bool cf_expect(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
   return true;
 }
 
+bool cf_expect_empty(const cf_adapter *a, const ss_kernel_info *k, const double *p) {
+  static const float z[1] = {0.0f};
+  const float *const rows[2] = {z, z};
+  bool ok = true;
+  FOR_EACH_IMPL(impl) ok &= cf_expect(a, k, impl, rows, 0, p, k->nparams, SS_ERR_EMPTY, "n = 0");
+  return ok;
+}
+
 ss_status cf_nonfinite_status(const ss_kernel_info *k, float v) {
   if (isnan(v)) return SS_ERR_NAN;
   if (v > 0) return k->input == SS_INPUT_LOGITS ? SS_ERR_POS_INF : SS_ERR_NONFINITE;

@@ -54,6 +54,10 @@ bool cf_expect(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
                const float *const rows[2], size_t n, const double *p, size_t np, ss_status want,
                const char *what);
 
+/* n = 0 with parameters p in every available impl: SS_ERR_EMPTY, no
+   output written (cf_expect). Reports and returns false otherwise. */
+bool cf_expect_empty(const cf_adapter *a, const ss_kernel_info *k, const double *p);
+
 /* The status a non-finite entry of k's input must get: NaN -> SS_ERR_NAN
    (before anything else), +Inf -> SS_ERR_POS_INF on logits (a logit
    cannot be +Inf) and SS_ERR_NONFINITE on probabilities and values, -Inf
