@@ -1,5 +1,6 @@
 /* The shared part of the conformance testers (conformance.h). */
 #include "conformance.h"
+#include "family_adapter.h"
 
 #include <stdlib.h>
 
@@ -206,6 +207,16 @@ bool cf_status_allowed(ss_status s, bool extreme) {
          (extreme && s == SS_ERR_DOMAIN);
 }
 
+bool cf_scalar_status(const ss_kernel_info *k, ss_status s, bool allowed, const char *what,
+                      size_t n, const double *p) {
+  if (!allowed) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
+                 ss_status_name(s));
+    cf_print_params(k, p);
+  }
+  return allowed;
+}
+
 bool cf_no_subnormal(const float *y, size_t n, size_t *at) {
   for (size_t i = 0; i < n; i++)
     if ((y[i] != 0.0f && fabsf(y[i]) < FLT_MIN) || (y[i] == 0.0f && signbit(y[i]))) {
@@ -347,7 +358,7 @@ bool cf_lengths_sweep(const char *label, const cf_sweep *s) {
       double p[CF_MAX_PARAMS];
       cf_defaults(k, n, p);
       if (n == 0)
-        ok = !s->empty || s->empty(k, p, s->ctx);
+        ok = s->empty ? s->empty(k, p, s->ctx) : !s->adapter || cf_expect_empty(s->adapter, k, p);
       else
         ok = run_kinds(s, k, n, p, "defaults", 0, t, 7 * n + salt, by_kind, &cnt);
     }

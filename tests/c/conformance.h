@@ -82,6 +82,11 @@ void cf_fill(float *x, size_t n, ss_input_kind input, int kind, bool positive, u
    parameter that masks everything. On extreme data SS_ERR_DOMAIN too (an
    intermediate overflowing float, stated by the kernel). */
 bool cf_status_allowed(ss_status s, bool extreme);
+/* The scalar reference's status s of one call (the family's own `allowed`
+   verdict): reports k, what, n and the params when not allowed. Returns
+   allowed. */
+bool cf_scalar_status(const ss_kernel_info *k, ss_status s, bool allowed, const char *what,
+                      size_t n, const double *p);
 
 /* The exact-zero rule: no entry of y is subnormal (or -0 where y is 0). */
 bool cf_no_subnormal(const float *y, size_t n, size_t *at);
@@ -167,6 +172,9 @@ typedef struct cf_sweep {
      checks (cnt->fd_checked) */
   size_t min_fd_checked;
   int length_seed; /* lengths sweep: see CF_SEED_BY_KIND */
+  /* The lengths sweep's n = 0: cf_expect_empty through this adapter,
+     unless the empty hook is set. */
+  const struct cf_adapter *adapter;
   /* Optional hooks: before a kernel's sweep; after it (gets whether it
      passed, returns whether the kernel passes); the lengths sweep's n = 0
      (p the defaults; false after reporting). */

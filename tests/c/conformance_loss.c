@@ -38,12 +38,10 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   const ss_status s0 = ss_loss(k, SS_IMPL_SCALAR, x, n, p, k->nparams, &l0, g0);
   cnt->calls++;
   const bool masked_target = x[target_of(k, p)] == -INFINITY;
-  if (!cf_status_allowed(s0, extreme) && !(s0 == SS_ERR_DOMAIN && masked_target)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
-                 ss_status_name(s0));
-    cf_print_params(k, p);
+  if (!cf_scalar_status(k, s0,
+                        cf_status_allowed(s0, extreme) || (s0 == SS_ERR_DOMAIN && masked_target),
+                        what, n, p))
     return false;
-  }
   if (s0 == SS_OK) {
     cnt->ok++;
     double sum = 0.0;
@@ -101,12 +99,6 @@ static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
   return run_case(r->k, b->x, r->n, r->p, r->extreme, b->g0, b->g1, r->what, cnt);
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, the loss untouched. */
-static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
-  (void)ctx;
-  return cf_expect_empty(&cf_loss_adapter, k, p);
-}
-
 TEST(conformance_loss_params) {
   loss_bufs b = bufs_alloc(PARAM_NS[NPARAM_NS - 1]);
   const cf_sweep s = {.family = SS_FAMILY_LOSS, .run = sweep_run, .ctx = &b};
@@ -116,7 +108,7 @@ TEST(conformance_loss_params) {
 TEST(conformance_loss_lengths) {
   loss_bufs b = bufs_alloc(CF_LARGE_N);
   const cf_sweep s = {.family = SS_FAMILY_LOSS, .run = sweep_run, .ctx = &b,
-                      .length_seed = CF_SEED_BY_KIND, .empty = sweep_empty};
+                      .length_seed = CF_SEED_BY_KIND, .adapter = &cf_loss_adapter};
   CHECK(cf_lengths_sweep("loss lengths", &s), "see above");
 }
 

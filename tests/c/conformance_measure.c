@@ -72,12 +72,7 @@ static bool run_case(const ss_kernel_info *k, const float *p, const float *q, si
   extreme |= k->input == SS_INPUT_VALUES && degenerate_values(p, n);
   const ss_status s0 = ss_measure(k, SS_IMPL_SCALAR, p, q, n, prm, k->nparams, &a);
   cnt->calls++;
-  if (!cf_status_allowed(s0, extreme)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
-                 ss_status_name(s0));
-    cf_print_params(k, prm);
-    return false;
-  }
+  if (!cf_scalar_status(k, s0, cf_status_allowed(s0, extreme), what, n, prm)) return false;
   if (s0 == SS_OK) {
     cnt->ok++;
     bool inf_ok = false;
@@ -123,12 +118,6 @@ static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
   return run_case(r->k, b->p, b->q, r->n, r->p, r->extreme, r->what, cnt);
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, the value untouched. */
-static bool sweep_empty(const ss_kernel_info *k, const double *prm, void *ctx) {
-  (void)ctx;
-  return cf_expect_empty(&cf_measure_adapter, k, prm);
-}
-
 TEST(conformance_measure_params) {
   meas_bufs b = bufs_alloc(PARAM_NS[NPARAM_NS - 1]);
   const cf_sweep s = {.family = SS_FAMILY_MEASURE, .run = sweep_run, .ctx = &b};
@@ -138,7 +127,7 @@ TEST(conformance_measure_params) {
 TEST(conformance_measure_lengths) {
   meas_bufs b = bufs_alloc(CF_LARGE_N);
   const cf_sweep s = {.family = SS_FAMILY_MEASURE, .run = sweep_run, .ctx = &b,
-                      .length_seed = CF_SEED_BY_KIND, .empty = sweep_empty};
+                      .length_seed = CF_SEED_BY_KIND, .adapter = &cf_measure_adapter};
   CHECK(cf_lengths_sweep("measure lengths", &s), "see above");
 }
 

@@ -93,12 +93,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
                      norm_stats *st) {
   const ss_status s0 = ss_normalize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, y0);
   cnt->calls++;
-  if (!cf_status_allowed(s0, extreme)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
-                 ss_status_name(s0));
-    cf_print_params(k, p);
-    return false;
-  }
+  if (!cf_scalar_status(k, s0, cf_status_allowed(s0, extreme), what, n, p)) return false;
   if (s0 == SS_OK) {
     cnt->ok++;
     if (!check_output(k, x, y0, n, what)) return false;
@@ -182,12 +177,6 @@ static bool params_end(const ss_kernel_info *k, bool ok, void *ctx, cf_count *cn
   return ok;
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, y untouched. */
-static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
-  (void)ctx;
-  return cf_expect_empty(&cf_normalizer_adapter, k, p);
-}
-
 /* Every parameter case x every input kind at the PARAM_NS lengths. */
 TEST(conformance_normalizer_params) {
   norm_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
@@ -200,7 +189,7 @@ TEST(conformance_normalizer_params) {
 TEST(conformance_normalizer_lengths) {
   norm_sweep w = sweep_alloc(CF_LARGE_N);
   const cf_sweep s = {.family = SS_FAMILY_NORMALIZER, .run = sweep_run, .ctx = &w,
-                      .length_seed = 3, .begin = sweep_begin, .empty = sweep_empty};
+                      .length_seed = 3, .begin = sweep_begin, .adapter = &cf_normalizer_adapter};
   CHECK(cf_lengths_sweep("normalizer lengths", &s), "see above");
 }
 

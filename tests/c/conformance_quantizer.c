@@ -102,12 +102,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (n > ss_kernel_max_n(k)) return beyond_limit(k, x, n, p, b, what, cnt);
   const ss_status s0 = ss_quantize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, b->c0, b->y0);
   cnt->calls++;
-  if (!cf_status_allowed(s0, lenient)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
-                 ss_status_name(s0));
-    cf_print_params(k, p);
-    return false;
-  }
+  if (!cf_scalar_status(k, s0, cf_status_allowed(s0, lenient), what, n, p)) return false;
   if (s0 == SS_OK) {
     cnt->ok++;
     if (!check_output(k, x, n, p, b->c0, b->y0, what, b->buf, b->back)) return false;
@@ -186,12 +181,6 @@ static bool lengths_end(const ss_kernel_info *k, bool ok, void *ctx, cf_count *c
   return ok;
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, y untouched. */
-static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
-  (void)ctx;
-  return cf_expect_empty(&cf_quantizer_adapter, k, p);
-}
-
 TEST(conformance_quantizer_params) {
   quant_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
   const cf_sweep s = {.family = SS_FAMILY_QUANTIZER, .run = sweep_run, .ctx = &w,
@@ -202,7 +191,7 @@ TEST(conformance_quantizer_params) {
 TEST(conformance_quantizer_lengths) {
   quant_sweep w = sweep_alloc(CF_LARGE_N);
   const cf_sweep s = {.family = SS_FAMILY_QUANTIZER, .run = sweep_run, .ctx = &w,
-                      .length_seed = 0, .end = lengths_end, .empty = sweep_empty};
+                      .length_seed = 0, .end = lengths_end, .adapter = &cf_quantizer_adapter};
   CHECK(cf_lengths_sweep("quantizer lengths", &s), "see above");
 }
 

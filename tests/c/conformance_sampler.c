@@ -122,12 +122,7 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   float *s0 = with_draws ? o0->samples : NULL, *s1 = with_draws ? o1->samples : NULL;
   const ss_status st0 = ss_sample(k, SS_IMPL_SCALAR, x, n, p, k->nparams, o0->probs, idx0, s0);
   cnt->calls++;
-  if (!cf_status_allowed(st0, extreme)) {
-    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: scalar status %s", k->name, what, n,
-                 ss_status_name(st0));
-    cf_print_params(k, p);
-    return false;
-  }
+  if (!cf_scalar_status(k, st0, cf_status_allowed(st0, extreme), what, n, p)) return false;
   if (st0 == SS_OK) {
     cnt->ok++;
     if (!check_output(k, x, n, draws, o0, with_draws, what)) return false;
@@ -183,12 +178,6 @@ static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
   return run_case(r->k, w->x, r->n, r->p, r->extreme, &w->o0, &w->o1, r->what, cnt);
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, probs untouched. */
-static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
-  (void)ctx;
-  return cf_expect_empty(&cf_sampler_adapter, k, p);
-}
-
 TEST(conformance_sampler_params) {
   samp_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1], DRAW_BUDGET);
   const cf_sweep s = {.family = SS_FAMILY_SAMPLER, .run = sweep_run, .ctx = &w};
@@ -198,7 +187,7 @@ TEST(conformance_sampler_params) {
 TEST(conformance_sampler_lengths) {
   samp_sweep w = sweep_alloc(CF_LARGE_N, 1);
   const cf_sweep s = {.family = SS_FAMILY_SAMPLER, .run = sweep_run, .ctx = &w, .length_seed = 3,
-                      .empty = sweep_empty};
+                      .adapter = &cf_sampler_adapter};
   CHECK(cf_lengths_sweep("sampler lengths", &s), "see above");
 }
 

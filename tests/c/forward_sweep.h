@@ -133,13 +133,20 @@ typedef struct fd_case {
   double model_param;
   double h;
   char what[96];
+  bool no_input; /* set by input: no input fits the case (a failure) */
+  bool own_y;    /* set by fd_run for tol: the VJP gets the kernel's own y,
+                    else y = float(p), the model's output */
 } fd_case;
 
+/* Which y a row's VJP is checked at (0: FD_OWN_Y). */
+enum { FD_OWN_Y = 1, FD_REF_Y = 2 };
+
 /* A row: the kernel, its lengths (each <= FD_MAX_N), its cases, the input
-   of a case (x, g and the case), the float64 model, and the tolerance of
-   each entry given the model's output p at x and G = sum |g|. Every case
-   runs in every impl: |dx_j - fd_j| <= tol_j, and dx_j == 0 exactly where
-   x_j is -Inf (a masked entry has no gradient). */
+   of a case (x, g and the case), the float64 model, the tolerance of each
+   entry given the model's output p at x and G = sum |g|, and the y (ys) the
+   VJP is given: the kernel's own, float(p), or both. Every case runs in
+   every impl: |dx_j - fd_j| <= tol_j, and dx_j == 0 exactly where x_j is
+   -Inf (a masked entry has no gradient). */
 typedef struct fd_sweep {
   const char *kernel;
   const size_t *ns;
@@ -149,7 +156,34 @@ typedef struct fd_sweep {
   st_model64 model64;
   void (*tol)(const float *x, const float *g, size_t n, const fd_case *c, const double *p,
               double G, double *tol);
+  unsigned ys;
 } fd_sweep;
+
+/* One impl at one case, the VJP given y: false after reporting. */
+static inline bool fd_check(const fd_sweep *s, const ss_kernel_info *k, ss_impl impl,
+                            const fd_case *fc, const float *x, const float *y, const float *g,
+                            size_t n, const double *fd, const double *tol) {
+  float dx[FD_MAX_N];
+  ss_test_count(1);
+  const ss_status st = ss_normalize_vjp(k, impl, x, y, g, n, fc->params, fc->nparams, dx);
+  if (st != SS_OK) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu (%s y): %s", s->kernel, fc->what,
+                 ss_impl_name(impl), n, fc->own_y ? "own" : "ref", ss_status_str(st));
+    return false;
+  }
+  ss_test_count(n);
+  for (size_t j = 0; j < n; j++) {
+    const bool ok = x[j] == -INFINITY ? dx[j] == 0.0f : fabs(dx[j] - fd[j]) <= tol[j];
+    if (!ok) {
+      ss_test_fail(__FILE__, __LINE__,
+                   "%s %s %s n=%zu j=%zu (%s y): x=%.9g dx=%.9g fd=%.9g tol %.3g", s->kernel,
+                   fc->what, ss_impl_name(impl), n, j, fc->own_y ? "own" : "ref", x[j], dx[j],
+                   fd[j], tol[j]);
+      return false;
+    }
+  }
+  return true;
+}
 
 static inline bool fd_run(const fd_sweep *s) {
   const ss_kernel_info *k = ss_kernel_find(s->kernel, SS_FAMILY_NORMALIZER);
@@ -157,34 +191,43 @@ static inline bool fd_run(const fd_sweep *s) {
     ss_test_fail(__FILE__, __LINE__, "%s: not in the registry", s->kernel);
     return false;
   }
+  const unsigned ys = s->ys ? s->ys : FD_OWN_Y;
   for (size_t t = 0; t < s->nns; t++) {
     const size_t n = s->ns[t];
-    float x[FD_MAX_N], g[FD_MAX_N], y[FD_MAX_N], dx[FD_MAX_N];
-    double fd[FD_MAX_N], p[FD_MAX_N], tol[FD_MAX_N];
+    float x[FD_MAX_N], g[FD_MAX_N], y[FD_MAX_N], yr[FD_MAX_N];
+    double fd[FD_MAX_N], p[FD_MAX_N], tol[2][FD_MAX_N];
     for (size_t c = 0; c < s->ncases; c++) {
-      fd_case fc = {{0}, 0, 0.0, 1e-5, ""};
+      fd_case fc = {.h = 1e-5};
       s->input(x, g, n, c, &fc);
+      ss_test_count(1);
+      if (fc.no_input) {
+        ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: no input fits", s->kernel, fc.what, n);
+        return false;
+      }
       double G = 0.0;
       for (size_t i = 0; i < n; i++) G += fabs(g[i]);
       st_fd_vjp(s->model64, x, g, n, fc.model_param, fc.h, fd);
       st_ref64(s->model64, fc.model_param, x, n, p);
-      s->tol(x, g, n, &fc, p, G, tol);
+      for (size_t i = 0; i < n; i++) yr[i] = (float)p[i];
+      for (int own = 0; own < 2; own++) {
+        fc.own_y = own;
+        s->tol(x, g, n, &fc, p, G, tol[own]);
+      }
       FOR_EACH_IMPL(impl) {
-        ss_test_count(1);
-        ss_status st = ss_normalize(k, impl, x, n, fc.params, fc.nparams, y);
-        if (st == SS_OK) st = ss_normalize_vjp(k, impl, x, y, g, n, fc.params, fc.nparams, dx);
-        if (st != SS_OK) {
-          ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu: %s", s->kernel, fc.what,
-                       ss_impl_name(impl), n, ss_status_str(st));
-          return false;
+        if (ys & FD_REF_Y) {
+          fc.own_y = false;
+          if (!fd_check(s, k, impl, &fc, x, yr, g, n, fd, tol[0])) return false;
         }
-        for (size_t j = 0; j < n; j++) {
-          const bool ok = x[j] == -INFINITY ? dx[j] == 0.0f : fabs(dx[j] - fd[j]) <= tol[j];
-          if (!ok) {
-            ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu j=%zu: x=%.9g dx=%.9g fd=%.9g tol %.3g",
-                         s->kernel, fc.what, ss_impl_name(impl), n, j, x[j], dx[j], fd[j], tol[j]);
+        if (ys & FD_OWN_Y) {
+          ss_test_count(1);
+          const ss_status st = ss_normalize(k, impl, x, n, fc.params, fc.nparams, y);
+          if (st != SS_OK) {
+            ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu: %s", s->kernel, fc.what,
+                         ss_impl_name(impl), n, ss_status_str(st));
             return false;
           }
+          fc.own_y = true;
+          if (!fd_check(s, k, impl, &fc, x, y, g, n, fd, tol[1])) return false;
         }
       }
     }

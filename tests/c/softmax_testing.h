@@ -114,6 +114,49 @@ static inline bool st_sums_to_one_large(const ss_kernel_info *k, const float *ra
   return true;
 }
 
+/* The softmax VJP of k (softmax, online or two-pass: dx = y (g - <g, y>))
+   against that formula in float64 from the float64 softmax, at each n of
+   ns, x uniform in +-4 and g in +-1 (seeds seed + n and seed + 10 + n):
+   |dx - ref| <= 1e-6 max|ref| + fwd_rel y_i (|g_i - dot| + max|g|) + 1e-9.
+   The middle term carries a forward error of fwd_rel in y into dx (y =
+   1 - 3e-8 for n = 1 gives dx = 3e-8 g, not 0). False after reporting. */
+static inline bool st_softmax_vjp_formula(const ss_kernel_info *k, const size_t *ns, size_t count,
+                                          uint64_t seed, double fwd_rel) {
+  for (size_t t = 0; t < count; t++) {
+    const size_t n = ns[t];
+    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4), *g = ss_test_alloc(n * 4),
+          *dx = ss_test_alloc(n * 4);
+    double *ref = ss_test_alloc(n * 8);
+    st_fill(x, n, seed + n, -4.0f, 4.0f);
+    st_fill(g, n, seed + 10 + n, -1.0f, 1.0f);
+    ref_softmax(x, n, 1.0, ref);
+    double dot = 0.0, scale = 0.0, gmax = 0.0;
+    for (size_t i = 0; i < n; i++) dot += g[i] * ref[i], gmax = fmax(gmax, fabs(g[i]));
+    for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i] * (g[i] - dot)));
+    FOR_EACH_IMPL(impl) {
+      ss_test_count(2);
+      ss_status st = ss_normalize(k, impl, x, n, NULL, 0, y);
+      if (st == SS_OK) st = ss_normalize_vjp(k, impl, x, y, g, n, NULL, 0, dx);
+      if (st != SS_OK) {
+        ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: %s", k->name, ss_impl_name(impl), n,
+                     ss_status_str(st));
+        return false;
+      }
+      for (size_t i = 0; i < n; i++) {
+        const double r = ref[i] * (g[i] - dot);
+        const double fwd = fwd_rel * ref[i] * (fabs(g[i] - dot) + gmax);
+        ss_test_count(1);
+        if (!(fabs(dx[i] - r) <= 1e-6 * scale + fwd + 1e-9)) {
+          ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu i=%zu: %g vs %g", k->name,
+                       ss_impl_name(impl), n, i, dx[i], r);
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
 #define ST_SENTINEL (-1234.5f)
 
 static inline bool st_untouched(const float *y, size_t n) {

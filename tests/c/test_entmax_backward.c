@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "entmax_reference.h"
+#include "forward_sweep.h"
 #include "harness.h"
 #include "softmax_testing.h"
 
@@ -47,40 +48,40 @@ static const double vjp_alphas[] = {1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0};
 #define NVA (sizeof vjp_alphas / sizeof vjp_alphas[0])
 #define MARGIN(al) ((al) > 2.0 ? 0.02 : 1e-3)
 
+/* Case c: alpha = vjp_alphas[c], g in +-2, x with the threshold >= MARGIN
+   from every score. */
+static void entmax_fd_input(float *x, float *g, size_t n, size_t c, fd_case *o) {
+  const double al = vjp_alphas[c];
+  double p[FD_MAX_N];
+  st_fill(g, n, 800 + n, -2.0f, 2.0f);
+  o->no_input = !pick_input(x, p, n, al, 700 + n + c, MARGIN(al));
+  o->params[0] = o->model_param = al;
+  o->nparams = 1;
+  o->h = 1e-6;
+  snprintf(o->what, sizeof o->what, "a=%g", al);
+}
+
+/* The header's bounds: from y = float(p64), and from the kernel's own y. */
+static void entmax_fd_tol(const float *x, const float *g, size_t n, const fd_case *c,
+                          const double *p, double G, double *tol) {
+  (void)x;
+  const double al = c->model_param;
+  for (size_t j = 0; j < n; j++) {
+    const double s = p[j] > 0.0 ? pow(p[j], 2.0 - al) : 0.0;
+    tol[j] = 1e-7 * s * (fabs(g[j]) + G) + 1e-8 * G;
+    if (c->own_y && p[j] > 0.0)
+      tol[j] += 2e-7 * fabs(2.0 - al) * pow(p[j], 1.0 - al) * (fabs(g[j]) + G);
+  }
+}
+
 TEST(entmax_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 40};
-  for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
-    const size_t n = ns[t];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4), *yr = ss_test_alloc(n * 4),
-          *g = ss_test_alloc(n * 4), *dx = ss_test_alloc(n * 4);
-    double *p = ss_test_alloc(n * 8), *fd = ss_test_alloc(n * 8);
-    st_fill(g, n, 800 + n, -2.0f, 2.0f);
-    double G = 0.0;
-    for (size_t i = 0; i < n; i++) G += fabs(g[i]);
-    for (size_t a = 0; a < NVA; a++) {
-      const double al = vjp_alphas[a];
-      CHECK(pick_input(x, p, n, al, 700 + n + a, MARGIN(al)), "no input a=%g n=%zu", al, n);
-      st_fd_vjp(er_model_entmax, x, g, n, al, 1e-6, fd);
-      for (size_t i = 0; i < n; i++) yr[i] = (float)p[i];
-      for (int kk = 0; kk < 2; kk++) {
-        const ss_kernel_info *k = kk ? KH() : KB();
-        FOR_EACH_IMPL(impl) {
-          CHECK_STATUS(ss_normalize(k, impl, x, n, &al, 1, y), SS_OK);
-          for (int own = 0; own < 2; own++) {
-            CHECK_STATUS(ss_normalize_vjp(k, impl, x, own ? y : yr, g, n, &al, 1, dx), SS_OK);
-            for (size_t j = 0; j < n; j++) {
-              const double s = p[j] > 0.0 ? pow(p[j], 2.0 - al) : 0.0;
-              double tol = 1e-7 * s * (fabs(g[j]) + G) + 1e-8 * G;
-              if (own && p[j] > 0.0)
-                tol += 2e-7 * fabs(2.0 - al) * pow(p[j], 1.0 - al) * (fabs(g[j]) + G);
-              CHECK(fabs(dx[j] - fd[j]) <= tol, "%s %s %s a=%g n=%zu j=%zu: dx=%.9g fd=%.9g",
-                    k->name, ss_impl_name(impl), own ? "own y" : "ref y", al, n, j, dx[j],
-                    fd[j]);
-            }
-          }
-        }
-      }
-    }
+  static const char *const kernels[] = {"entmax_bisect", "entmax_halley"};
+  for (int kk = 0; kk < 2; kk++) {
+    const fd_sweep row = {.kernel = kernels[kk], .ns = ns, .nns = 6, .ncases = NVA,
+                          .input = entmax_fd_input, .model64 = er_model_entmax,
+                          .tol = entmax_fd_tol, .ys = FD_OWN_Y | FD_REF_Y};
+    CHECK(fd_run(&row), "see above");
   }
 }
 

@@ -260,17 +260,6 @@ TEST(log_softmax_vjp_bad_inputs) {
   }
 }
 
-TEST(log_softmax_direct_call) {
-  enum { N = 19 };
-  float x[N], a[N], b[N];
-  st_fill(x, N, 13, -4, 4);
-  CHECK_STATUS(ss_log_softmax(x, N, a), SS_OK);
-  CHECK_STATUS(ss_normalize(LSM(), ss_impl_default(), x, N, NULL, 0, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "ss_log_softmax differs from ss_normalize");
-  CHECK_STATUS(ss_log_softmax(x, 0, a), SS_ERR_EMPTY);
-  CHECK_STATUS(ss_log_softmax(NULL, N, a), SS_ERR_NULL);
-}
-
 /* ---- logsumexp ----------------------------------------------------------- */
 
 TEST(logsumexp_matches_float64_and_bounds) {

@@ -179,29 +179,6 @@ TEST(noisy_softmax_annealing) {
   }
 }
 
-/* -Inf padding: appended entries leave the others' noise (indexed by i) and
-   outputs unchanged (scalar bitwise, SIMD <= 8 ulp); masked outputs are 0,
-   and an interior -Inf only removes that entry (checked bitwise above). */
-TEST(noisy_softmax_padding_property) {
-  enum { N = 33, P = 10 };
-  float x[N + P], y[N + P], yp[N + P];
-  st_fill(x, N, 140, -4, 4);
-  const double p[5] = {0.5, 0.0, 2, 8, 1};
-  FOR_EACH_IMPL(impl) {
-    CHECK_STATUS(ss_normalize(K(), impl, x, N, p, 5, y), SS_OK);
-    for (size_t i = N; i < N + P; i++) x[i] = -INFINITY;
-    CHECK_STATUS(ss_normalize(K(), impl, x, N + P, p, 5, yp), SS_OK);
-    for (size_t i = 0; i < N + P; i++) {
-      if (i >= N) {
-        CHECK(yp[i] == 0.0f, "%s: pad %zu = %g", ss_impl_name(impl), i, yp[i]);
-        continue;
-      }
-      const uint32_t u = ss_ulp_diff(y[i], yp[i]);
-      CHECK(impl == SS_IMPL_SCALAR ? u == 0 : u <= 8, "%s i=%zu: %u ulp", ss_impl_name(impl), i, u);
-    }
-  }
-}
-
 /* Huge logits: x~ is clamped to +-FLT_MAX, never +Inf or NaN. */
 TEST(noisy_softmax_huge_logits) {
   float x[8] = {3e38f, -3e38f, 1e38f, 0.0f, -1.0f, 2e38f, -FLT_MAX, FLT_MAX}, y[8];
@@ -265,16 +242,14 @@ TEST(noisy_softmax_vjp_matches_finite_differences) {
   }
 }
 
-TEST(noisy_softmax_direct_call) {
+/* The direct call's 64-bit step and seed: past 2^53 (which a double
+   parameter of ss_normalize cannot carry exactly) they are refused. The
+   rest of the direct call is a row of test_direct_calls.c. */
+TEST(noisy_softmax_direct_u64_range) {
   enum { N = 26 };
-  float x[N], a[N], b[N];
+  float x[N], a[N];
   st_fill(x, N, 180, -4, 4);
-  const double p[5] = {0.7, 0.02, 12, 99, 0};
-  CHECK_STATUS(ss_noisy_softmax(x, N, 0.7, 0.02, 12, 99, false, a), SS_OK);
-  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, p, 5, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
   CHECK_STATUS(ss_noisy_softmax(x, N, 0.7, 0.02, ((uint64_t)1 << 53) + 1, 99, true, a),
                SS_ERR_PARAM_RANGE);
   CHECK_STATUS(ss_noisy_softmax(x, N, 0.7, 0.02, 1, UINT64_MAX, true, a), SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_noisy_softmax(x, N, -1.0, 0.02, 1, 2, true, a), SS_ERR_PARAM_RANGE);
 }

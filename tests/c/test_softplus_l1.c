@@ -162,39 +162,6 @@ TEST(softplus_l1_simd_vs_scalar) {
   CHECK(worst <= 1.0, "worst ratio %.3g", worst);
 }
 
-/* -Inf padding, appended or interleaved: masked entries are exactly 0 and
-   do not count in n, so the rest is unchanged (scalar: bitwise; SIMD: 8 ulp,
-   lanes regroup). */
-TEST(softplus_l1_padding_property) {
-  enum { N = 37, P = 12 };
-  float x[N], xp[N + P], y[N], yp[N + P];
-  st_fill(x, N, 45, -1, 1);
-  const double d = 64.0;
-  FOR_EACH_IMPL(impl) {
-    CHECK_STATUS(ss_normalize(K(), impl, x, N, &d, 1, y), SS_OK);
-    for (int layout = 0; layout < 2; layout++) {
-      size_t j = 0, used = 0, at[N];
-      for (size_t i = 0; i < N + P; i++) {
-        if (j == N || (layout == 1 && used < P && i % 3 == 0)) {
-          xp[i] = -INFINITY;
-          used++;
-        } else {
-          at[j] = i;
-          xp[i] = x[j++];
-        }
-      }
-      CHECK_STATUS(ss_normalize(K(), impl, xp, N + P, &d, 1, yp), SS_OK);
-      for (size_t i = 0; i < N + P; i++)
-        if (xp[i] == -INFINITY) CHECK(yp[i] == 0.0f, "%s: masked %zu = %g", ss_impl_name(impl), i, yp[i]);
-      for (size_t i = 0; i < N; i++) {
-        const uint32_t u = ss_ulp_diff(y[i], yp[at[i]]);
-        CHECK(impl == SS_IMPL_SCALAR ? u == 0 : u <= 8, "%s layout %d i=%zu: %u ulp",
-              ss_impl_name(impl), layout, i, u);
-      }
-    }
-  }
-}
-
 /* n = 1 gives 1; head_dim = 1 (log 1 = 0) gives 1/n on every unmasked
    entry, exactly. */
 TEST(softplus_l1_zero_scale) {
@@ -255,7 +222,8 @@ static void sp_fd_tol(const float *x, const float *g, size_t n, const fd_case *f
 
 TEST(softplus_l1_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 60};
-  const fd_sweep row = {"softplus_l1", ns, 6, 3 * 3, sp_fd_input, model_sp, sp_fd_tol};
+  const fd_sweep row = {.kernel = "softplus_l1", .ns = ns, .nns = 6, .ncases = 3 * 3,
+                        .input = sp_fd_input, .model64 = model_sp, .tol = sp_fd_tol};
   CHECK(fd_run(&row), "see above");
 }
 
@@ -273,15 +241,4 @@ TEST(softplus_l1_vjp_extreme_rows) {
         CHECK(isfinite(dx[i]), "%s kind %d: dx[%d] = %g", ss_impl_name(impl), kind, i, dx[i]);
     }
   }
-}
-
-TEST(softplus_l1_direct_call) {
-  enum { N = 23 };
-  float x[N], a[N], b[N];
-  st_fill(x, N, 19, -1, 1);
-  const double d = 32.0;
-  CHECK_STATUS(ss_softplus_l1(x, N, d, a), SS_OK);
-  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, &d, 1, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
-  CHECK_STATUS(ss_softplus_l1(x, N, 0.0, a), SS_ERR_PARAM_RANGE);
 }

@@ -20,22 +20,6 @@
 
 static const ss_kernel_info *K(void) { return ss_kernel_find("ssmax", SS_FAMILY_NORMALIZER); }
 
-/* x (n) spread into xp (n + p) with p -Inf entries: appended (layout 0) or
-   one at every third slot while they last (layout 1); at[j] is where x[j]
-   went. */
-static void pad_row(const float *x, size_t n, size_t p, int layout, float *xp, size_t *at) {
-  size_t j = 0, used = 0;
-  for (size_t i = 0; i < n + p; i++) {
-    if (j == n || (layout == 1 && used < p && i % 3 == 0)) {
-      xp[i] = -INFINITY;
-      used++;
-    } else {
-      at[j] = i;
-      xp[i] = x[j++];
-    }
-  }
-}
-
 /* float64 model for finite differences: softmax(s log(n) x), n unmasked. */
 static void model_ssmax(const double *x, size_t n, double s, double *out) {
   size_t nu = 0;
@@ -127,33 +111,6 @@ TEST(ssmax_simd_vs_scalar) {
   CHECK(worst <= 8, "worst %u ulp", worst);
 }
 
-/* -Inf padding, appended or interleaved, changes nothing else: n counts the
-   unmasked entries, so the scale is the unpadded one. Scalar: bitwise (the
-   padded terms add exact zeros); SIMD: <= 8 ulp (the lanes sum in another
-   grouping). Masked outputs are exactly 0. */
-TEST(ssmax_padding_property) {
-  enum { N = 29, P = 11 };
-  float x[N], xp[N + P], y[N], yp[N + P];
-  st_fill(x, N, 41, -4, 4);
-  const double s = 0.7;
-  FOR_EACH_IMPL(impl) {
-    CHECK_STATUS(ss_normalize(K(), impl, x, N, &s, 1, y), SS_OK);
-    for (int layout = 0; layout < 2; layout++) {
-      size_t at[N];
-      pad_row(x, N, P, layout, xp, at);
-      CHECK(st_unmasked(xp, N + P) == N, "layout %d", layout);
-      CHECK_STATUS(ss_normalize(K(), impl, xp, N + P, &s, 1, yp), SS_OK);
-      for (size_t i = 0; i < N + P; i++)
-        if (xp[i] == -INFINITY) CHECK(yp[i] == 0.0f, "%s: masked %zu = %g", ss_impl_name(impl), i, yp[i]);
-      for (size_t i = 0; i < N; i++) {
-        const uint32_t u = ss_ulp_diff(y[i], yp[at[i]]);
-        CHECK(impl == SS_IMPL_SCALAR ? u == 0 : u <= 8, "%s layout %d i=%zu: %u ulp",
-              ss_impl_name(impl), layout, i, u);
-      }
-    }
-  }
-}
-
 /* VJP vs central differences of the float64 model (beta = s log n is
    constant in x): tolerance as softmax_temperature's, scaled by beta. */
 static const double FD_S[] = {0.2, 0.43, 1.5};
@@ -177,7 +134,8 @@ static void ssmax_fd_tol(const float *x, const float *g, size_t n, const fd_case
 
 TEST(ssmax_vjp_matches_finite_differences) {
   static const size_t ns[] = {1, 2, 5, 16, 17, 40};
-  const fd_sweep row = {"ssmax", ns, 6, 3, ssmax_fd_input, model_ssmax, ssmax_fd_tol};
+  const fd_sweep row = {.kernel = "ssmax", .ns = ns, .nns = 6, .ncases = 3,
+                        .input = ssmax_fd_input, .model64 = model_ssmax, .tol = ssmax_fd_tol};
   CHECK(fd_run(&row), "see above");
 }
 
@@ -211,15 +169,4 @@ TEST(ssmax_param_vjp_matches_finite_differences) {
       }
     }
   }
-}
-
-TEST(ssmax_direct_call) {
-  enum { N = 19 };
-  float x[N], a[N], b[N];
-  st_fill(x, N, 15, -4, 4);
-  const double s = 0.9;
-  CHECK_STATUS(ss_ssmax(x, N, s, a), SS_OK);
-  CHECK_STATUS(ss_normalize(K(), ss_impl_default(), x, N, &s, 1, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
-  CHECK_STATUS(ss_ssmax(x, N, 0.0, a), SS_ERR_PARAM_RANGE);
 }

@@ -294,18 +294,6 @@ TEST(temperature_bad_inputs) {
   st_normalizer_bad_inputs(KT(), params, 1);
 }
 
-TEST(temperature_direct_call) {
-  enum { N = 19 };
-  float x[N], a[N], b[N];
-  st_fill(x, N, 15, -4, 4);
-  const double T = 0.37;
-  CHECK_STATUS(ss_softmax_temperature(x, N, T, a), SS_OK);
-  CHECK_STATUS(ss_normalize(KT(), ss_impl_default(), x, N, &T, 1, b), SS_OK);
-  CHECK(memcmp(a, b, sizeof a) == 0, "direct call differs");
-  CHECK_STATUS(ss_softmax_temperature(x, N, 0.0, a), SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_softmax_temperature(x, N, NAN, a), SS_ERR_PARAM_RANGE);
-}
-
 /* Tiny T with logits of tiny magnitude is not one-hot: x - max ~ 1e-45 and
    T = 1e-40 give z ~ -1e-5 (1/T overflows float: the double-division path),
    T = 1e-38 takes the beta = 1/T path. Both match float64 within the bound. */

@@ -228,32 +228,9 @@ TEST(two_pass_bad_inputs) {
   CHECK_STATUS(ss_two_pass_softmax(a, 3, b), SS_ERR_NAN);
 }
 
-/* VJP (shared with softmax): dx = y (g - <g, y>) against that formula in
-   float64 from the float64 softmax; |dx - ref| <= 1e-6 max|ref| + 1e-9 plus
-   what the forward's REL_F64 error of y carries into it, REL_F64 y_i
-   (|g_i - dot| + max|g|) (y = 1 - 3e-8 for n = 1 gives dx = 3e-8 g, not 0). */
+/* VJP (shared with softmax) against its formula in float64, with the
+   forward's REL_F64 error of y carried into dx. */
 TEST(two_pass_vjp) {
   static const size_t ns[] = {1, 5, 16, 67, 1000};
-  for (size_t t = 0; t < 5; t++) {
-    const size_t n = ns[t];
-    float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4),
-          *g = ss_test_alloc(n * 4), *dx = ss_test_alloc(n * 4);
-    double *ref = ss_test_alloc(n * 8);
-    st_fill(x, n, 70 + n, -4, 4);
-    st_fill(g, n, 80 + n, -1, 1);
-    ref_softmax(x, n, 1.0, ref);
-    double dot = 0.0, scale = 0.0, gmax = 0.0;
-    for (size_t i = 0; i < n; i++) dot += g[i] * ref[i], gmax = fmax(gmax, fabs(g[i]));
-    for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i] * (g[i] - dot)));
-    FOR_EACH_IMPL(impl) {
-      CHECK_STATUS(ss_normalize(K(), impl, x, n, NULL, 0, y), SS_OK);
-      CHECK_STATUS(ss_normalize_vjp(K(), impl, x, y, g, n, NULL, 0, dx), SS_OK);
-      for (size_t i = 0; i < n; i++) {
-        const double r = ref[i] * (g[i] - dot);
-        const double fwd = REL_F64 * ref[i] * (fabs(g[i] - dot) + gmax);
-        CHECK(fabs(dx[i] - r) <= 1e-6 * scale + fwd + 1e-9, "%s n=%zu i=%zu: %g vs %g",
-              ss_impl_name(impl), n, i, dx[i], r);
-      }
-    }
-  }
+  CHECK(st_softmax_vjp_formula(K(), ns, 5, 70, REL_F64), "see above");
 }

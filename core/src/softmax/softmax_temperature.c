@@ -81,17 +81,6 @@ static ss_status softmax_temperature_scalar(const float *x, size_t n,
   return SS_OK;
 }
 
-static ss_status softmax_temperature_vjp_scalar(const float *x, const float *y,
-                                        const float *g, size_t n,
-                                        const double *params, float *dx) {
-  (void)x;
-  const double beta = 1.0 / params[0];
-  if (beta <= FLT_MAX)
-    ss_softmax_vjp_core_scalar(y, g, n, (float)beta, dx);
-  else
-    vjp_divide(y, g, n, params[0], dx);
-  return SS_OK;
-}
 
 /* ---- SIMD128 ------------------------------------------------------------ */
 #if SS_HAVE_SIMD
@@ -112,19 +101,22 @@ static ss_status softmax_temperature_simd(const float *x, size_t n,
   return SS_OK;
 }
 
-static ss_status softmax_temperature_vjp_simd(const float *x, const float *y,
-                                      const float *g, size_t n,
-                                      const double *params, float *dx) {
+#endif /* SS_HAVE_SIMD */
+
+/* ---- backward (one body, both impls) ----------------------------------- */
+
+SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const float *x, const float *y, const float *g,
+                                   size_t n, const double *params, float *dx) {
   (void)x;
   const double beta = 1.0 / params[0];
   if (beta <= FLT_MAX)
-    ss_softmax_vjp_core_simd(y, g, n, (float)beta, dx);
+    SS_BY_IMPL(impl, ss_softmax_vjp_core)(y, g, n, (float)beta, dx);
   else
     vjp_divide(y, g, n, params[0], dx);
   return SS_OK;
 }
 
-#endif /* SS_HAVE_SIMD */
+SS_NORMALIZE_VJP_IMPLS(softmax_temperature_vjp, vjp_run)
 
 /* ---- registry entry and direct call ------------------------------------ */
 
