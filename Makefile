@@ -215,7 +215,7 @@ $(B)/wasm/tests-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC) $(TEST_SRC))
 test: deps
 	$(MAKE) -j$(NPROC) native wasm fuzz-build
 	@mkdir -p $(B)/logs
-	$(MAKE) build docs-example docs
+	$(MAKE) -j$(NPROC) build docs-example docs
 	@bash tests/run-all.sh
 
 test-c-native: $(B)/native/tests
