@@ -3,6 +3,7 @@
 #
 #   make play    install what is missing, build, serve the playground
 #   make build   the static site: the playground and the embed bundle in one folder
+#   make dist    the widget for any static host: build/dist/softscope-embed-VERSION.tar.gz
 #   make test    install what is missing, build, run every suite
 #   make docs    the docs site (build/docs/): docs/ plus pages generated from the registry
 #   make bench   benchmarks (wasm relaxed / SIMD / scalar, peers, plain JS)
@@ -90,9 +91,12 @@ RELAXED_LIBS = -lc -lm $(shell $(RELAXED_CC) --target=wasm32-wasi -print-libgcc-
 
 NODE := node --no-warnings
 DIST ?= wasm/dist
+WASM_BUILDS := $(DIST)/softscope-relaxed.wasm $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm
+VERSION := $(shell node -p "require('./package.json').version" 2>/dev/null)
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench bench-check web embed build docs-example docs screenshots clean fuzz fuzz-build
+        play bench bench-check web embed build dist docs-example docs mkdocs-example notebook-example \
+        screenshots clean fuzz fuzz-build
 
 all: native wasm
 
@@ -215,7 +219,7 @@ $(B)/wasm/tests-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC) $(TEST_SRC))
 test: deps
 	$(MAKE) -j$(NPROC) native wasm fuzz-build
 	@mkdir -p $(B)/logs
-	$(MAKE) -j$(NPROC) build docs-example docs
+	$(MAKE) -j$(NPROC) build dist docs-example docs mkdocs-example notebook-example
 	@bash tests/run-all.sh
 
 test-c-native: $(B)/native/tests
@@ -246,19 +250,40 @@ test-browser: deps wasm web
 	npx vitest run --config tests/browser/vitest.config.js
 
 # ---- playground, embed bundle, site ----------------------------------------------
+# The playground (web/dist/) loads the three wasm builds from web/dist/
+# (web/shared-wasm.js), one copy each, shared with the site's widgets.
 web: deps wasm
 	npx vite build web --logLevel warn
+	cp $(WASM_BUILDS) web/dist/
 
-# softscope/embed: the <softscope-widget> bundle and its wasm (wasm/dist/embed/)
+# softscope/embed: the <softscope-widget> bundle (wasm/dist/embed/), which
+# loads the package's wasm builds, one folder up (wasm/dist/*.wasm)
 embed: deps wasm
 	npx vite build --config web/vite.embed.config.js
+
+# copy-embed DIR: the widget as a folder of its own, DIR/embed/ (embed.js and
+# its chunks) next to DIR/softscope-*.wasm, the package's layout by which
+# embed.js finds the wasm.
+copy-embed = rm -rf $(1)/embed && mkdir -p $(1)/embed && cp -r wasm/dist/embed/. $(1)/embed/ && \
+  rm -f $(1)/embed/embed-manifest.json && cp $(WASM_BUILDS) $(1)/
 
 # The static site: the playground (web/dist) with the embed bundle in
 # web/dist/embed/, one folder that works from any static server, also from a
 # subfolder (every path is relative).
 build: web embed
-	rm -rf web/dist/embed && cp -r wasm/dist/embed web/dist/embed
+	$(call copy-embed,web/dist)
 	@echo "site: web/dist/ (playground: index.html, widget: embed/embed.js)"
+
+# The widget for any static host, versioned: softscope-embed-VERSION/ (embed/
+# and the three wasm builds) in build/dist/softscope-embed-VERSION.tar.gz.
+# Unpack it on the server; pages load softscope-embed-VERSION/embed/embed.js.
+DIST_NAME := softscope-embed-$(VERSION)
+dist: embed
+	rm -rf $(B)/dist/$(DIST_NAME) && mkdir -p $(B)/dist/$(DIST_NAME)
+	$(call copy-embed,$(B)/dist/$(DIST_NAME))
+	cp LICENSE $(B)/dist/$(DIST_NAME)/
+	tar czf $(B)/dist/$(DIST_NAME).tar.gz -C $(B)/dist $(DIST_NAME)
+	@echo "dist: $(B)/dist/$(DIST_NAME).tar.gz (load $(DIST_NAME)/embed/embed.js)"
 
 # Screenshots of the three hosts of the widget: build/screenshots/*.png
 screenshots: embed docs-example
@@ -267,7 +292,7 @@ screenshots: embed docs-example
 # The VitePress docs example, built against the embed bundle.
 docs-example: embed
 	rm -rf examples/docs/public/softscope && mkdir -p examples/docs/public/softscope
-	cp -r wasm/dist/embed/. examples/docs/public/softscope/
+	$(call copy-embed,examples/docs/public/softscope)
 	mkdir -p $(B)/logs
 	npx vitepress build examples/docs > $(B)/logs/docs-example.log 2>&1 || (cat $(B)/logs/docs-example.log; exit 1)
 
@@ -281,11 +306,28 @@ docs: embed $(B)/native/registry-json
 	$(B)/native/registry-json > $(B)/registry.json
 	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC)
 	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench
-	cp -r wasm/dist/embed/. $(DOCS_SRC)/public/softscope/
+	$(call copy-embed,$(DOCS_SRC)/public/softscope)
 	cp tests/bench/results/*.svg $(DOCS_SRC)/public/bench/
 	mkdir -p $(B)/logs
 	npx vitepress build $(DOCS_SRC) > $(B)/logs/docs.log 2>&1 || (cat $(B)/logs/docs.log; exit 1)
 	@echo "docs: $(B)/docs/ (node scripts/static-server.js $(B)/docs)"
+
+# Two more hosts of the widget, built by their own tools for the browser
+# tests: a MkDocs Material site (MkDocs 1.4, Debian's: the embed script is a
+# module, added by a theme override, examples/mkdocs/overrides/main.html) and
+# a notebook exported by nbconvert (examples/notebook/widgets.ipynb), each
+# with the widget folder next to its pages.
+HOSTS := $(B)/hosts
+mkdocs-example: embed
+	rm -rf $(HOSTS)/mkdocs-src $(HOSTS)/mkdocs && mkdir -p $(HOSTS)
+	cp -r examples/mkdocs $(HOSTS)/mkdocs-src
+	$(call copy-embed,$(HOSTS)/mkdocs-src/docs/softscope)
+	/usr/bin/mkdocs build -q -f $(HOSTS)/mkdocs-src/mkdocs.yml -d $(abspath $(HOSTS)/mkdocs)
+
+notebook-example: embed
+	rm -rf $(HOSTS)/notebook && mkdir -p $(HOSTS)/notebook
+	/usr/bin/python3 -m nbconvert --log-level=WARN --to html --output-dir $(HOSTS)/notebook examples/notebook/widgets.ipynb
+	$(call copy-embed,$(HOSTS)/notebook/softscope)
 
 # The built site, served on 127.0.0.1 (PORT, default 5173). For live
 # reloading while editing: npx vite web
@@ -299,7 +341,7 @@ play: build
 # family in $(B)/bench. `node tests/bench/readme-tables.js` then rewrites the
 # README's benchmark sections from the JSON. bench-check: a quick run's
 # ratios against tests/bench/baseline.json (not part of `make test`).
-BENCH_WASM := $(DIST)/softscope-simd.wasm $(DIST)/softscope-scalar.wasm $(DIST)/softscope-relaxed.wasm
+BENCH_WASM := $(WASM_BUILDS)
 
 bench: deps $(BENCH_WASM)
 	@mkdir -p $(B)/bench

@@ -1,5 +1,8 @@
 // A tiny static file server (no dependencies): serves .wasm as
-// application/wasm so WebAssembly.instantiateStreaming accepts it. Used by
+// application/wasm so WebAssembly.instantiateStreaming accepts it, and sends
+// Access-Control-Allow-Origin: * with every file, so that a page of another
+// origin can load the embed script (a module script) and its wasm (a fetch),
+// and so can a sandboxed iframe, whose origin is opaque ("null"). Used by
 // `make play` (the built site) and the browser tests.
 //   node scripts/static-server.js DIR [PORT]
 import { createServer } from 'node:http';
@@ -18,9 +21,14 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-/** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close() }. */
-export function serveStatic(root, port = 0) {
+// public files: any page may load them (GET needs no preflight)
+const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+
+/** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close() }.
+ *  cors: false leaves the CORS header out (a server as many are: the tests' case). */
+export function serveStatic(root, port = 0, { cors = true } = {}) {
   const base = resolve(root);
+  const CORS = cors ? CORS_HEADERS : {};
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -28,10 +36,10 @@ export function serveStatic(root, port = 0) {
       if (file !== base && !file.startsWith(base + sep)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store', ...CORS });
       res.end(body);
     } catch (e) {
-      res.writeHead(e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 404 : 500, { 'content-type': 'text/plain' });
+      res.writeHead(e.code === 'ENOENT' || e.code === 'ENOTDIR' ? 404 : 500, { 'content-type': 'text/plain', ...CORS });
       res.end(String(e.message));
     }
   });
@@ -39,7 +47,7 @@ export function serveStatic(root, port = 0) {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) });
     });
   });
 }

@@ -21,6 +21,12 @@ command -v node >/dev/null || need+=(nodejs npm)
 command -v clang >/dev/null || need+=(clang)
 compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null ||
   need+=(libclang-rt-14-dev)
+# real hosts of the widget (tests/browser/hosts.test.js): a MkDocs Material
+# site and a notebook exported by nbconvert, Debian's packages (Debian's
+# python3: a python3 earlier in PATH, e.g. pyenv's, does not see them)
+[ -x /usr/bin/mkdocs ] || need+=(mkdocs)
+/usr/bin/python3 -c 'import material' 2>/dev/null || need+=(mkdocs-material)
+/usr/bin/python3 -c 'import nbconvert' 2>/dev/null || need+=(python3-nbconvert)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -1,13 +1,18 @@
-// The embed bundle (softscope/embed): web/src/embed/embed.js and the wasm
-// builds it loads, written to wasm/dist/embed/ (shipped in the npm package
-// and copied into the site by `make build`). An app build, not a library
-// build, so that `new URL('../dist/*.wasm', import.meta.url)` stays a
-// relative URL next to the script (a library build would inline the wasm).
+// The embed bundle (softscope/embed): web/src/embed/embed.js and its chunks,
+// written to wasm/dist/embed/ (shipped in the npm package and copied into
+// the site by `make build`). An app build, not a library build (which would
+// inline the wasm). The wasm builds are not copied into the bundle: the
+// widget loads the package's own files, wasm/dist/softscope-*.wasm, one
+// folder up from embed.js (web/shared-wasm.js), so the package holds each
+// build once and an app that imports both the API and the widget bundles,
+// downloads and compiles each build once. A folder served on its own (the
+// site, `make dist`, the docs) keeps that layout: embed/ next to the wasm.
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { exportsAlias } from './exports-alias.js';
+import { sharedWasm } from './shared-wasm.js';
 
 // The views' folders: wasm/views/<id>/
 const VIEWS = readdirSync(new URL('../wasm/views/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
@@ -15,16 +20,17 @@ const VIEWS = readdirSync(new URL('../wasm/views/', import.meta.url), { withFile
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [preact()],
+  plugins: [preact(), sharedWasm()],
   logLevel: 'warn',
   // web/ imports the package by its public entry points (package.json "exports")
   resolve: { alias: exportsAlias },
   // The Performance view's Web Worker is an ES module (it imports the API,
   // whose wasm it finds by import.meta.url, relative to the worker's file).
   // Named like the rest of the bundle, next to embed.js: the worker's wasm is
-  // then the very files (same names, same hashes) the widgets load.
+  // then the very files the widgets load (../softscope-*.wasm).
   worker: {
     format: 'es',
+    plugins: () => [sharedWasm()],
     rolldownOptions: { output: { entryFileNames: 'embed-worker-[hash].js', chunkFileNames: 'embed-worker-[name]-[hash].js', assetFileNames: '[name]-[hash][extname]' } },
   },
   build: {

@@ -13,7 +13,7 @@ export default defineConfig({
   title: 'softscope',
   description: 'Numeric kernels around softmax in C11 and WebAssembly SIMD, with live figures',
   outDir: '../docs',
-  head: [['script', { type: 'module', src: '/softscope/embed.js' }], ['link', { rel: 'icon', href: 'data:,' }]],
+  head: [['script', { type: 'module', src: '/softscope/embed/embed.js' }], ['link', { rel: 'icon', href: 'data:,' }]],
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('softscope-') } } },
   themeConfig: {
     nav: [

@@ -41,7 +41,7 @@ beforeAll(async () => {
   // On a page whose widgets are not waited for, the widget script is an
   // empty module: the elements stay unupgraded and compute nothing (every
   // view's widget code runs on the sampled pages).
-  await page.route('**/softscope/embed.js', (route) => (widgetsWanted ? route.continue()
+  await page.route('**/softscope/embed/embed.js', (route) => (widgetsWanted ? route.continue()
     : route.fulfill({ contentType: 'text/javascript', body: '' })));
 });
 

@@ -1,10 +1,11 @@
-// softscope widgets in three real hosts, in Chromium: a plain HTML page
-// (examples/embed), a VitePress docs site (examples/docs, built) and a
-// reveal.js deck (examples/slides, the widget on the second slide). In each:
-// every widget renders; its .data equals what the package computes in Node
-// for the same state; moving one widget's control changes only that widget;
-// nothing logs an error. The time from the embed script's load to the first
-// painted widget is printed.
+// softscope widgets in real hosts, in Chromium: a plain HTML page
+// (examples/embed), a VitePress docs site (examples/docs, built), a reveal.js
+// deck (examples/slides, the widget on the second slide), a MkDocs Material
+// site (examples/mkdocs, built by Debian's MkDocs 1.4) and a notebook exported
+// by nbconvert (examples/notebook). In each: every widget renders; its .data
+// equals what the package computes in Node for the same state; moving one
+// widget's control changes only that widget; nothing logs an error. The time
+// from the embed script's load to the first painted widget is printed.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,24 +18,31 @@ import { launchChromium, autoBuild } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOCS = `${ROOT}/examples/docs/.vitepress/dist`;
-let ss, repo, docs, browser, page, errors;
+const HOSTS = `${ROOT}/build/hosts`; // make mkdocs-example notebook-example
+let ss, repo, docs, hosts, browser, page, errors;
 
 beforeAll(async () => {
   if (!existsSync(`${ROOT}/wasm/dist/embed/embed.js`)) throw new Error('wasm/dist/embed/embed.js is missing: run `make embed` first');
   if (!existsSync(`${DOCS}/index.html`)) throw new Error('the docs example is not built: run `make docs-example` first');
+  for (const f of ['mkdocs/index.html', 'notebook/widgets.html'])
+    if (!existsSync(`${HOSTS}/${f}`)) throw new Error(`build/hosts/${f} is missing: run \`make mkdocs-example notebook-example\` first`);
   repo = await serveStatic(ROOT);
   docs = await serveStatic(DOCS);
+  hosts = await serveStatic(HOSTS);
   browser = await launchChromium({ width: 1200, height: 900 });
   page = browser.page;
   ss = await createSoftscope({ impl: await autoBuild(page) }); // the build the widgets run
   errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // a host page without an icon (the nbconvert export) asks for /favicon.ico: not the widget's concern
+  await page.route('**/favicon.ico', (route) => route.fulfill({ contentType: 'image/x-icon', body: '' }));
 });
 afterAll(async () => {
   await browser?.close();
   await repo?.close();
   await docs?.close();
+  await hosts?.close();
 });
 
 const widgets = () => page.$$eval('softscope-widget', (els) => els.map((e) => ({ id: e.id, view: e.view, hash: e.hash, data: e.data, complete: e.complete })));
@@ -123,6 +131,49 @@ describe('hosts in Chromium', () => {
     await page.waitForFunction((h) => document.getElementById('deck-widget').hash !== h, w.hash);
     expectSameAsNode((await widgets())[0]);
     expect(errors).toEqual([]);
+  });
+
+  it('a MkDocs Material site: its widgets render, and follow the palette toggle to the dark scheme and back', async () => {
+    errors.length = 0;
+    await page.goto(`${hosts.url}mkdocs/index.html`);
+    await allComplete();
+    const ws = await widgets();
+    expect(ws.map((w) => w.view)).toEqual(['normalizers', 'dispersion']);
+    for (const w of ws) expectSameAsNode(w);
+    const themes = () => page.$$eval('softscope-widget', (els) => els.map((e) => e.shadowRoot.querySelector('.widget')?.dataset.theme));
+    const themesBecome = (t) => page.waitForFunction((t) => [...document.querySelectorAll('softscope-widget')]
+      .every((e) => e.shadowRoot.querySelector('.widget')?.dataset.theme === t), t, { timeout: 10000 });
+    expect(await themes()).toEqual(['light', 'light']);
+    await page.click('label[title="Switch to dark mode"]');
+    expect(await page.getAttribute('body', 'data-md-color-scheme')).toBe('slate');
+    await themesBecome('dark');
+    await page.click('label[title="Switch to light mode"]');
+    await themesBecome('light');
+    expect(errors).toEqual([]);
+  });
+
+  it('a notebook exported by nbconvert, served over http: its widgets render', async () => {
+    errors.length = 0;
+    await page.goto(`${hosts.url}notebook/widgets.html`);
+    await allComplete();
+    const ws = await widgets();
+    expect(ws.map((w) => w.view)).toEqual(['normalizers', 'optimizers']);
+    for (const w of ws) expectSameAsNode(w);
+    // (Debian's nbconvert links require.js and MathJax as file:///usr/share/javascript/..., which a page served over http cannot load)
+    expect(errors.filter((e) => !/Not allowed to load local resource: file:\/\/\/usr\/share\/javascript\//.test(e))).toEqual([]);
+  });
+
+  it('the same notebook opened from disk (file://): the script cannot run there, and each widget says so instead of an empty 0 × 0 box', async () => {
+    await page.goto(`file://${HOSTS}/notebook/widgets.html`);
+    await page.waitForLoadState('load');
+    expect(await page.evaluate(() => !!customElements.get('softscope-widget'))).toBe(false);
+    const boxes = await page.$$eval('softscope-widget', (els) => els.map((e) => ({ w: e.offsetWidth, h: e.offsetHeight, text: e.innerText })));
+    expect(boxes.length).toBe(2);
+    for (const b of boxes) {
+      expect(b.w * b.h).toBeGreaterThan(0);
+      expect(b.text).toMatch(/served over http/);
+    }
+    errors.length = 0; // (the module script's refusal from file://, logged by the browser)
   });
 
   it('the built site from a subfolder: the playground and its embed bundle load by relative paths', async () => {

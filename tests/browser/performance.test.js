@@ -97,7 +97,7 @@ describe('the Performance tab', () => {
 });
 
 describe('the Performance widget', () => {
-  it('<softscope-widget view="performance" controls="none"> still has Run, and runs from the embed bundle (worker and wasm next to the script)', async () => {
+  it('<softscope-widget view="performance" controls="none"> still has Run, and runs from the embed bundle (the worker next to the script, the wasm one folder up)', async () => {
     const url = `${pw.server.url}perf-widget.html`;
     await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>widget</title>
       <script type="module" src="./embed/embed.js"></script>

@@ -15,7 +15,10 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 // ---- loading ---------------------------------------------------------------
 
-const moduleCache = new Map(); // href -> Promise<WebAssembly.Module>
+// href -> Promise<WebAssembly.Module>, one map per page (on globalThis): an
+// app's own import of the API and the copy bundled in the widget
+// (softscope/embed) then share one download and one compile of each build.
+const moduleCache = (globalThis[Symbol.for('softscope.wasm-modules')] ??= new Map());
 
 async function readUrl(url) {
   if (url.protocol === 'file:' && isNode) {

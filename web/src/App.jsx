@@ -15,6 +15,7 @@ import { ExportBar, copyText } from './components/ExportBar.jsx';
 import { Notices } from './components/Notices.jsx';
 import { LiveSummary } from './components/LiveSummary.jsx';
 import { useTheme, useWidth } from './hooks.js';
+import { readSetting, writeSetting } from './lib/storage.js';
 
 const IDS = WEB_VIEWS.map((v) => v.id);
 const Ctx = createContext(null);
@@ -78,7 +79,7 @@ export function App() {
   const [active, setActive] = useState(route.view ?? IDS[0]);
   const [states, setStates] = useState({});
   const [notices, setNotices] = useState([]);
-  const [themeSetting, setThemeSetting] = useState(() => localStorage.getItem('softscope-theme') ?? 'auto');
+  const [themeSetting, setThemeSetting] = useState(() => readSetting('softscope-theme') ?? 'auto');
   const theme = useTheme(themeSetting);
   const history = useRef(null);
   if (!history.current) history.current = createHistory(200);
@@ -107,7 +108,7 @@ export function App() {
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
-    localStorage.setItem('softscope-theme', themeSetting);
+    writeSetting('softscope-theme', themeSetting);
   }, [theme, themeSetting]);
 
   const v = WEB_VIEWS.find((x) => x.id === active);

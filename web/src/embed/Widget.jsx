@@ -8,7 +8,8 @@ import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { parse, hashEntries, toHash } from 'softscope/state';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
-import { useTheme, useWidth } from '../hooks.js';
+import { useWidth } from '../hooks.js';
+import { useHostTheme } from './host-theme.js';
 
 /** Attributes of the element that are not state keys. */
 export const OWN_ATTRIBUTES = ['view', 'state', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
@@ -65,8 +66,8 @@ export function Widget({ ss, v, attrs, host }) {
   const init = useMemo(() => stateFromAttributes(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
-  const theme = useTheme(attrs.theme ?? 'auto');
   const [ref, width] = useWidth(640);
+  const theme = useHostTheme(attrs.theme ?? 'auto', ref);
   const controls = useMemo(() => controlsOf(attrs.controls), [attrs.controls]);
   const colors = useMemo(() => v?.colors(ss), [v, ss]);
   const set = (patch) => setState((s) => {
