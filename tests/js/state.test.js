@@ -3,12 +3,12 @@
 // numbers keep at most 6 significant digits, every malformed or
 // out-of-range value falls back to its default with a notice naming it,
 // kernel parameters are checked against the registry, earlier links still
-// open, and the address bar is replaced while editing and pushed on a change
-// of view.
+// open, a state a control changed settles to what its link reads back, and
+// the address bar is replaced while editing and pushed on a change of view.
 // @vitest-environment happy-dom
 import { describe, it, expect, vi, beforeAll, afterEach } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash, entries, hashEntries, stateEntries, num6 } from '../../wasm/state/schema.js';
+import { parse, defaults, toHash, entries, hashEntries, stateEntries, num6, settle } from '../../wasm/state/schema.js';
 import { VIEWS } from '../../wasm/views/index.js';
 import { makePreset } from '../../wasm/analysis/presets.js';
 import { readHash, createHistory } from '../../web/src/state/location.js';
@@ -110,6 +110,28 @@ describe('the dispersion schema', () => {
     const r = roundTrip(v, s);
     expect(r.notices).toEqual([]);
     expect(r.state).toEqual(s);
+  });
+});
+
+describe("settle: a state changed by a control is its link's state", () => {
+  it("numbers a slider gives (any double) become the link's, so the link regenerates the figure drawn", () => {
+    const cases = [
+      ['optimizers', { 'params': { 'sgd.lr': 0.001312199899019203 }, noise: 0.123456789 }],
+      ['normalizers', { kernels: ['softmax', 'entmax_bisect'], temperature: 0.7000000000000001, logits: [1.23456789, -Infinity, 0.5], preset: 'custom', params: { alpha: 1.3333333333 } }],
+      ['attention', { scale: 1 / 3, row: 2 }],
+      ['dispersion', { margin: Math.PI }],
+    ];
+    for (const [id, patch] of cases) {
+      const v = V(id);
+      const s = settle(v.schema, { ...defaults(v.schema, ss), ...patch }, ss);
+      expect(roundTrip(v, s).state, id).toEqual(s);
+      expect(roundTrip(v, { ...defaults(v.schema, ss), ...patch }).state, id).not.toEqual({ ...defaults(v.schema, ss), ...patch });
+    }
+    const o = settle(V('optimizers').schema, { ...defaults(V('optimizers').schema, ss), params: { 'sgd.lr': 0.001312199899019203 } }, ss);
+    expect(o.params['sgd.lr']).toBe(0.0013122);
+    // finish still restores what derives from the rest
+    const n = settle(V('normalizers').schema, { ...defaults(V('normalizers').schema, ss), n: 7 }, ss);
+    expect(n.logits).toHaveLength(7);
   });
 });
 

@@ -166,15 +166,8 @@ export function parseParams(list, kernel) {
 
 // ---- output ------------------------------------------------------------------
 
-/** The shortest decimal that reads back as the same float32. */
-export function f32(v) {
-  if (!Number.isFinite(v)) return v;
-  for (let p = 1; p <= 9; p++) {
-    const s = Number(v.toPrecision(p));
-    if (Math.fround(s) === v) return s;
-  }
-  return v;
-}
+/** The shortest decimal that reads back as the same float32 (the views' CSV writes the same). */
+export { f32 } from '../views/data.js';
 
 /** JSON with non-finite numbers as the strings "Infinity", "-Infinity", "NaN". */
 export function toJson(obj) {

@@ -223,6 +223,27 @@ export function toHash(schema, state, ctx) {
   return q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&');
 }
 
+// A number as a link reads it back (num6 written, then read).
+const linked = (v) => (typeof v === 'number' ? Number(num6(v)) : v);
+
+/**
+ * A state changed by a control, as its link reads it back: every number at
+ * the link's 6 significant digits (a slider's 0.001312199899019203 is the
+ * link's 0.0013122), then the schema's finish. The playground and the widget
+ * keep this, so the figure drawn is the one its link, its widget attributes
+ * and `softscope figure --state` give.
+ */
+export function settle(schema, state, ctx) {
+  const s = { ...state };
+  for (const f of schema.fields) {
+    const v = s[f.key];
+    if (f.type === 'number') s[f.key] = linked(v);
+    else if ((f.type === 'numbers' || f.type === 'point') && Array.isArray(v)) s[f.key] = v.map(linked);
+    else if (f.type === 'params' && v) s[f.key] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, linked(x)]));
+  }
+  return schema.finish ? schema.finish(s, ctx) : s;
+}
+
 /** [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'). */
 export function hashEntries(hash) {
   try {

@@ -6,8 +6,8 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash } from 'softscope/state';
-import { embedSnippet } from './lib/embedSnippet.js';
+import { parse, defaults, toHash, settle } from 'softscope/state';
+import { embedSnippet, embedControls, movedKeys } from './lib/embedSnippet.js';
 import { WEB_VIEWS } from './views/index.js';
 import { BUILD_LABELS } from 'softscope/views/performance';
 import { readHash, createHistory } from './state/location.js';
@@ -31,14 +31,17 @@ function linkFor(hash) {
   return `${location.href.split('#')[0]}#${hash}`;
 }
 
+// The widget offers the controls moved on this tab since its link was read.
 function EmbedButton() {
-  const { ss, v, state } = useContext(Ctx);
+  const { ss, v, state, moved } = useContext(Ctx);
   const [said, setSaid] = useState('');
   return (
     <>
-      <button type="button" title="copy a <softscope-widget> for this view and state" onClick={async () => {
-        setSaid((await copyText(embedSnippet(v, state, ss, location.href.split('#')[0]))) ? 'widget snippet copied' : 'copy failed');
-        setTimeout(() => setSaid(''), 2500);
+      <button type="button" title="copy a <softscope-widget> for this view and state, with the controls you moved" onClick={async () => {
+        const controls = embedControls(v, moved);
+        const ok = await copyText(embedSnippet(v, state, ss, location.href.split('#')[0], controls));
+        setSaid(!ok ? 'copy failed' : `widget snippet copied: ${controls.length ? `controls="${controls.join(',')}"` : 'a still figure (controls="none"; move a control to offer it)'}`);
+        setTimeout(() => setSaid(''), 4000);
       }}>Embed</button>
       <span class="muted export-said" role="status" aria-live="polite">{said}</span>
     </>
@@ -82,6 +85,7 @@ export function App() {
   const theme = useTheme(themeSetting);
   const history = useRef(null);
   if (!history.current) history.current = createHistory(200);
+  const moved = useRef({}); // per view: the state keys moved since its link was read (the Embed button's controls)
 
   useEffect(() => {
     createSoftscope({ impl: 'auto' }).then(setSs, (e) => setLoadError(e));
@@ -94,6 +98,7 @@ export function App() {
     const v = WEB_VIEWS.find((x) => x.id === (route.view ?? IDS[0]));
     const { state, notices: n } = parse(v.schema, route.entries, ss);
     setStates((all) => ({ ...all, [v.id]: state }));
+    moved.current[v.id] = new Set();
     setActive(v.id);
     setNotices(route.unknownView ? [{ key: 'view', value: route.unknownView, reason: `not one of ${IDS.join(', ')}` }, ...n] : n);
   }, [ss, route]);
@@ -111,7 +116,9 @@ export function App() {
   }, [theme, themeSetting]);
 
   const v = WEB_VIEWS.find((x) => x.id === active);
-  const state = ss ? states[active] ?? defaults(v.schema, ss) : null;
+  // The view mounts with its link's state (read above), never first with the
+  // defaults: a race or a sweep would start from them.
+  const state = ss ? states[active] ?? null : null;
   const colors = useMemo(() => (ss ? v.colors(ss) : null), [ss, active]);
 
   // The address follows the shown view's state.
@@ -121,8 +128,10 @@ export function App() {
 
   const set = (patch) => setStates((all) => {
     const cur = all[active] ?? defaults(v.schema, ss);
-    const next = { ...cur, ...(typeof patch === 'function' ? patch(cur) : patch) };
-    return { ...all, [active]: v.schema.finish ? v.schema.finish(next, ss) : next };
+    const p = typeof patch === 'function' ? patch(cur) : patch;
+    for (const k of movedKeys(cur, p)) (moved.current[active] ??= new Set()).add(k);
+    const next = { ...cur, ...p };
+    return { ...all, [active]: settle(v.schema, next, ss) };
   });
 
   const openTab = (id) => {
@@ -180,7 +189,7 @@ export function App() {
         <Notices notices={notices} onDismiss={() => setNotices([])} />
         {ss && state && (
           <section class="panel" role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} data-view={active}>
-            <Ctx.Provider value={{ ss, v, state, theme, colors }}>
+            <Ctx.Provider value={{ ss, v, state, theme, colors, moved: [...(moved.current[active] ?? [])] }}>
               <v.View key={active} ss={ss} v={v} state={state} set={set} colors={colors} controls="all" theme={theme} Layout={TabLayout} />
             </Ctx.Provider>
           </section>

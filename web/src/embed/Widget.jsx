@@ -5,7 +5,7 @@
 // element's width and follows prefers-color-scheme unless `theme` is set.
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { parse, hashEntries, toHash } from 'softscope/state';
+import { parse, hashEntries, toHash, settle } from 'softscope/state';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useTheme, useWidth } from '../hooks.js';
@@ -71,7 +71,7 @@ export function Widget({ ss, v, attrs, host }) {
   const colors = useMemo(() => v?.colors(ss), [v, ss]);
   const set = (patch) => setState((s) => {
     const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
-    const fin = v.schema.finish ? v.schema.finish(next, ss) : next;
+    const fin = settle(v.schema, next, ss);
     host.changed(v, fin);
     return fin;
   });
