@@ -31,3 +31,18 @@ export function theme(t: 'light' | 'dark'): Record<string, any>;
 export function kernelColors(ss: Softscope, family: string): Map<string, string>;
 /** One colour per name, in order. */
 export function listColors(names: readonly string[], offset?: number): Map<string, string>;
+
+/** A piece of a typeset formula: Unicode text, a subscript, a superscript, or a name kept whole. */
+export type FormulaPart = string | { sub: FormulaPart[] } | { sup: FormulaPart[] } | { code: string };
+/** A registry formula (plain text, e.g. "y_i = exp(x_i - m) / sum_j exp(x_j - m)") read as math. code: names to keep whole. */
+export function formulaParts(text: string, options?: { code?: readonly string[] }): FormulaPart[];
+
+export interface LabelBox { x0: number; x1: number; y0: number; y1: number }
+export interface LabelCandidate { x: number; y: number; text: string; size: number; priority: number }
+/**
+ * The value labels (numbers) that fit: by priority, each kept if its box lies
+ * within [lo, hi] across, is 2 px or more from every kept one and touches no
+ * other candidate's mark (marks: their bars' boxes, parallel to cands).
+ */
+export function placeLabels<C extends LabelCandidate>(cands: readonly C[],
+  options?: { lo?: number; hi?: number; marks?: readonly LabelBox[] }): (C & { index: number; box: LabelBox })[];

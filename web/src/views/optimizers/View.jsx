@@ -9,6 +9,7 @@
 import { fmt } from 'softscope/figures';
 import { functionOf } from 'softscope/views/optimizers';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
+import { Formula } from '../../components/Formula.jsx';
 import { useStepper } from '../../hooks.js';
 
 const round3 = (v) => Math.round(v * 1e3) / 1e3;
@@ -58,7 +59,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
       selKernel && (
         <div class="optim-hyper">
           <h2>{shown(controls, 'sel') ? <Field f={{ ...field('sel'), options: s.kernels }} {...common} state={{ ...s, sel }} /> : `hyperparameters of ${sel}`}</h2>
-          <p class="help"><code class="formula">{selKernel.formula}</code></p>
+          <p class="help"><Formula text={selKernel.formula} /></p>
           <p class="help">{selKernel.paper}</p>
           <Fields {...common} keys={['params']} />
         </div>
