@@ -1,5 +1,5 @@
 // softscope/figures: what figures are drawn with (figures/index.js).
-import type { Softscope } from '../api/index.js';
+import type { Softscope, Family } from '../api/index.js';
 
 /** A number for a readout: `digits` significant digits (default 4), ∞ and − signs, — for NaN. */
 export function fmt(v: number, digits?: number): string;
@@ -28,7 +28,7 @@ export const SERIES: readonly string[];
 /** A theme's colours ('light' | 'dark'). */
 export function theme(t: 'light' | 'dark'): Record<string, any>;
 /** One colour per registry kernel of a family (a kernel has one colour everywhere). */
-export function kernelColors(ss: Softscope, family: string): Map<string, string>;
+export function kernelColors(ss: Softscope, family: Family): Map<string, string>;
 /** One colour per name, in order. */
 export function listColors(names: readonly string[], offset?: number): Map<string, string>;
 

@@ -81,15 +81,21 @@ const READ = {
     const t = String(s).trim();
     return opts.includes(t) ? { value: t } : { reason: `not one of ${opts.join(', ')}` };
   },
+  // Unknown names are dropped and the known ones kept; a list left with
+  // nothing it can use (every name unknown, or too few) keeps the default.
   names(f, s, ctx) {
     const opts = resolve(f.options, ctx);
     const list = String(s).split(',').map((t) => t.trim()).filter(Boolean);
     const bad = list.filter((t) => !opts.includes(t));
-    if (bad.length) return { reason: `unknown: ${bad.join(', ')}`, value: [...new Set(list.filter((t) => opts.includes(t)))] };
-    const uniq = [...new Set(list)];
-    if (f.max !== undefined && uniq.length > f.max) return { reason: `more than ${f.max}`, value: uniq.slice(0, f.max) };
-    if (f.min !== undefined && uniq.length < f.min) return { reason: `fewer than ${f.min}` };
-    return { value: uniq };
+    let value = [...new Set(list.filter((t) => opts.includes(t)))];
+    const reasons = bad.length ? [`unknown: ${bad.join(', ')}`] : [];
+    if (f.max !== undefined && value.length > f.max) {
+      reasons.push(`more than ${f.max}`);
+      value = value.slice(0, f.max);
+    }
+    if (bad.length && value.length === 0) return { reason: reasons.join('; ') };
+    if (f.min !== undefined && value.length < f.min) return { reason: [...reasons, `fewer than ${f.min}`].join('; ') };
+    return reasons.length ? { reason: reasons.join('; '), value } : { value };
   },
   numbers(f, s) {
     const parts = String(s).split(',');

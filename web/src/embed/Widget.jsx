@@ -3,21 +3,18 @@
 // the view's schema, or a pasted playground link in `state`); `controls`
 // says which controls to show (none: a static figure); the figure fits the
 // element's width and follows prefers-color-scheme unless `theme` is set.
+// What it cannot use (a bad attribute, a bad key of .state) it lists in a
+// notice, as the playground does for a link.
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { parse, hashEntries, toHash, settle } from 'softscope/state';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useTheme, useWidth } from '../hooks.js';
+import { widgetOptions } from './options.js';
 
 /** Attributes of the element that are not state keys. */
 export const OWN_ATTRIBUTES = ['view', 'state', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
-
-function controlsOf(attr) {
-  if (attr == null || attr.trim() === '' || attr.trim() === 'all') return 'all';
-  if (attr.trim() === 'none') return new Set();
-  return new Set(attr.split(/[\s,]+/).filter(Boolean));
-}
 
 /** The view's state from the element's attributes: { state, notices } (v: the loaded view). */
 export function stateFromAttributes(ss, attrs, v) {
@@ -59,15 +56,19 @@ function WidgetLayout({ data, input, side, figure = {}, below, actions, complete
 }
 
 
-export function Widget({ ss, v, attrs, host }) {
+// assigned: the notices of the last .state assignment
+export function Widget({ ss, v, attrs, host, assigned = [] }) {
   // the state follows the attributes when they change (not when the element re-renders)
   const attrsKey = JSON.stringify(attrs);
   const init = useMemo(() => stateFromAttributes(ss, attrs, v), [ss, v, attrsKey]);
+  const options = useMemo(() => widgetOptions(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
-  const theme = useTheme(attrs.theme ?? 'auto');
+  const notices = [...init.notices, ...options.notices];
+  useEffect(() => host.noticed(v, notices), [JSON.stringify(notices)]);
+  const { controls, height } = options;
+  const theme = useTheme(options.theme);
   const [ref, width] = useWidth(640);
-  const controls = useMemo(() => controlsOf(attrs.controls), [attrs.controls]);
   const colors = useMemo(() => v?.colors(ss), [v, ss]);
   const set = (patch) => setState((s) => {
     const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
@@ -76,11 +77,10 @@ export function Widget({ ss, v, attrs, host }) {
     return fin;
   });
   host.current(v, state);
-  const height = attrs.height ? Number(attrs.height) : undefined;
 
   return (
     <div class={`widget theme-${theme}`} ref={ref} role="group" aria-label={`softscope: ${v.label}`} data-view={v.id} data-theme={theme}>
-      <Notices notices={init.notices} />
+      <Notices notices={[...notices, ...assigned]} title="Ignored:" />
       <Ctx.Provider value={{ v, colors, theme, width, height, controls, host }}>
         <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout} />
       </Ctx.Provider>
