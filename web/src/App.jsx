@@ -48,29 +48,47 @@ function EmbedButton() {
   );
 }
 
-/** The tab's layout of a view's parts: caption, input editor and controls, then the figure (actions above it) with its export bar. */
-function TabLayout({ data, caption, input, side, figure = {}, below, actions, complete = true }) {
+// The skip links' targets (focused, not followed: the address holds the state).
+const SKIP = { figure: 'view-figure', controls: 'view-controls' };
+
+/**
+ * The tab's layout of a view's parts: the figure column (actions, the figure, what goes under it, the export bar;
+ * then the view's editor of the figure's input, and the caption) and the controls column (input, then side). At
+ * desktop widths the two stand side by side, the controls column sticky and scrolling on its own, so the figure
+ * and the control being moved share the first screen; on a narrow screen the figure comes first.
+ */
+function TabLayout({ data, caption, input, editor, side, figure = {}, below, actions, complete = true }) {
   const { ss, v, state, theme, colors } = useContext(Ctx);
   const [ref, width] = useWidth(720);
   const Fig = v.Figure;
   const hash = toHash(v.schema, state, ss);
   return (
-    <>
-      {caption}
-      <div class={input ? 'top-row' : 'top-row no-input'}>
+    <div class="tab-grid">
+      <div class="figure-col" id={SKIP.figure} tabIndex={-1}>
+        <h2 class="sr-only">{v.label}: the figure</h2>
+        <div class="card figure-card" ref={ref}>
+          {actions}
+          <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
+            {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
+          </div>
+          {below}
+          <LiveSummary v={v} data={data} complete={complete} />
+          {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
+        </div>
+        {editor}
+        {caption}
+      </div>
+      <div class="controls-col" id={SKIP.controls} tabIndex={-1} role="region" aria-label={`${v.label} controls`}>
         {input}
         {side && <div class="card side-card controls-card">{side}</div>}
       </div>
-      <div class="card figure-card" ref={ref}>
-        {actions}
-        <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
-          {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
-        </div>
-        {below}
-        <LiveSummary v={v} data={data} complete={complete} />
-        {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
-      </div>
-    </>
+    </div>
+  );
+}
+
+function SkipLink({ to, children }) {
+  return (
+    <a class="skip-link" href={`#${to}`} onClick={(e) => { e.preventDefault(); document.getElementById(to)?.focus(); }}>{children}</a>
   );
 }
 
@@ -158,9 +176,16 @@ export function App() {
   return (
     <div class="app">
       <header class="masthead">
-        <div>
-          <h1>softscope</h1>
-          <p class="tagline">softmax and its relatives, computed live by C kernels compiled to WebAssembly</p>
+        <SkipLink to={SKIP.figure}>Skip to the figure</SkipLink>
+        <SkipLink to={SKIP.controls}>Skip to the controls</SkipLink>
+        <h1>softscope</h1>
+        <div class="tabs" role="tablist" aria-label="views" onKeyDown={onTabKey}>
+          {WEB_VIEWS.map((t) => (
+            <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={active === t.id} aria-controls={`panel-${t.id}`}
+              tabIndex={active === t.id ? 0 : -1} class={active === t.id ? 'tab active' : 'tab'} onClick={() => openTab(t.id)}>
+              {t.label}
+            </button>
+          ))}
         </div>
         <div class="masthead-side">
           {ss && (
@@ -175,14 +200,6 @@ export function App() {
           </label>
         </div>
       </header>
-      <nav class="tabs" role="tablist" aria-label="views" onKeyDown={onTabKey}>
-        {WEB_VIEWS.map((t) => (
-          <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={active === t.id} aria-controls={`panel-${t.id}`}
-            tabIndex={active === t.id ? 0 : -1} class={active === t.id ? 'tab active' : 'tab'} onClick={() => openTab(t.id)}>
-            {t.label}
-          </button>
-        ))}
-      </nav>
       <main>
         {loadError && <p class="error" role="alert">Could not load the WebAssembly module: {String(loadError.message || loadError)}</p>}
         {!ss && !loadError && <p class="loading">Loading the kernels…</p>}
@@ -196,7 +213,7 @@ export function App() {
         )}
       </main>
       <footer class="foot muted">
-        The state lives in the address: copy the link to share exactly this view. Kernel names, formulas, papers and parameter
+        <b>softscope</b>: softmax and its relatives, computed live by C kernels compiled to WebAssembly. The state lives in the address: copy the link to share exactly this view. Kernel names, formulas, papers and parameter
         ranges come from the library's registry.
       </footer>
     </div>

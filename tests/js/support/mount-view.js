@@ -12,9 +12,9 @@ export function mountView(ss, id, link = '', { controls = 'all', colors } = {}) 
   document.body.appendChild(root);
   const box = { state: null, data: null, notices: null };
   const cols = colors ?? v.colors(ss);
-  function Layout({ data, caption, input, side, below, figure = {} }) {
+  function Layout({ data, caption, input, editor, side, below, figure = {} }) {
     box.data = data;
-    return h('div', null, caption, input, side, data ? h(v.Figure, { data, colors: cols, width: 900, ...figure }) : null, below);
+    return h('div', null, caption, input, side, data ? h(v.Figure, { data, colors: cols, width: 900, ...figure }) : null, below, editor);
   }
   function Harness() {
     const [state, setState] = useState(() => {

@@ -20,9 +20,9 @@ export function mountView(v, View, hash, api) {
   document.body.appendChild(root);
   const box = { state: null };
   const colors = v.colors(api);
-  function Layout({ data, caption, input, side, below }) {
+  function Layout({ data, caption, input, editor, side, below }) {
     return h('div', null, caption, input, h('div', { class: 'side' }, side),
-      h('div', { 'data-view-figure': v.id }, data && h(v.Figure, { data, colors, theme: 'light', width: 720 })), below);
+      h('div', { 'data-view-figure': v.id }, data && h(v.Figure, { data, colors, theme: 'light', width: 720 })), below, editor);
   }
   function Harness() {
     const [state, setState] = useState(() => parse(v.schema, hashEntries(hash), api).state);

@@ -30,7 +30,7 @@ const Ctx = createContext(null);
 
 // actions: what the view needs to be of any use, shown whatever `controls`
 // says (the Performance view's Run button and progress bar).
-function WidgetLayout({ data, input, side, figure = {}, below, actions, complete = true }) {
+function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, complete = true }) {
   const { v, colors, theme, width, height, controls, host } = useContext(Ctx);
   host.drawn(data, complete);
   const Fig = v.Figure;
@@ -45,6 +45,7 @@ function WidgetLayout({ data, input, side, figure = {}, below, actions, complete
       </div>
       {anyControls && (
         <div class="controls-area">
+          {editor && <div class="editor-slot">{editor}</div>}
           {input}
           {side}
         </div>

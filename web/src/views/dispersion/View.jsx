@@ -85,7 +85,8 @@ function Readout({ data, at, colors, hovering }) {
   const n = data.n[at];
   const anyWeights = data.series.some((x) => x.output === 'weights');
   return (
-    <div class="readout" data-readout-n={n} data-hovering={hovering ? 'true' : 'false'}>
+    // a region that can scroll sideways (a phone): focusable, so that the keyboard scrolls it
+    <div class="readout" data-readout-n={n} data-hovering={hovering ? 'true' : 'false'} tabIndex={0} role="region" aria-label="the values at this n">
       <h3>n = {n.toLocaleString('en-US')} <span class="muted">{hovering ? '(hovered)' : '(largest n; hover a chart to read another)'}</span></h3>
       <table>
         <thead><tr><th>normalizer</th><th>key</th><th>max</th><th>entropy</th><th>support</th>{anyWeights && <th>Σ w</th>}</tr></thead>
