@@ -4,7 +4,8 @@
 //   wasm/dist/registry.js   the statuses and the C enums as ES module data
 //                           (STATUS, families, impls, schedules, ...), so no
 //                           JS file copies a C enum;
-//   wasm/dist/registry.d.ts literal unions of the kernel names per family and
+//   wasm/dist/registry.d.ts literal unions of the kernel names per family, the
+//                           test functions, schedules and other enums, and
 //                           each kernel's parameter names (and the kernels
 //                           with a kernel estimate), so that
 //                           ss.normalize('sofmax', x) or { temprature: 2 }
@@ -51,7 +52,7 @@ lines.push(`export type Schedule = ${reg.enums.schedule.map(q).join(' | ')};`);
 lines.push(`export type Estimator = ${reg.enums.estimator.map(q).join(' | ')};`);
 lines.push(`export type ThresholdMethod = ${reg.enums.threshold_method.map(q).join(' | ')};`);
 lines.push(`export type EntmaxSolver = ${reg.enums.entmax_solver.map(q).join(' | ')};`);
-lines.push(`export type TestFunction = ${reg.functions.map((f) => q(f.name)).join(' | ')};`);
+lines.push(`export type TestFunctionName = ${reg.functions.map((f) => q(f.name)).join(' | ')};`);
 // Each kernel's parameters: numbers (bool params also take booleans, named
 // choices their names). A kernel's name can be in two families (none today);
 // the map is keyed by family, then name.

@@ -44,3 +44,11 @@ export async function autoBuild(page) {
     [[...SIMD_PROBE], [...RELAXED_PROBE]]);
   return simd && relaxed ? 'relaxed' : simd ? 'simd' : 'scalar';
 }
+
+/** The page's uncaught errors and console errors as they come (an array that fills up). */
+export function pageErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  return errors;
+}

@@ -2,7 +2,9 @@
 // draws in the playground and the SVG `softscope figure` renders in Node
 // carry the same numbers (every data-value, in document order). Both run the
 // same wasm build (the one 'auto' picks in Chromium: relaxed SIMD), so the
-// numbers are equal, not just close.
+// numbers are equal, not just close. And the logit editor's value labels,
+// measured as Chromium lays out their glyphs, never overlap one another or
+// another bar, on a phone and on a desktop.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
 import { view, parse, stateEntries } from '../../wasm/views/index.js';
@@ -45,5 +47,34 @@ describe('figures in Chromium and in Node', () => {
     expect(inPage.length).toBeGreaterThan(5);
     expect(inPage).toEqual(inNode);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the logit editor\'s value labels in Chromium', () => {
+  const crowded = (n) => Array.from({ length: n }, (_, i) => (i % 4 === 3 ? -7.125 : -1.234)).join(',');
+  it.each([[390, 24], [390, 64], [1280, 24], [1280, 64]])('at a %i px wide page, n = %i: no label covers another or another bar', async (width, n) => {
+    await page.setViewportSize({ width, height: 900 });
+    try {
+      await page.goto('about:blank'); // a fresh page: a hash change alone could race the page's own address writer
+      await page.goto(`${pw.server.url}#view=normalizers&logits=${crowded(n)}`);
+      await page.waitForSelector(`[data-editor="logits"] [data-logit-index="${n - 1}"]`, { timeout: 50000 });
+      const { labels, bars } = await page.$eval('[data-editor="logits"]', (svg) => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return { x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }; };
+        return {
+          labels: [...svg.querySelectorAll('.logit-label')].map((t) => ({ text: t.textContent, bar: Number(t.parentNode.querySelector('[data-logit-index]').getAttribute('data-logit-index')), box: box(t) })),
+          bars: [...svg.querySelectorAll('[data-logit-index]')].map(box),
+        };
+      });
+      expect(labels.length).toBeGreaterThan(0);
+      // text boxes are the font's full line height: overlap by more than a pixel's rounding is a real one
+      const overlap = (a, b) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 2.5;
+      for (const [i, a] of labels.entries()) {
+        for (const b of labels.slice(i + 1)) expect(overlap(a.box, b.box), `"${a.text}" (${a.bar}) and "${b.text}" (${b.bar})`).toBe(false);
+        bars.forEach((b, j) => j !== a.bar && expect(overlap(a.box, b), `"${a.text}" (${a.bar}) on bar ${j}`).toBe(false));
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 1000 });
+    }
   });
 });

@@ -3,8 +3,8 @@
 // computes in Node for the same state, and the figure draws the same numbers
 // as the one Node renders; a press on the map moves the start there (in the
 // link) and restarts the race, and so do the arrow keys on the start ring; a
-// hyperparameter changed mid-race lands in the link and changes the path
-// from then on; 8 optimizers x 2000 steps run to the end (the frame times are
+// hyperparameter changed mid-race lands in the link and restarts the race
+// with it (tests/browser/link.test.js: the race is then its link's); 8 optimizers x 2000 steps run to the end (the frame times are
 // printed, not asserted); nothing logs an error.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createSoftscope } from '../../wasm/api/index.js';
@@ -85,7 +85,7 @@ describe('optimizers view in Chromium', () => {
     for (const r of await rows()) expect([r.x, r.y, r.f], r.name).toEqual(data.runs.find((w) => w.name === r.name).path[300]);
   });
 
-  it('a hyperparameter changed while running lands in the link and changes the path', async () => {
+  it('a hyperparameter changed while running lands in the link and runs the race again with it', async () => {
     await page.goto(`${server.url}#view=optimizers&fn=rosenbrock&kernels=sgd,momentum&steps=2000&speed=2&sel=sgd`);
     await page.waitForFunction(() => document.querySelectorAll('[data-view-figure] [data-run]').length === 2
       && Number(document.querySelector('[data-playing]')?.dataset.step) > 20);
@@ -93,7 +93,7 @@ describe('optimizers view in Chromium', () => {
     for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowRight');
     const { st } = await nodeRace();
     expect(Number(st['sgd.lr'])).toBeGreaterThan(1e-3);
-    expect(await page.textContent('#optim-play')).toBe('Pause'); // the race went on
+    expect(await page.textContent('#optim-play')).toBe('Pause'); // the new race plays
     await page.click('#optim-play');
     const step = Number(await page.getAttribute('[data-playing]', 'data-step'));
     const sgd = (await rows()).find((r) => r.name === 'sgd');

@@ -1,8 +1,11 @@
 // The playground as a new user meets it, in Chromium: on a phone (390 × 844)
 // no view scrolls sideways, every tab is on screen and every control is at
 // least 24 px; dark mode follows prefers-color-scheme and the toggle; the tabs
-// follow the ARIA tab pattern and Back returns to the previous view; axe-core
-// finds no unnamed control and no misused ARIA in any view or in a widget.
+// follow the ARIA tab pattern and Back returns to the previous view; skip
+// links lead to the figure and to the controls, and the Export bar is a few
+// Tab presses from the top; axe-core finds no unnamed control, no misused
+// ARIA, no text below 4.5:1 and no content outside a landmark in any view or
+// in a widget.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,10 +13,14 @@ import { VIEW_IDS as VIEWS } from '../../wasm/views/index.js';
 import { openPlayground } from './open-playground.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-// axe rules about names and ARIA (what "no unnamed controls" means, and ARIA used as specified)
+// axe rules about names and ARIA (what "no unnamed controls" means, and ARIA used as specified), text contrast,
+// landmarks (all content in one, each kind once), headings in order, skip links and scrollable regions the keyboard reaches
 const AXE_RULES = ['button-name', 'select-name', 'label', 'input-button-name', 'aria-input-field-name', 'aria-toggle-field-name',
   'aria-allowed-attr', 'aria-required-attr', 'aria-required-children', 'aria-required-parent', 'aria-roles', 'aria-valid-attr',
-  'aria-valid-attr-value', 'aria-command-name', 'aria-progressbar-name', 'link-name', 'svg-img-alt', 'role-img-alt', 'duplicate-id-aria'];
+  'aria-valid-attr-value', 'aria-command-name', 'aria-progressbar-name', 'link-name', 'svg-img-alt', 'role-img-alt', 'duplicate-id-aria',
+  'color-contrast', 'region', 'landmark-one-main', 'landmark-unique', 'landmark-no-duplicate-banner', 'landmark-no-duplicate-contentinfo',
+  'landmark-no-duplicate-main', 'landmark-banner-is-top-level', 'landmark-contentinfo-is-top-level', 'landmark-main-is-top-level',
+  'landmark-complementary-is-top-level', 'heading-order', 'skip-link', 'bypass', 'scrollable-region-focusable'];
 
 let pw, page, errors;
 beforeAll(async () => {
@@ -104,12 +111,44 @@ describe('keyboard and screen readers', () => {
     expect(errors).toEqual([]);
   });
 
-  it.each(VIEWS)('%s: axe finds no unnamed control and no misused ARIA; the figure has a live summary', async (view) => {
+  it.each(VIEWS)('%s: axe finds nothing (names, ARIA, contrast, landmarks); the figure has a live summary', async (view) => {
     await page.goto(`${pw.server.url}#view=${view}`);
     await ready(view);
     expect(await axe()).toEqual([]);
     await page.waitForFunction((v) => document.querySelector(`[data-summary="${v}"]`)?.textContent.length > 10, view, { timeout: 5000 });
     expect(await page.getAttribute(`[data-summary="${view}"]`, 'aria-live')).toBe('polite');
+  });
+
+  it.each(VIEWS)('%s: skip links to the figure and to the controls come first; the Export bar within 8 Tab presses', async (view) => {
+    await page.goto('about:blank'); // a fresh document: focus starts at the top
+    await page.goto(`${pw.server.url}#view=${view}`);
+    await ready(view);
+    const hash = await page.evaluate(() => location.hash);
+    const focused = () => page.evaluate(() => {
+      const e = document.activeElement;
+      return { id: e.id, text: e.textContent.trim(), inFigure: !!e.closest('#view-figure'), inControls: !!e.closest('#view-controls'), inExport: !!e.closest('.export') };
+    });
+    let presses = 0;
+    for (; presses < 60 && !(await focused()).inExport; presses++) await page.keyboard.press('Tab');
+    expect(presses, 'Tab presses to the first export button').toBeLessThanOrEqual(8);
+
+    await page.goto('about:blank');
+    await page.goto(`${pw.server.url}#view=${view}`);
+    await ready(view);
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to the figure');
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('view-figure');
+    await page.keyboard.press('Tab');
+    expect((await focused()).inFigure).toBe(true);
+    await page.focus('.skip-link:nth-of-type(2)');
+    expect((await focused()).text).toBe('Skip to the controls');
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('view-controls');
+    await page.keyboard.press('Tab');
+    expect((await focused()).inControls).toBe(true);
+    expect(await page.evaluate(() => location.hash)).toBe(hash); // the state in the address is kept
+    expect(errors).toEqual([]);
   });
 
   it('a widget: axe inside its shadow root finds nothing either', async () => {

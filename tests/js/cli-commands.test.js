@@ -137,6 +137,18 @@ describe.concurrent('check and input rules', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(re);
   });
+
+  it.each([
+    ['[1,2', /^softscope: --input: malformed JSON: the "\[" is not closed$/],
+    ['1,2]', /^softscope: --input: malformed JSON: a "\]" closes no "\["$/],
+    ['{"output": [1, 2', /^softscope: --input: malformed JSON \(.+\)$/],
+  ])('malformed JSON %j exits 2 with one line naming the problem, nothing on stdout', async (input, re) => {
+    const r = await run(['normalize', 'softmax', '--input', input]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err.trim()).toMatch(re);
+  });
 });
 
 describe('the README figure', () => {

@@ -3,16 +3,17 @@
 // numbers keep at most 6 significant digits, every malformed or
 // out-of-range value falls back to its default with a notice naming it,
 // kernel parameters are checked against the registry, earlier links still
-// open, and the address bar is replaced while editing and pushed on a change
-// of view.
+// open, a state a control changed settles to what its link reads back, and
+// the address bar is replaced while editing and pushed on a change of view.
 // @vitest-environment happy-dom
 import { describe, it, expect, vi, beforeAll, afterEach } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash, entries, hashEntries, stateEntries, num6 } from '../../wasm/state/schema.js';
+import { parse, defaults, toHash, entries, hashEntries, stateEntries, num6, settle } from '../../wasm/state/schema.js';
 import { VIEWS } from '../../wasm/views/index.js';
 import { makePreset } from '../../wasm/analysis/presets.js';
 import { readHash, createHistory } from '../../web/src/state/location.js';
 import { WASM } from './support/wasm-paths.js';
+import { assign } from '../../web/src/embed/assign.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope({ wasm: WASM }); });
@@ -28,6 +29,23 @@ describe('every view schema', () => {
       expect(r.notices, v.id).toEqual([]);
       expect(r.state, v.id).toEqual(d);
     }
+  });
+
+  it('a list of names none of which is known keeps the default (the figure has its series), with a notice', () => {
+    for (const v of VIEWS) {
+      const d = defaults(v.schema, ss);
+      for (const f of v.schema.fields.filter((x) => x.type === 'names')) {
+        const { state, notices } = parse(v.schema, [[f.key, 'sofmax,nope']], ss);
+        expect(state[f.key], `${v.id}.${f.key}`).toEqual(d[f.key]);
+        expect(notices, `${v.id}.${f.key}`).toEqual([{ key: f.key, value: 'sofmax,nope', reason: 'unknown: sofmax, nope' }]);
+      }
+    }
+    // the issue's two links: the view computes its default kernels' numbers
+    const norm = V('normalizers'), attn = V('attention');
+    const n = norm.compute(ss, parse(norm.schema, hashEntries('kernels=sofmax'), ss).state);
+    expect(n.series.map((s) => s.name)).toEqual(defaults(norm.schema, ss).kernels);
+    const a = attn.compute(ss, parse(attn.schema, hashEntries('normalizers=nope'), ss).state);
+    expect(a.panels.map((p) => p.id)).toEqual(defaults(attn.schema, ss).normalizers);
   });
 
   it('each field has a default inside its own range', () => {
@@ -110,6 +128,57 @@ describe('the dispersion schema', () => {
     const r = roundTrip(v, s);
     expect(r.notices).toEqual([]);
     expect(r.state).toEqual(s);
+  });
+});
+
+describe("settle: a state changed by a control is its link's state", () => {
+  it("numbers a slider gives (any double) become the link's, so the link regenerates the figure drawn", () => {
+    const cases = [
+      ['optimizers', { 'params': { 'sgd.lr': 0.001312199899019203 }, noise: 0.123456789 }],
+      ['normalizers', { kernels: ['softmax', 'entmax_bisect'], temperature: 0.7000000000000001, logits: [1.23456789, -Infinity, 0.5], preset: 'custom', params: { alpha: 1.3333333333 } }],
+      ['attention', { scale: 1 / 3, row: 2 }],
+      ['dispersion', { margin: Math.PI }],
+    ];
+    for (const [id, patch] of cases) {
+      const v = V(id);
+      const s = settle(v.schema, { ...defaults(v.schema, ss), ...patch }, ss);
+      expect(roundTrip(v, s).state, id).toEqual(s);
+      expect(roundTrip(v, { ...defaults(v.schema, ss), ...patch }).state, id).not.toEqual({ ...defaults(v.schema, ss), ...patch });
+    }
+    const o = settle(V('optimizers').schema, { ...defaults(V('optimizers').schema, ss), params: { 'sgd.lr': 0.001312199899019203 } }, ss);
+    expect(o.params['sgd.lr']).toBe(0.0013122);
+    // finish still restores what derives from the rest
+    const n = settle(V('normalizers').schema, { ...defaults(V('normalizers').schema, ss), n: 7 }, ss);
+    expect(n.logits).toHaveLength(7);
+  });
+});
+
+describe("an object merged into a state (a widget's .state = {...}, web/src/embed/assign.js)", () => {
+  const v = () => V('normalizers');
+  const current = () => parse(v().schema, hashEntries('kernels=softmax,entmax_bisect&temperature=0.5&alpha=1.25'), ss).state;
+  const link = (patch) => {
+    const { state, notices } = assign(v().schema, current(), patch, ss);
+    return [toHash(v().schema, state, ss), notices];
+  };
+
+  it("takes the state's keys and a link's, and null returns a key to its default", () => {
+    expect(link({ temperature: 2, kernels: ['softmax', 'sparsemax'] })).toEqual(['view=normalizers&kernels=softmax,sparsemax&temperature=2', []]);
+    expect(link({ params: { alpha: 1.75 } })[0]).toBe('view=normalizers&kernels=softmax,entmax_bisect&temperature=0.5&alpha=1.75');
+    expect(link({ alpha: 1.5, logits: [1, -Infinity, 2] })[0]).toBe('view=normalizers&kernels=softmax,entmax_bisect&temperature=0.5&preset=custom&logits=1,-Infinity,2&alpha=1.5');
+    expect(link({ temperature: null })[0]).toBe('view=normalizers&kernels=softmax,entmax_bisect&alpha=1.25');
+    const o = V('optimizers');
+    expect(toHash(o.schema, assign(o.schema, defaults(o.schema, ss), { 'adam.lr': 0.05, start: [1, 2] }, ss).state, ss)).toBe('view=optimizers&start=1,2&adam.lr=0.05');
+  });
+
+  it('an unknown key or a bad value keeps its current value, with a notice; the rest applies', () => {
+    expect(link({ tempreature: 2 })).toEqual(['view=normalizers&kernels=softmax,entmax_bisect&temperature=0.5&alpha=1.25',
+      [{ key: 'tempreature', value: '2', reason: 'not a setting of this view' }]]);
+    // kernels applies; alpha, which no chosen kernel has now, goes silently (as in a link)
+    expect(link({ temperature: 'abc', kernels: ['sparsemax'] })).toEqual(['view=normalizers&kernels=sparsemax&temperature=0.5',
+      [{ key: 'temperature', value: 'abc', reason: 'not a number' }]]);
+    expect(link({ kernels: ['sofmax'] })).toEqual(['view=normalizers&kernels=softmax,entmax_bisect&temperature=0.5&alpha=1.25',
+      [{ key: 'kernels', value: 'sofmax', reason: 'unknown: sofmax' }]]);
+    expect(link(5)[1]).toEqual([{ key: 'state', value: '5', reason: 'not an object of keys or a link' }]);
   });
 });
 

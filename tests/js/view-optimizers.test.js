@@ -4,15 +4,16 @@
 // fall back with notices; the heat map's lightest band is at the minimum and
 // its darkest at the largest value, in the legend's colours; a race advanced
 // in chunks follows ss.trajectory exactly and stops at the last step, and
-// compute() runs it to the end; hyperparameters act from the next step; a
-// bad hyperparameter stops only its optimizer; a diverging one is clipped
+// compute() runs it to the end; the stepper takes only the pace and the
+// shown optimizer in place (a new hyperparameter starts the race over, so
+// the race is always its state's); a bad hyperparameter stops only its optimizer; a diverging one is clipped
 // and marked; the figure (well-formed SVG) draws the model's numbers, and
 // maps presses, drags and arrow keys on the map to function coordinates.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { parse, defaults, toHash } from '../../wasm/state/schema.js';
 import { optimizers as view } from '../../wasm/views/optimizers/index.js';
-import { compute, startRace, advanceRace, raceOver, raceData, setRaceParams, paramsOf, heatOf, table } from '../../wasm/views/optimizers/model.js';
+import { compute, start, startRace, advanceRace, raceOver, raceData, paramsOf, heatOf, table } from '../../wasm/views/optimizers/model.js';
 import { RACE_DEFAULTS, MAX_RACE } from '../../wasm/views/optimizers/schema.js';
 import { heatRaster, optimizersLayout, BANDS } from '../../wasm/figures/optimizers.js';
 import { THEMES, rampRgb } from '../../wasm/figures/palette.js';
@@ -141,17 +142,28 @@ describe('optimizers race', () => {
     expect(t.rows[121]).toEqual(['nesterov', 0, ...d.runs[1].path[0]]);
   });
 
-  it('hyperparameters act from the next step', () => {
-    const s = state('fn=quadratic&kernels=sgd,momentum&steps=60');
-    const race = startRace(ss, s);
-    advanceRace(race, 20);
-    setRaceParams(ss, race, { ...s, params: { 'sgd.lr': 0.05 } });
-    advanceRace(race, 60);
-    const sgd = race.runs[0].path, plain = ss.trajectory({ optimizer: 'sgd', fn: 'quadratic', steps: 60 }).output;
-    expect(sgd.slice(0, 21)).toEqual(plain.slice(0, 21));
-    expect(sgd[21]).not.toEqual(plain[21]);
-    // momentum's params did not change: its path is the plain one
-    expect(race.runs[1].path).toEqual(ss.trajectory({ optimizer: 'momentum', fn: 'quadratic', steps: 60 }).output);
+  it('the stepper takes the pace and the shown optimizer in place; a new hyperparameter starts the race over', () => {
+    const s = state('fn=quadratic&kernels=sgd,momentum&steps=60&speed=5');
+    const st = start(ss, s);
+    st.step(10);
+    st.step(10);
+    expect(st.data().step).toBe(10);
+    // the pace and the shown optimizer leave the numbers alone: the race goes on
+    const paced = { ...s, speed: 20, sel: 'momentum' };
+    expect(st.update(paced)).toBe(true);
+    st.step(10);
+    expect(st.data().step).toBe(30);
+    while (st.step(10));
+    expect(st.data()).toEqual(compute(ss, paced));
+    // a hyperparameter (of a running or a finished race) is not taken in place:
+    // a race whose lr changed at step 20 is not its link's race
+    const again = start(ss, s);
+    again.advance(20);
+    expect(again.update({ ...s, params: { 'sgd.lr': 0.05 } })).toBe(false);
+    expect(again.update({ ...s, params: { 'momentum.lr': 0.005 } })).toBe(false);
+    expect(st.update({ ...paced, params: { 'sgd.lr': 0.05 } })).toBe(false);
+    // the same values in a new object are the same race
+    expect(again.update({ ...s, params: { ...s.params } })).toBe(true);
   });
 
   it('a bad hyperparameter stops only its optimizer, with the kernel\'s message', () => {
@@ -166,16 +178,6 @@ describe('optimizers race', () => {
     const d2 = compute(ss, { ...state('kernels=adam,lion&steps=50'), params: { 'adam.lr': -1 } });
     expect(d2.runs[0].error).toMatch(/lr/);
     expect(d2.runs[1].step).toBe(50);
-    // one set mid-race stops that run there, the others go on
-    const s = state('kernels=sgd,adam&steps=80');
-    const race = startRace(ss, s);
-    advanceRace(race, 30);
-    setRaceParams(ss, race, { ...s, params: { 'adam.beta1': 2 } });
-    advanceRace(race, 80);
-    const d3 = raceData(race);
-    expect(d3.runs[1].error).toMatch(/beta1/);
-    expect(d3.runs[1].step).toBe(30);
-    expect(d3.runs[0].step).toBe(80);
     // the figure names it
     const m = mount(d);
     try {

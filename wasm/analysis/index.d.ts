@@ -1,6 +1,6 @@
 // softscope/analysis: computations shared by the CLI, the playground and
 // users beyond the kernels (analysis/index.js).
-import type { Softscope, Params } from '../api/index.js';
+import type { Softscope, Params, NormalizerName } from '../api/index.js';
 
 // ---- the dispersion sweep (analysis/dispersion.js) ---------------------------
 
@@ -24,7 +24,7 @@ export interface DispersionInputOptions {
 
 export interface DispersionOptions extends DispersionInputOptions {
   /** Registry normalizer names, or { name, params } (a name may repeat with other params). */
-  normalizers: Array<string | { name: string; params?: Params }>;
+  normalizers: Array<NormalizerName | { name: NormalizerName; params?: Params }>;
   /** Smallest n, an integer >= 2. Default 2. */
   nMin?: number;
   /** Largest n, an integer in [nMin, 2^20]. Required. */

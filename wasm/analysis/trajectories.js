@@ -61,14 +61,6 @@ export function advanceRuns(runs, k, steps) {
   return more;
 }
 
-/** New hyperparameters for the runs, from their next step on (a run whose kernel rejects them stops there, with the message). */
-export function setRunParams(runs, paramsOf) {
-  for (const r of runs) {
-    if (!r.runner || r.error) continue;
-    r.params = r.runner.params = paramsOf(r.name);
-  }
-}
-
 /** Where a run stands: { step, x, y, f, distance (to the nearest minimum), diverged }. */
 export function runSummary(fn, run) {
   const [x, y, f] = run.path[run.path.length - 1];

@@ -5,12 +5,15 @@
 import type {
   NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName,
   KernelEstimateName, KernelParams, Family as RegistryFamily, Schedule as ScheduleName, Estimator, ThresholdMethod, EntmaxSolver, StatusCode,
+  TestFunctionName,
 } from '../dist/registry.js';
 
-export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName, KernelEstimateName, StatusCode };
+export type { NormalizerName, SamplerName, OptimizerName, QuantizerName, MeasureName, LossName, AttentionName, KernelName, KernelEstimateName, StatusCode, TestFunctionName };
 
 /** The parameters of kernel K of family F, by name (all optional: defaults from the registry). */
 export type ParamsOf<F extends RegistryFamily, K> = K extends keyof KernelParams[F] ? KernelParams[F][K] : never;
+/** The kernel names of family F (of each family, for a union). */
+export type NameOf<F extends RegistryFamily> = F extends RegistryFamily ? keyof KernelParams[F] & string : never;
 
 export type Impl = 'simd' | 'scalar';
 /** A wasm build: relaxed SIMD (clang-19), SIMD128 or scalar. */
@@ -39,9 +42,9 @@ export interface ParamInfo {
   choices?: string[];
 }
 
-/** A registry entry (frozen). */
-export interface KernelInfo {
-  name: string;
+/** A registry entry (frozen); N: its name (ss.kernels('optimizer') gives KernelInfo<OptimizerName>). */
+export interface KernelInfo<N extends string = string> {
+  name: N;
   family: Family;
   summary: string;
   formula: string;
@@ -130,9 +133,10 @@ export interface Softscope {
   /** The raw wasm exports (C API), for advanced use. */
   readonly exports: WebAssembly.Exports;
 
-  kernels(family?: Family): readonly KernelInfo[];
+  kernels<F extends Family>(family: F): readonly KernelInfo<NameOf<F>>[];
+  kernels(family?: Family): readonly KernelInfo<KernelName>[];
   /** Throws Error(`unknown kernel "x"; known: ...`). */
-  kernel(name: KernelName, family?: Family): KernelInfo;
+  kernel<K extends KernelName>(name: K, family?: Family): KernelInfo<K>;
   /** null when params are valid for the kernel (at input length n), else the Error a call would throw (checked by C). */
   checkParams(kernel: KernelName, params?: Params, n?: number): Error | null;
   /** The C enums by value: family, impl, schedule, threshold_method, entmax_solver, estimator. */
@@ -182,17 +186,17 @@ export interface Softscope {
   /** SAM's ascent point w + rho g / |g|. */
   samPerturb(w: Vector, g: Vector, rho?: number): Float32Array;
   /** f(x, y) and its gradient (games: the descent field). */
-  evalFunction(fn: string, x: number, y: number): { f: number; grad: [number, number] };
+  evalFunction(fn: TestFunctionName, x: number, y: number): { f: number; grad: [number, number] };
   /** f on an nx by ny grid (row j = y_j) over view [x0, x1, y0, y1]. */
-  functionGrid(fn: string, options?: { nx?: number; ny?: number; view?: [number, number, number, number] }): Float32Array;
+  functionGrid(fn: TestFunctionName, options?: { nx?: number; ny?: number; view?: [number, number, number, number] }): Float32Array;
   /** A whole optimizer run on a test function. */
-  trajectory(options: TrajectoryOptions): TrajectoryResult;
+  trajectory<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryResult<K>;
   /** A run advanced on demand (the playground's animation). */
-  trajectoryRunner(options: TrajectoryOptions): TrajectoryRunner;
+  trajectoryRunner<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryRunner<K>;
   /** One attention call (sdpa, or a linear form: cosformer, galerkin, performer, trig, hrf); Q n x d, K m x d, V m x dv, row-major.
    *  trig and hrf throw SS_ERR_DOMAIN (argument params.scale) when a row's estimated normalizer is not positive. */
   attend<K extends AttentionName>(kernel: K, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: ParamsOf<'attention', K>,
-    options?: { normalizer?: string; normalizerParams?: Params; keyMask?: Uint8Array; attention?: boolean }): AttentionResult;
+    options?: { normalizer?: NormalizerName; normalizerParams?: Params; keyMask?: Uint8Array; attention?: boolean }): AttentionResult;
   /** Per row: entropy, exact-zero fraction, max weight, sink share; per head pair: mean TV distance. */
   attentionMeasures(attention: Vector, heads: number, n: number, m: number): { rows: Float32Array; headDistance: Float64Array };
   /** Per head of one attention call (its output n x dv and matrices heads x n x m, or null): kurtosis, max/median |o|,
@@ -294,13 +298,14 @@ export class SoftscopeTrapError extends Error {
 
 export type Schedule = ScheduleName;
 export interface TestFunction {
-  name: string; summary: string; formula: string;
+  name: TestFunctionName; summary: string; formula: string;
   view: [number, number, number, number]; start: [number, number];
   minima: [number, number][]; fmin: number; game: boolean;
 }
-export interface OptimizerState { kernel: string; n: number; slots: Float32Array; scalars: Float64Array }
-export interface TrajectoryOptions {
-  optimizer: string; fn?: string; start?: [number, number]; steps?: number; params?: Params;
+export interface OptimizerState { kernel: OptimizerName; n: number; slots: Float32Array; scalars: Float64Array }
+/** An optimizer run on a test function: the optimizer, test function and schedule are the registry's names. */
+export interface TrajectoryOptions<K extends OptimizerName = OptimizerName> {
+  optimizer: K; fn?: TestFunctionName; start?: [number, number]; steps?: number; params?: ParamsOf<'optimizer', K>;
   noise?: number; clip?: number; seed?: number; schedule?: Schedule; total?: number;
   warmup?: number; decay?: number; minFactor?: number;
 }
@@ -308,14 +313,14 @@ export interface TrajectoryMetrics {
   steps: number; diverged: boolean; final_f: number; best_f: number; f_gap: number;
   distance: number; nearest_minimum: [number, number];
 }
-export interface TrajectoryResult {
-  kernel: string; impl: 'simd' | 'scalar'; fn: string;
+export interface TrajectoryResult<K extends OptimizerName = OptimizerName> {
+  kernel: K; impl: 'simd' | 'scalar'; fn: TestFunctionName;
   /** [x, y, f]: the start, then after each step (ema: its average). */
   output: [number, number, number][];
   metrics: TrajectoryMetrics;
 }
-export interface TrajectoryRunner {
-  params: Params;
+export interface TrajectoryRunner<K extends OptimizerName = OptimizerName> {
+  params: ParamsOf<'optimizer', K>;
   readonly step: number;
   readonly diverged?: boolean;
   readonly start: [number, number, number];

@@ -22,7 +22,8 @@ export const command = {
 --out F     write the figure to F: .svg, or .png (rasterized by @resvg/resvg-js); without --out
             and --data the SVG goes to stdout
 --data F    write the numbers the figure shows: .csv (one row per mark) or .json
-            ({"view","state","impl","data"}, the same as the playground's JSON export)
+            ({"view","state","build","data"}: build is the wasm build that computed the numbers,
+            relaxed, simd or scalar; the same as the playground's JSON export)
 --width W, --height H   size in pixels (default: the view's width, and the height it needs)
 --theme T   light (default) or dark`,
   positional: [1, 1],

@@ -84,15 +84,21 @@ export function parseNumberToken(t, what, i = 0) {
 
 
 // A vector from text: a JSON array, a softscope --json result (its "output"),
-// or numbers separated by spaces or commas (which also covers -Infinity,
-// which JSON cannot write). Only flat arrays of numbers; a finite value
-// beyond float32's range is an error naming its index (it is not a mask).
+// or numbers separated by spaces or commas, in brackets or not (which also
+// covers -Infinity, which JSON cannot write). Only flat arrays of numbers; a
+// finite value beyond float32's range is an error naming its index (it is
+// not a mask). Text that is neither (an object or a bracket left open, as in
+// '[1,2') is malformed JSON: an error, not the numbers it happens to hold.
 export function parseVector(text, what) {
   let j;
   try {
     j = JSON.parse(text);
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(`${what}: the JSON is nested too deeply`);
+    const t = String(text).trim();
+    if (/^\{|\}$/.test(t)) throw new UsageError(`${what}: malformed JSON (${e.message})`);
+    if (t.startsWith('[') !== t.endsWith(']'))
+      throw new UsageError(`${what}: malformed JSON: ${t.startsWith('[') ? 'the "[" is not closed' : 'a "]" closes no "["'}`);
     j = undefined;
   }
   if (j && typeof j === 'object' && !Array.isArray(j) && Array.isArray(j.output)) j = j.output;
@@ -166,15 +172,8 @@ export function parseParams(list, kernel) {
 
 // ---- output ------------------------------------------------------------------
 
-/** The shortest decimal that reads back as the same float32. */
-export function f32(v) {
-  if (!Number.isFinite(v)) return v;
-  for (let p = 1; p <= 9; p++) {
-    const s = Number(v.toPrecision(p));
-    if (Math.fround(s) === v) return s;
-  }
-  return v;
-}
+/** The shortest decimal that reads back as the same float32 (the views' CSV writes the same). */
+export { f32 } from '../views/data.js';
 
 /** JSON with non-finite numbers as the strings "Infinity", "-Infinity", "NaN". */
 export function toJson(obj) {

@@ -12,11 +12,14 @@ import { matrixRgba, pngDataUri, upscaleRgba } from './raster.js';
 import { rampColor } from './palette.js';
 import { fmt } from './format.js';
 import { wrap, titleLines, Title, LINE, SP } from './text.js';
+import { Formula } from './math.js';
 
 const PAD = 8, TOP = 54, LEGEND_H = 44, LEGEND_W = 220;
 
 const TITLE = 'Random features against softmax attention';
-const SUB = 'A − A_softmax on this example, one colour scale: blue where a kernel weighs a key more than softmax, red where less';
+const SUB = 'each kernel\'s attention minus softmax attention on this example, one colour scale: blue where a kernel weighs a key more than softmax, red where less';
+// the legend's formula, its subscript typeset (math.js)
+const DIFF = ['A − A', { sub: ['softmax'] }, `${SP}(all maps)`];
 
 // The lines of a map's note (an error's reason), at the panel's width.
 const noteLines = (text, pw) => wrap(text, pw - 2 * PAD, 11.5);
@@ -62,7 +65,7 @@ function DivergingLegend({ x, y, hi, th }) {
     <text x=${x} y=${y + 22}>${fmt(-hi, 2)}</text>
     <text x=${x + LEGEND_W / 2} y=${y + 22} text-anchor="middle">0</text>
     <text x=${x + LEGEND_W} y=${y + 22} text-anchor="end">${fmt(hi, 2)}</text>
-    <text x=${x + LEGEND_W + 10} y=${y + 9}>${`A − A_softmax${SP}(all maps)`}</text>
+    <text x=${x + LEGEND_W + 10} y=${y + 9}><${Formula} parts=${DIFF} size=${10} /></text>
   </g>`;
 }
 

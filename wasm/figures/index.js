@@ -4,3 +4,5 @@
 export { fmt, pct, count } from './format.js';
 export { scaleLinear, scaleLog, scaleBand } from './scale.js';
 export { kernelColors, listColors, theme, SERIES } from './palette.js';
+export { formulaParts } from './formula.js';
+export { placeLabels } from './labels.js';

@@ -9,7 +9,7 @@ import { fmt } from './format.js';
 import { theme } from './palette.js';
 
 const PANEL_W = 260, PANEL_H = 232, INPUT_H = 150, HEAD = 34;
-const Y_LABEL = { probs: 'p_i', log_probs: 'log p_i', weights: 'w_i' };
+const Y_LABEL = { probs: 'pᵢ', log_probs: 'log pᵢ', weights: 'wᵢ' };
 
 function layout(data, width, input) {
   const cols = Math.max(1, Math.min(data.series.length, Math.floor(width / PANEL_W)));
@@ -36,7 +36,7 @@ export function NormalizersFigure({ data, colors, theme: t, width = 720, height,
   return html`<${Svg} width=${width} height=${h} th=${th} title=${`normalizers: ${data.series.map((s) => s.name).join(', ')}`} data-figure="normalizers">
     ${input && html`<g data-panel="logits">
       <${Text} x=${12} y=${18} th=${th} weight="600">logits x${T !== 1 ? html`<tspan fill=${th.muted} font-weight="400"> (each normalizer sees x / T, T = ${fmt(T, 4)})</tspan>` : ''}</${Text}>
-      <${Bars} bx=${box(0, 24, width, INPUT_H - 24, { bottom: 30 })} values=${data.x} color=${th.bar} th=${th} id="logits" yLabel="x_i" />
+      <${Bars} bx=${box(0, 24, width, INPUT_H - 24, { bottom: 30 })} values=${data.x} color=${th.bar} th=${th} id="logits" yLabel="xᵢ" />
     </g>`}
     ${data.series.map((s, i) => {
       const c = i % l.cols, r = Math.floor(i / l.cols);

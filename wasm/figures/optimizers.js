@@ -14,6 +14,8 @@ import { RampLegend } from './legend.js';
 import { matrixRgba, pngDataUri } from './raster.js';
 import { theme } from './palette.js';
 import { fmt } from './format.js';
+import { Formula } from './math.js';
+import { formulaParts } from './formula.js';
 import { lossValue } from '../analysis/trajectories.js';
 
 export const BANDS = 18;
@@ -283,7 +285,7 @@ export function OptimizersFigure({ data, colors, theme: t, width = 760, height, 
   // interactive, the figure is a group (its start ring is a control), not one image
   return html`<${Svg} width=${width} height=${h} th=${th} data-figure="optimizers" role=${onStart ? 'group' : 'img'}
       title=${`optimizers on ${fn.name}: ${data.runs.map((r) => r.name).join(', ')}, ${data.steps} steps`}>
-    <${Text} x=${8} y=${18} th=${th} weight="600">${fn.name}<tspan dx="10" fill=${th.muted} font-weight="400" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="11.5">${fn.formula}</tspan></${Text}>
+    <${Text} x=${8} y=${18} th=${th} weight="600">${fn.name}<tspan dx="10" fill=${th.muted} font-weight="400" font-size="11.5" data-formula><${Formula} parts=${formulaParts(fn.formula)} size=${11.5} /></tspan></${Text}>
     <${MapPanel} data=${data} colors=${colors} th=${th} L=${L} onStart=${onStart} />
     <${LossPanel} data=${data} colors=${colors} th=${th} L=${L} />
     <${RunLines} data=${data} colors=${colors} th=${th} L=${L} />

@@ -2,9 +2,9 @@
 // page's build, rounds, input), then one horizontal bar chart per kernel:
 // a bar per build (relaxed SIMD, SIMD128, scalar, plain JS), its length the
 // median ns per element on a log axis (shorter is faster; the builds differ
-// by up to three orders of magnitude), a thin line over the rounds'
-// min..max, and under it how many times faster than the scalar build and
-// plain JS it is.
+// by up to three orders of magnitude) that every panel shares, so bars
+// compare across kernels too, a thin line over the rounds' min..max, and
+// under it how many times faster than the scalar build and plain JS it is.
 // Before a run, the panels hold the builds' names and say to press Run.
 import { html } from './h.js';
 import { Svg, Text, AxisX, Frame, box, logScale, powerTicks } from './axes.js';
@@ -42,10 +42,18 @@ export function performanceHeight(d, width) {
   return Math.ceil(layout(d, width).end);
 }
 
-function Panel({ k, d, x0, y0, pw, panelH, colors, th, pending }) {
+// The timed rows of the kernels, and the one log range every panel draws on
+// (the rounds' min..max of them all), so bars compare across kernels.
+const timedRows = (k) => k.rows.filter((r) => Number.isFinite(r.ns));
+function sharedDomain(d) {
+  const rows = d.kernels.flatMap(timedRows);
+  return [Math.min(...rows.map((r) => r.min ?? r.ns)), Math.max(...rows.map((r) => r.max ?? r.ns))];
+}
+
+function Panel({ k, d, domain, x0, y0, pw, panelH, colors, th, pending }) {
   const bx = box(x0, y0 + HEAD, pw, panelH - HEAD - GAP, { left: LEFT, right: 16, top: 4, bottom: AXIS });
-  const timed = k.rows.filter((r) => Number.isFinite(r.ns));
-  const x = logScale([Math.min(...timed.map((r) => r.min ?? r.ns)), Math.max(...timed.map((r) => r.max ?? r.ns))], [bx.x, bx.right]);
+  const timed = timedRows(k);
+  const x = logScale(domain, [bx.x, bx.right]);
   const shown = d.ran ? k.rows : d.builds.map((b) => ({ build: b.id, label: b.label }));
   return html`<g data-kernel=${k.name}>
     <${Text} x=${x0 + PAD} y=${y0 + 17} th=${th} weight="600">${k.name}</${Text}>
@@ -79,6 +87,7 @@ export function PerformanceFigure({ data: d, colors, theme: t, width = 760, heig
   const th = theme(t);
   const L = layout(d, width);
   const h = height ?? L.end;
+  const domain = sharedDomain(d);
   const legend = seriesLegend(d.builds.filter((b) => b.available).map((b) => ({ name: b.label, color: colors?.get(b.id) ?? th.accent, shape: 'box' })),
     { x: PAD, y: L.h.legendY, width: width - 2 * PAD, th });
   return html`<${Svg} width=${width} height=${h} th=${th} data-figure="performance" data-ran=${d.ran ? '1' : '0'}
@@ -87,7 +96,7 @@ export function PerformanceFigure({ data: d, colors, theme: t, width = 760, heig
     ${L.h.lines.map((l, i) => html`<${Text} key=${i} x=${PAD} y=${L.h.title.height + 10 + LINE * i} th=${th} size=${10.5}
       color=${l.kind === 'unavailable' ? th.warn : th.muted} data-line=${l.kind} data-unavailable=${l.build}>${l.t}</${Text}>`)}
     ${legend.el}
-    ${d.kernels.map((k, i) => html`<${Panel} key=${k.name} k=${k} d=${d} x0=${(i % L.cols) * L.pw} y0=${L.top + Math.floor(i / L.cols) * L.panelH}
+    ${d.kernels.map((k, i) => html`<${Panel} key=${k.name} k=${k} d=${d} domain=${domain} x0=${(i % L.cols) * L.pw} y0=${L.top + Math.floor(i / L.cols) * L.panelH}
       pw=${L.pw} panelH=${L.panelH} colors=${colors} th=${th} pending=${pending} />`)}
   </${Svg}>`;
 }

@@ -12,7 +12,9 @@ import { Bars, barDomain } from './bars.js';
 import { seriesLegend } from './legend.js';
 import { fmt, count } from './format.js';
 import { theme, rampColor } from './palette.js';
-import { wrap, titleLines, Title, SP, LINE } from './text.js';
+import { wrap, charsIn, titleLines, Title, SP, LINE } from './text.js';
+import { Formula } from './math.js';
+import { formulaParts, formulaLines } from './formula.js';
 import { LayerRounding, layerLayout } from './quantization-layer.js';
 
 const PAD = 12, HIST_H = 250, EFFECT_H = 190;
@@ -43,7 +45,7 @@ function layout(d, width) {
   let y = 0;
   L.title = titleLines(d.scheme, `${paramText(d)} · ${d.sourceLabel}, n = ${count(d.n)}`, width);
   y += L.title.height;
-  L.formula = d.formula ? wrap(d.formula, width - 2 * PAD, 10.5) : [];
+  L.formula = d.formula ? formulaLines(d.formula, charsIn(width - 2 * PAD, 10.5)) : [];
   L.formulaY = y + 8;
   y += LINE * L.formula.length + 4;
   L.legend = y + 12;
@@ -132,7 +134,7 @@ function Effect({ d, L, color, th }) {
     const bx = panel(j);
     return html`<g data-effect-chart=${name}>
       <${Text} x=${bx.x} y=${bx.y - 7} th=${th} size=${11} weight="600">${name}</${Text}>
-      <${Bars} bx=${bx} values=${values} domain=${domain} color=${c} th=${th} id=${name} labels=${labels} yLabel="p_i" xLabel="entry i" />
+      <${Bars} bx=${bx} values=${values} domain=${domain} color=${c} th=${th} id=${name} labels=${labels} yLabel="pᵢ" xLabel="entry i" />
     </g>`;
   };
   return html`<g data-effect=${e.where}>
@@ -152,7 +154,8 @@ export function QuantizationFigure({ data: d, colors, theme: t, width = 720, hei
   const legend = legendOf(d, th, color, width);
   return html`<${Svg} width=${width} height=${h} th=${th} data-figure="quantization" title=${`quantization: ${d.scheme} on ${d.sourceLabel}`}>
     <${Title} t=${L.title} title=${d.scheme} y=${0} th=${th} />
-    ${L.formula.map((l, i) => html`<${Text} key=${i} x=${PAD} y=${L.formulaY + LINE * i} th=${th} size=${10.5} color=${th.muted} font-family="monospace">${l}</${Text}>`)}
+    ${L.formula.map((l, i) => html`<${Text} key=${i} x=${PAD} y=${L.formulaY + LINE * i} th=${th} size=${10.5} color=${th.muted} data-formula>
+      <${Formula} parts=${formulaParts(l)} size=${10.5} /></${Text}>`)}
     <g transform=${`translate(0 ${L.legend})`}>${legend.el}</g>
     <${Histogram} d=${d} L=${L} bx=${box(0, L.hist, width, HIST_H, { left: 52, right: 52, bottom: 36 })} color=${color} th=${th} />
     ${d.metrics && html`<${Readout} x=${PAD} y=${L.metricsY + 6} parts=${metricParts(d)} th=${th} data-quant-metrics />`}

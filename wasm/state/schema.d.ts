@@ -38,6 +38,8 @@ export function toHash(schema: Schema, state: State, ss: Softscope): string;
 export function hashEntries(hash: string): Array<[string, string]>;
 /** [[key, value], ...] of a playground hash, key=value pairs separated by &, commas or spaces. */
 export function stateEntries(text: string): Array<[string, string]>;
+/** A state changed by a control, as its link reads it back: numbers at the link's 6 significant digits, then finish. */
+export function settle(schema: Schema, state: State, ss: Softscope): State;
 /** A number as a link writes it: at most 6 significant digits. */
 export function num6(v: number): string;
 /** The range of a number field as text, e.g. [0.001, 100]. */

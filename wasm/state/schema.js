@@ -81,15 +81,21 @@ const READ = {
     const t = String(s).trim();
     return opts.includes(t) ? { value: t } : { reason: `not one of ${opts.join(', ')}` };
   },
+  // Unknown names are dropped and the known ones kept; a list left with
+  // nothing it can use (every name unknown, or too few) keeps the default.
   names(f, s, ctx) {
     const opts = resolve(f.options, ctx);
     const list = String(s).split(',').map((t) => t.trim()).filter(Boolean);
     const bad = list.filter((t) => !opts.includes(t));
-    if (bad.length) return { reason: `unknown: ${bad.join(', ')}`, value: [...new Set(list.filter((t) => opts.includes(t)))] };
-    const uniq = [...new Set(list)];
-    if (f.max !== undefined && uniq.length > f.max) return { reason: `more than ${f.max}`, value: uniq.slice(0, f.max) };
-    if (f.min !== undefined && uniq.length < f.min) return { reason: `fewer than ${f.min}` };
-    return { value: uniq };
+    let value = [...new Set(list.filter((t) => opts.includes(t)))];
+    const reasons = bad.length ? [`unknown: ${bad.join(', ')}`] : [];
+    if (f.max !== undefined && value.length > f.max) {
+      reasons.push(`more than ${f.max}`);
+      value = value.slice(0, f.max);
+    }
+    if (bad.length && value.length === 0) return { reason: reasons.join('; ') };
+    if (f.min !== undefined && value.length < f.min) return { reason: [...reasons, `fewer than ${f.min}`].join('; ') };
+    return reasons.length ? { reason: reasons.join('; '), value } : { value };
   },
   numbers(f, s) {
     const parts = String(s).split(',');
@@ -221,6 +227,27 @@ export function entries(schema, state, ctx) {
 export function toHash(schema, state, ctx) {
   const q = [['view', schema.view], ...entries(schema, state, ctx)];
   return q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&');
+}
+
+// A number as a link reads it back (num6 written, then read).
+const linked = (v) => (typeof v === 'number' ? Number(num6(v)) : v);
+
+/**
+ * A state changed by a control, as its link reads it back: every number at
+ * the link's 6 significant digits (a slider's 0.001312199899019203 is the
+ * link's 0.0013122), then the schema's finish. The playground and the widget
+ * keep this, so the figure drawn is the one its link, its widget attributes
+ * and `softscope figure --state` give.
+ */
+export function settle(schema, state, ctx) {
+  const s = { ...state };
+  for (const f of schema.fields) {
+    const v = s[f.key];
+    if (f.type === 'number') s[f.key] = linked(v);
+    else if ((f.type === 'numbers' || f.type === 'point') && Array.isArray(v)) s[f.key] = v.map(linked);
+    else if (f.type === 'params' && v) s[f.key] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, linked(x)]));
+  }
+  return schema.finish ? schema.finish(s, ctx) : s;
 }
 
 /** [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'). */

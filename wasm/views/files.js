@@ -12,7 +12,8 @@ export function figureFiles(ss, v, state, data, { width, height, theme = 'light'
   const w = width ?? v.width;
   const h = height ?? v.height(data, w, { input });
   const svg = svgString(html`<${v.Figure} data=${data} colors=${v.colors(ss)} theme=${theme} width=${w} height=${h} input=${input} />`);
-  const json = JSON.stringify({ view: v.id, state: toHash(v.schema, state, ss), impl: ss.impl, data: plain(data) }, null, 1) + '\n';
+  // build: the wasm build whose kernels computed the numbers ('relaxed', 'simd' or 'scalar')
+  const json = JSON.stringify({ view: v.id, state: toHash(v.schema, state, ss), build: ss.build, data: plain(data) }, null, 1) + '\n';
   return { svg, csv: csv(v, data), json, width: w, height: h };
 }
 

@@ -6,6 +6,9 @@ import type { Schema, State } from '../state/schema.js';
 export type { Schema, State, Field, Notice } from '../state/schema.js';
 export { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
+/** A view's id: the views of views/index.js, in tab order (tests/js/types.test.js holds the two the same). */
+export type ViewId = 'normalizers' | 'dispersion' | 'sampling' | 'quantization' | 'optimizers' | 'attention' | 'performance';
+
 /** A view's numbers: what compute returns and Figure draws (plain numbers and arrays). */
 export type ViewData = Record<string, any>;
 
@@ -23,7 +26,7 @@ export interface Stepper<D = ViewData> {
 
 /** A view module (softscope/views/<id>). */
 export interface View<D = ViewData> {
-  id: string;
+  id: ViewId;
   label: string;
   summary: string;
   schema: Schema;
@@ -47,9 +50,9 @@ export interface View<D = ViewData> {
 
 /** The views in tab order. */
 export const VIEWS: readonly View[];
-export const VIEW_IDS: readonly string[];
+export const VIEW_IDS: readonly ViewId[];
 /** The view with this id (an Error naming the known ones otherwise). */
-export function view(id: string): View;
+export function view(id: ViewId): View;
 /** JSON-ready numbers (typed arrays as arrays, non-finite numbers as strings). */
 export function plain(data: unknown): any;
 /** CSV text of a view's table. */

@@ -5,7 +5,11 @@
 //                   all of it); true while work remains
 //   data()          the numbers so far, in compute's shape
 //   update(state)   (optional) a new state: true when the stepper took it in
-//                   place (the work goes on), false when it must start over
+//                   place (the work goes on), false when it must start over.
+//                   In place only when the numbers stay those of a fresh
+//                   start for the new state (a display key, the pace): the
+//                   state of an export, a link or a widget then always
+//                   regenerates its data (`softscope figure --state`)
 //   stop()          (optional) frees what the stepper holds (a stale run)
 // and its compute is the stepper run to the end (finish), so a headless
 // figure and the playground's last frame show the same numbers. The

@@ -6,8 +6,8 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createSoftscope } from 'softscope';
-import { parse, defaults, toHash } from 'softscope/state';
-import { embedSnippet } from './lib/embedSnippet.js';
+import { parse, defaults, toHash, settle } from 'softscope/state';
+import { embedSnippet, embedControls, movedKeys } from './lib/embedSnippet.js';
 import { WEB_VIEWS } from './views/index.js';
 import { BUILD_LABELS } from 'softscope/views/performance';
 import { readHash, createHistory } from './state/location.js';
@@ -32,43 +32,64 @@ function linkFor(hash) {
   return `${location.href.split('#')[0]}#${hash}`;
 }
 
+// The widget offers the controls moved on this tab since its link was read.
 function EmbedButton() {
-  const { ss, v, state } = useContext(Ctx);
+  const { ss, v, state, moved } = useContext(Ctx);
   const [said, setSaid] = useState('');
   return (
     <>
-      <button type="button" title="copy a <softscope-widget> for this view and state" onClick={async () => {
-        setSaid((await copyText(embedSnippet(v, state, ss, location.href.split('#')[0]))) ? 'widget snippet copied' : 'copy failed');
-        setTimeout(() => setSaid(''), 2500);
+      <button type="button" title="copy a <softscope-widget> for this view and state, with the controls you moved" onClick={async () => {
+        const controls = embedControls(v, moved);
+        const ok = await copyText(embedSnippet(v, state, ss, location.href.split('#')[0], controls));
+        setSaid(!ok ? 'copy failed' : `widget snippet copied: ${controls.length ? `controls="${controls.join(',')}"` : 'a still figure (controls="none"; move a control to offer it)'}`);
+        setTimeout(() => setSaid(''), 4000);
       }}>Embed</button>
       <span class="muted export-said" role="status" aria-live="polite">{said}</span>
     </>
   );
 }
 
-/** The tab's layout of a view's parts: caption, input editor and controls, then the figure (actions above it) with its export bar. */
-function TabLayout({ data, caption, input, side, figure = {}, below, actions, complete = true }) {
+// The skip links' targets (focused, not followed: the address holds the state).
+const SKIP = { figure: 'view-figure', controls: 'view-controls' };
+
+/**
+ * The tab's layout of a view's parts: the figure column (actions, the figure, what goes under it, the export bar;
+ * then the view's editor of the figure's input, and the caption) and the controls column (input, then side). At
+ * desktop widths the two stand side by side, the controls column sticky and scrolling on its own, so the figure
+ * and the control being moved share the first screen; on a narrow screen the figure comes first.
+ */
+function TabLayout({ data, caption, input, editor, side, figure = {}, below, actions, complete = true }) {
   const { ss, v, state, theme, colors } = useContext(Ctx);
   const [ref, width] = useWidth(720);
   const Fig = v.Figure;
   const hash = toHash(v.schema, state, ss);
   return (
-    <>
-      {caption}
-      <div class={input ? 'top-row' : 'top-row no-input'}>
+    <div class="tab-grid">
+      <div class="figure-col" id={SKIP.figure} tabIndex={-1}>
+        <h2 class="sr-only">{v.label}: the figure</h2>
+        <div class="card figure-card" ref={ref}>
+          {actions}
+          <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
+            {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
+          </div>
+          {below}
+          <LiveSummary v={v} data={data} complete={complete} />
+          {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
+        </div>
+        {editor}
+        {caption}
+      </div>
+      <div class="controls-col" id={SKIP.controls} tabIndex={-1} role="region" aria-label={`${v.label} controls`}>
         {input}
         {side && <div class="card side-card controls-card">{side}</div>}
       </div>
-      <div class="card figure-card" ref={ref}>
-        {actions}
-        <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
-          {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
-        </div>
-        {below}
-        <LiveSummary v={v} data={data} complete={complete} />
-        {data && <ExportBar ss={ss} view={v} state={state} data={data} theme={theme} link={() => linkFor(hash)} extra={<EmbedButton />} />}
-      </div>
-    </>
+    </div>
+  );
+}
+
+function SkipLink({ to, children }) {
+  return (
+    <a class="skip-link" href={`#${to}`} onClick={(e) => { e.preventDefault(); document.getElementById(to)?.focus(); }}>{children}</a>
   );
 }
 
@@ -83,6 +104,7 @@ export function App() {
   const theme = useTheme(themeSetting);
   const history = useRef(null);
   if (!history.current) history.current = createHistory(200);
+  const moved = useRef({}); // per view: the state keys moved since its link was read (the Embed button's controls)
 
   useEffect(() => {
     createSoftscope({ impl: 'auto' }).then(setSs, (e) => setLoadError(e));
@@ -95,6 +117,7 @@ export function App() {
     const v = WEB_VIEWS.find((x) => x.id === (route.view ?? IDS[0]));
     const { state, notices: n } = parse(v.schema, route.entries, ss);
     setStates((all) => ({ ...all, [v.id]: state }));
+    moved.current[v.id] = new Set();
     setActive(v.id);
     setNotices(route.unknownView ? [{ key: 'view', value: route.unknownView, reason: `not one of ${IDS.join(', ')}` }, ...n] : n);
   }, [ss, route]);
@@ -112,7 +135,9 @@ export function App() {
   }, [theme, themeSetting]);
 
   const v = WEB_VIEWS.find((x) => x.id === active);
-  const state = ss ? states[active] ?? defaults(v.schema, ss) : null;
+  // The view mounts with its link's state (read above), never first with the
+  // defaults: a race or a sweep would start from them.
+  const state = ss ? states[active] ?? null : null;
   const colors = useMemo(() => (ss ? v.colors(ss) : null), [ss, active]);
 
   // The address follows the shown view's state.
@@ -122,8 +147,10 @@ export function App() {
 
   const set = (patch) => setStates((all) => {
     const cur = all[active] ?? defaults(v.schema, ss);
-    const next = { ...cur, ...(typeof patch === 'function' ? patch(cur) : patch) };
-    return { ...all, [active]: v.schema.finish ? v.schema.finish(next, ss) : next };
+    const p = typeof patch === 'function' ? patch(cur) : patch;
+    for (const k of movedKeys(cur, p)) (moved.current[active] ??= new Set()).add(k);
+    const next = { ...cur, ...p };
+    return { ...all, [active]: settle(v.schema, next, ss) };
   });
 
   const openTab = (id) => {
@@ -150,9 +177,16 @@ export function App() {
   return (
     <div class="app">
       <header class="masthead">
-        <div>
-          <h1>softscope</h1>
-          <p class="tagline">softmax and its relatives, computed live by C kernels compiled to WebAssembly</p>
+        <SkipLink to={SKIP.figure}>Skip to the figure</SkipLink>
+        <SkipLink to={SKIP.controls}>Skip to the controls</SkipLink>
+        <h1>softscope</h1>
+        <div class="tabs" role="tablist" aria-label="views" onKeyDown={onTabKey}>
+          {WEB_VIEWS.map((t) => (
+            <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={active === t.id} aria-controls={`panel-${t.id}`}
+              tabIndex={active === t.id ? 0 : -1} class={active === t.id ? 'tab active' : 'tab'} onClick={() => openTab(t.id)}>
+              {t.label}
+            </button>
+          ))}
         </div>
         <div class="masthead-side">
           {ss && (
@@ -167,28 +201,20 @@ export function App() {
           </label>
         </div>
       </header>
-      <nav class="tabs" role="tablist" aria-label="views" onKeyDown={onTabKey}>
-        {WEB_VIEWS.map((t) => (
-          <button key={t.id} id={`tab-${t.id}`} role="tab" type="button" aria-selected={active === t.id} aria-controls={`panel-${t.id}`}
-            tabIndex={active === t.id ? 0 : -1} class={active === t.id ? 'tab active' : 'tab'} onClick={() => openTab(t.id)}>
-            {t.label}
-          </button>
-        ))}
-      </nav>
       <main>
         {loadError && <p class="error" role="alert">Could not load the WebAssembly module: {String(loadError.message || loadError)}</p>}
         {!ss && !loadError && <p class="loading">Loading the kernels…</p>}
         <Notices notices={notices} onDismiss={() => setNotices([])} />
         {ss && state && (
           <section class="panel" role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} data-view={active}>
-            <Ctx.Provider value={{ ss, v, state, theme, colors }}>
+            <Ctx.Provider value={{ ss, v, state, theme, colors, moved: [...(moved.current[active] ?? [])] }}>
               <v.View key={active} ss={ss} v={v} state={state} set={set} colors={colors} controls="all" theme={theme} Layout={TabLayout} />
             </Ctx.Provider>
           </section>
         )}
       </main>
       <footer class="foot muted">
-        The state lives in the address: copy the link to share exactly this view. Kernel names, formulas, papers and parameter
+        <b>softscope</b>: softmax and its relatives, computed live by C kernels compiled to WebAssembly. The state lives in the address: copy the link to share exactly this view. Kernel names, formulas, papers and parameter
         ranges come from the library's registry.
       </footer>
     </div>

@@ -1,9 +1,9 @@
 // Mounts a playground view in happy-dom the way the App does (state from a
-// link through the view's schema, set() patches and finishes the state),
-// with a plain layout that renders every part and the figure.
+// link through the view's schema, set() patches and settles the state), with
+// a plain layout that renders every part and the figure.
 import { h, render } from 'preact';
 import { useState } from 'preact/hooks';
-import { parse, stateEntries, toHash } from '../../../wasm/state/schema.js';
+import { parse, stateEntries, toHash, settle } from '../../../wasm/state/schema.js';
 import { WEB_VIEWS } from '../../../web/src/views/index.js';
 
 export function mountView(ss, id, link = '', { controls = 'all', colors } = {}) {
@@ -12,9 +12,9 @@ export function mountView(ss, id, link = '', { controls = 'all', colors } = {}) 
   document.body.appendChild(root);
   const box = { state: null, data: null, notices: null };
   const cols = colors ?? v.colors(ss);
-  function Layout({ data, caption, input, side, below, figure = {} }) {
+  function Layout({ data, caption, input, editor, side, below, figure = {} }) {
     box.data = data;
-    return h('div', null, caption, input, side, data ? h(v.Figure, { data, colors: cols, width: 900, ...figure }) : null, below);
+    return h('div', null, caption, input, side, data ? h(v.Figure, { data, colors: cols, width: 900, ...figure }) : null, below, editor);
   }
   function Harness() {
     const [state, setState] = useState(() => {
@@ -25,7 +25,7 @@ export function mountView(ss, id, link = '', { controls = 'all', colors } = {}) 
     box.state = state;
     const set = (patch) => setState((s) => {
       const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
-      return v.schema.finish ? v.schema.finish(next, ss) : next;
+      return settle(v.schema, next, ss);
     });
     return h(v.View, { ss, v, state, set, colors: cols, controls, Layout });
   }

@@ -1,10 +1,11 @@
 // Mounting a view as the playground does, for DOM tests (happy-dom): the
-// state read by the view's schema, updates through schema.finish, and a
-// Layout that puts the view's figure inside [data-view-figure]; plus the
-// DOM events a slider, a checkbox and a select send.
+// state read by the view's schema, updates through settle (numbers as links
+// write them, then schema.finish), and a Layout that puts the view's figure
+// inside [data-view-figure]; plus the DOM events a slider, a checkbox and a
+// select send.
 import { h, render } from 'preact';
 import { useState } from 'preact/hooks';
-import { parse, hashEntries } from '../../../wasm/state/schema.js';
+import { parse, hashEntries, settle } from '../../../wasm/state/schema.js';
 
 const mounted = [];
 
@@ -19,16 +20,16 @@ export function mountView(v, View, hash, api) {
   document.body.appendChild(root);
   const box = { state: null };
   const colors = v.colors(api);
-  function Layout({ data, caption, input, side, below }) {
+  function Layout({ data, caption, input, editor, side, below }) {
     return h('div', null, caption, input, h('div', { class: 'side' }, side),
-      h('div', { 'data-view-figure': v.id }, data && h(v.Figure, { data, colors, theme: 'light', width: 720 })), below);
+      h('div', { 'data-view-figure': v.id }, data && h(v.Figure, { data, colors, theme: 'light', width: 720 })), below, editor);
   }
   function Harness() {
     const [state, setState] = useState(() => parse(v.schema, hashEntries(hash), api).state);
     box.state = state;
     const set = (patch) => setState((cur) => {
       const next = { ...cur, ...(typeof patch === 'function' ? patch(cur) : patch) };
-      return v.schema.finish ? v.schema.finish(next, api) : next;
+      return settle(v.schema, next, api);
     });
     return h(View, { ss: api, v, state, set, colors, controls: 'all', Layout });
   }

@@ -1,5 +1,7 @@
-// Must NOT compile: each line below is one error tsc must report.
+// Must NOT compile: each line marked BAD is an error tsc must report.
 import { createSoftscope } from 'softscope';
+import { view } from 'softscope/views';
+import { renderFigure } from 'softscope/figure';
 
 const ss = await createSoftscope();
 const x = new Float32Array([2, 1, 0.1]);
@@ -9,4 +11,12 @@ ss.sample('softmax', x); // BAD: a normalizer is not a sampler
 ss.quantize('uniform', x, { bits: 'four' }); // BAD: a parameter is a number
 ss.threshold('sparsemax', x, { method: 'quick' }); // BAD: not a threshold method
 ss.attentionKernelEstimate('sdpa', { q: x, k: x, n: 3 }); // BAD: sdpa has no random features
+ss.trajectory({ optimizer: 'adamm', fn: 'rosenbrok' }); // BAD: unknown optimizer and test function
+ss.trajectory({ optimizer: 'adam', fn: 'rosenbrok' }); // BAD: unknown test function
+ss.trajectory({ optimizer: 'sgd', schedule: 'cosin' }); // BAD: unknown schedule
+ss.trajectory({ optimizer: 'sgd', params: { lrr: 0.1 } }); // BAD: not a parameter of sgd
+ss.evalFunction('rosenbrok', 0, 0); // BAD: unknown test function
+ss.trajectory({ optimizer: ss.kernels('normalizer')[0].name }); // BAD: a normalizer is not an optimizer
+view('normalizer'); // BAD: unknown view
+renderFigure(ss, 'optimiser'); // BAD: unknown view
 export {};

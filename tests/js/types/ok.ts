@@ -1,5 +1,8 @@
-// Must compile under tsc --strict: registry kernel names and parameters.
-import { createSoftscope } from 'softscope';
+// Must compile under tsc --strict: registry kernel names and parameters, test
+// functions, schedules and views.
+import { createSoftscope, type OptimizerName } from 'softscope';
+import { view, VIEW_IDS } from 'softscope/views';
+import { renderFigure } from 'softscope/figure';
 
 const ss = await createSoftscope({ impl: 'auto' });
 const x = new Float32Array([2, 1, 0.1]);
@@ -18,4 +21,11 @@ const flips: number = ar.flipped + ar.err - ar.errNearest;
 const est: Float64Array = ss.attentionKernelEstimate('hrf', { q: x, k: x, n: 3 }, { features: 8, angle_features: 4 });
 const hm = ss.attentionHeadMeasures(x, null, { n: 3 });
 const sinks: boolean[] = hm.sink;
-export {};
+const run = ss.trajectory({ optimizer: 'adam', fn: 'rosenbrock', schedule: 'cosine', steps: 50, params: { lr: 0.02 } });
+const name: OptimizerName = run.kernel;
+// names read from the registry are the unions too
+for (const k of ss.kernels('optimizer')) ss.trajectoryRunner({ optimizer: k.name, fn: ss.functions[0].name, schedule: ss.schedules[0] }).advance(1);
+const f: number = ss.evalFunction('beale', 1, 1).f + ss.functionGrid('himmelblau', { nx: 4, ny: 4 })[0];
+for (const id of VIEW_IDS) view(id);
+const svg: string = renderFigure(ss, 'optimizers', 'fn=beale').svg + view('attention').id;
+export { name, f, svg };

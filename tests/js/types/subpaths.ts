@@ -44,3 +44,9 @@ const y: number = scaleLinear().domain([0, 1]).range([0, 100])(0.5);
 const colour: string | undefined = kernelColors(ss, 'normalizer').get('softmax');
 
 export { key, logits, params, p, link, text, progressive, same, x, stages, fn, label, ua, svg, y, colour };
+
+// typesetting and label placement (softscope/figures)
+import { formulaParts, placeLabels, type FormulaPart } from 'softscope/figures';
+const parts: FormulaPart[] = formulaParts('y_i = x_i^2', { code: ['entmax_bisect'] });
+const kept = placeLabels([{ x: 1, y: 2, text: '1', size: 10, priority: 1 }], { lo: 0, hi: 100, marks: [{ x0: 0, x1: 1, y0: 2, y1: 3 }] });
+const at: number = kept[0].box.x0 + kept[0].index + kept[0].x;

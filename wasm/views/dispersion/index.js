@@ -10,7 +10,7 @@ import { list } from '../describe.js';
 export const dispersion = {
   id: 'dispersion',
   label: 'Dispersion',
-  summary: 'a planted key among n − 1 distractors, n up to 2^20: who disperses',
+  summary: 'a planted key among n − 1 distractors, n up to 2²⁰: who disperses',
   schema,
   compute,
   start,

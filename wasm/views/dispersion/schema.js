@@ -1,6 +1,6 @@
 // The Dispersion view's state: the normalizers swept, the planted key's
 // margin, the distractors (kind, scale, seed), how far n goes (a power of
-// two up to 2^20) and how densely, the probability axis (linear or log), and
+// two up to 2²⁰) and how densely, the probability axis (linear or log), and
 // the normalizers' parameters shared by name.
 import { DISPERSION_DEFAULTS, DISTRACTOR_KINDS, DISPERSION_N_MAX } from '../../analysis/dispersion.js';
 

@@ -2,7 +2,7 @@
 // race (one trajectory runner of the wasm engine per optimizer, same start,
 // same noise) as the view's stepper (start): the playground advances it a
 // few steps per animation frame, compute() runs it to the last step.
-import { lossValue, lossRange, makeRuns, advanceRuns, setRunParams, runSummary, running, trajectoryMetrics }
+import { lossValue, lossRange, makeRuns, advanceRuns, runSummary, running, trajectoryMetrics }
   from '../../analysis/trajectories.js';
 import { RACE_DEFAULTS } from './schema.js';
 import { kernelParams } from '../../analysis/params.js';
@@ -59,11 +59,6 @@ export function raceOver(race) {
   return race.runs.every((r) => !running(r, race.steps));
 }
 
-/** The state's hyperparameters for the running race, from the next step on. */
-export function setRaceParams(ss, race, s) {
-  setRunParams(race.runs, (name) => paramsOf(ss, s, name));
-}
-
 /**
  * The race's numbers as they stand: { fn, start, steps, step, heat,
  * loss: { log, domain, label }, runs: [{ name, params, path, step, x, y, f,
@@ -91,17 +86,17 @@ export function raceData(race) {
   };
 }
 
-// What the race starts from: a change here starts a new race.
-const raceKey = (s) => JSON.stringify([s.fn, s.start, s.kernels, s.steps, s.noise, s.clip, s.seed, s.schedule, s.warmup]);
+// What the race's numbers depend on: a change here starts a new race (the
+// hyperparameters too: a race whose lr changed at step 150 is not the race
+// of its link, which `softscope figure` would compute from step 0).
+const raceKey = (s) => JSON.stringify([s.fn, s.start, s.kernels, s.steps, s.noise, s.clip, s.seed, s.schedule, s.warmup, s.params]);
 
 /**
  * The race as a stepper (wasm/views/stepper.js). Its pace is counted, not
  * timed: a step is `speed` steps of every optimizer (step(Infinity): to the
  * last step), advance(k) k steps (the playground's Step button). A new state
- * is taken in place when only the speed, the shown optimizer or the
- * hyperparameters changed: hyperparameters act from the next step; a
- * finished race, or one whose stopped optimizer (a rejected hyperparameter)
- * got new ones, starts over instead.
+ * is taken in place only when the speed or the shown optimizer changed;
+ * any other change starts over, so the race always is its state's.
  */
 export function start(ss, s) {
   const race = startRace(ss, s);
@@ -113,12 +108,6 @@ export function start(ss, s) {
     data: () => raceData(race),
     update(t) {
       if (raceKey(t) !== raceKey(cur)) return false;
-      if (t.params !== cur.params) {
-        const before = cur.params, keys = [...new Set([...Object.keys(before), ...Object.keys(t.params)])].filter((k) => before[k] !== t.params[k]);
-        const touched = (name) => keys.some((k) => k.startsWith(`${name}.`));
-        if (raceOver(race) || race.runs.some((r) => r.error && touched(r.name))) return false;
-        setRaceParams(ss, race, t);
-      }
       cur = t;
       return true;
     },

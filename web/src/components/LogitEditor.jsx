@@ -11,12 +11,17 @@
 // into the plot gives it a value again. Keyboard: M (or Delete) toggles the
 // focused bar; ↑ on a masked bar brings it back at the bottom of the range.
 import { useRef, useState } from 'preact/hooks';
-import { scaleLinear, fmt } from 'softscope/figures';
+import { scaleLinear, fmt, placeLabels } from 'softscope/figures';
 import { LOGIT_LIMIT, round3, clampLogit } from 'softscope/analysis';
 
 export const EDITOR = { width: 760, height: 272, left: 44, right: 10, top: 12, bottom: 52 };
+// The value labels' font size (.logit-label in styles.css).
+export const LABEL_SIZE = 10;
 // The mask strip, just under the plot area.
 export const MASK_STRIP = { gap: 5, height: 14 };
+
+// x₁₂: an index in subscript digits (math.js has every script; the editor's chunk does without it)
+const subscript = (i) => String(i).replace(/\d/g, (d) => String.fromCharCode(0x2080 + Number(d)));
 
 /** The logits with entry i masked (-Infinity) or, if masked, back to `restore`. */
 export function toggleMask(logits, i, restore = 0) {
@@ -44,6 +49,19 @@ export function LogitEditor({ logits, onChange, onDragStart, width: boxWidth }) 
   const plotBottom = height - bottom;
   const stripTop = plotBottom + MASK_STRIP.gap, stripBottom = stripTop + MASK_STRIP.height;
   const inStrip = (ly) => ly >= stripTop - 1;
+  // The bars: a masked one reaches down to the bottom of the plot, "below every value".
+  const bars = logits.map((v, i) => {
+    const yv = v === -Infinity ? plotBottom : y(v);
+    const x0 = left + i * band + gap / 2, top = Math.min(yv, y0);
+    return { x0, x1: x0 + Math.max(0.5, band - gap), y0: top, y1: top + Math.max(Math.abs(yv - y0), 1) };
+  });
+  // Value labels over (under) the bars: as many as fit without covering one
+  // another or another bar, the bar being edited first, then the largest |x|;
+  // every value reads on hover.
+  const labels = new Map(placeLabels(logits.map((v, i) => ({
+    x: left + (i + 0.5) * band, y: v === -Infinity ? y0 + 11 : v >= 0 ? y(v) - 4 : y(v) + 11, text: fmt(v, 3), size: LABEL_SIZE,
+    priority: i === active || i === focus ? Infinity : v === -Infinity ? -1 : Math.abs(v),
+  })), { lo: left - 4, hi: width - 2, marks: bars }).map((l) => [l.index, l]));
 
   // Client coordinates -> viewBox coordinates (the SVG scales with its box).
   function toLocal(e) {
@@ -170,30 +188,26 @@ export function LogitEditor({ logits, onChange, onDragStart, width: boxWidth }) 
       <text class="tick" x={left - 6} y={(stripTop + stripBottom) / 2} dy="0.32em" text-anchor="end">−∞</text>
       {logits.map((v, i) => {
         const masked = v === -Infinity;
-        // A masked bar reaches down to the bottom of the plot: "below every value".
-        const yv = masked ? plotBottom : y(v);
+        const b = bars[i];
         const cls = masked ? 'logit-bar masked' : i === active || i === focus ? 'logit-bar active' : v < 0 ? 'logit-bar neg' : 'logit-bar';
         return (
           <g key={i} class="logit-col">
+            <title>{`x${subscript(i)} = ${fmt(v, 6)}`}</title>
             <rect class="hit" x={left + i * band} y={top} width={band} height={stripBottom - top} />
             <rect
               class={cls + (masked && (i === active || i === focus) ? ' active' : '')}
-              x={left + i * band + gap / 2}
-              y={Math.min(yv, y0)}
-              width={Math.max(0.5, band - gap)}
-              height={Math.max(Math.abs(yv - y0), 1)}
+              x={b.x0}
+              y={b.y0}
+              width={b.x1 - b.x0}
+              height={b.y1 - b.y0}
               data-logit-index={i}
               data-logit-value={String(v)}
             />
             <rect class={masked ? 'mask-cell on' : 'mask-cell'} x={left + i * band + gap / 2} y={stripTop}
               width={Math.max(0.5, band - gap)} height={MASK_STRIP.height} rx={2} data-mask-index={i}>
-              <title>{masked ? `x_${i} = −∞ (masked): press to bring it back` : `press to mask x_${i} (set it to −∞)`}</title>
+              <title>{masked ? `x${subscript(i)} = −∞ (masked): press to bring it back` : `press to mask x${subscript(i)} (set it to −∞)`}</title>
             </rect>
-            {n <= 24 && (
-              <text class="logit-label" x={left + (i + 0.5) * band} y={masked ? y0 + 11 : v >= 0 ? y(v) - 4 : y(v) + 11} text-anchor="middle">
-                {fmt(v, 3)}
-              </text>
-            )}
+            {labels.has(i) && <text class="logit-label" x={labels.get(i).x} y={labels.get(i).y} text-anchor="middle">{labels.get(i).text}</text>}
           </g>
         );
       })}
@@ -204,7 +218,7 @@ export function LogitEditor({ logits, onChange, onDragStart, width: boxWidth }) 
       )}
       <text class="axis-label" x={left + plotW / 2} y={height - 3} text-anchor="middle">index i</text>
       <text class="axis-label" transform={`translate(11 ${top + (height - top - bottom) / 2}) rotate(-90)`} text-anchor="middle">
-        logit x_i
+        logit xᵢ
       </text>
     </svg>
   );

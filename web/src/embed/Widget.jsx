@@ -2,23 +2,21 @@
 // author's page. Its state comes from the element's attributes (every key of
 // the view's schema, or a pasted playground link in `state`); `controls`
 // says which controls to show (none: a static figure); the figure fits the
-// element's width and follows prefers-color-scheme unless `theme` is set.
+// element's width and, unless `theme` is set, takes the light or dark theme
+// of the page behind it (host-theme.js).
+// What it cannot use (a bad attribute, a bad key of .state) it lists in a
+// notice, as the playground does for a link.
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { parse, hashEntries, toHash } from 'softscope/state';
+import { parse, hashEntries, toHash, settle } from 'softscope/state';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useWidth } from '../hooks.js';
 import { useHostTheme } from './host-theme.js';
+import { widgetOptions } from './options.js';
 
 /** Attributes of the element that are not state keys. */
 export const OWN_ATTRIBUTES = ['view', 'state', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
-
-function controlsOf(attr) {
-  if (attr == null || attr.trim() === '' || attr.trim() === 'all') return 'all';
-  if (attr.trim() === 'none') return new Set();
-  return new Set(attr.split(/[\s,]+/).filter(Boolean));
-}
 
 /** The view's state from the element's attributes: { state, notices } (v: the loaded view). */
 export function stateFromAttributes(ss, attrs, v) {
@@ -34,7 +32,7 @@ const Ctx = createContext(null);
 
 // actions: what the view needs to be of any use, shown whatever `controls`
 // says (the Performance view's Run button and progress bar).
-function WidgetLayout({ data, input, side, figure = {}, below, actions, complete = true }) {
+function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, complete = true }) {
   const { v, colors, theme, width, height, controls, host } = useContext(Ctx);
   host.drawn(data, complete);
   const Fig = v.Figure;
@@ -49,6 +47,7 @@ function WidgetLayout({ data, input, side, figure = {}, below, actions, complete
       </div>
       {anyControls && (
         <div class="controls-area">
+          {editor && <div class="editor-slot">{editor}</div>}
           {input}
           {side}
         </div>
@@ -60,28 +59,31 @@ function WidgetLayout({ data, input, side, figure = {}, below, actions, complete
 }
 
 
-export function Widget({ ss, v, attrs, host }) {
+// assigned: the notices of the last .state assignment
+export function Widget({ ss, v, attrs, host, assigned = [] }) {
   // the state follows the attributes when they change (not when the element re-renders)
   const attrsKey = JSON.stringify(attrs);
   const init = useMemo(() => stateFromAttributes(ss, attrs, v), [ss, v, attrsKey]);
+  const options = useMemo(() => widgetOptions(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
+  const notices = [...init.notices, ...options.notices];
+  useEffect(() => host.noticed(v, notices), [JSON.stringify(notices)]);
+  const { controls, height } = options;
   const [ref, width] = useWidth(640);
-  const theme = useHostTheme(attrs.theme ?? 'auto', ref);
-  const controls = useMemo(() => controlsOf(attrs.controls), [attrs.controls]);
+  const theme = useHostTheme(options.theme, ref);
   const colors = useMemo(() => v?.colors(ss), [v, ss]);
   const set = (patch) => setState((s) => {
     const next = { ...s, ...(typeof patch === 'function' ? patch(s) : patch) };
-    const fin = v.schema.finish ? v.schema.finish(next, ss) : next;
+    const fin = settle(v.schema, next, ss);
     host.changed(v, fin);
     return fin;
   });
   host.current(v, state);
-  const height = attrs.height ? Number(attrs.height) : undefined;
 
   return (
     <div class={`widget theme-${theme}`} ref={ref} role="group" aria-label={`softscope: ${v.label}`} data-view={v.id} data-theme={theme}>
-      <Notices notices={init.notices} />
+      <Notices notices={[...notices, ...assigned]} title="Ignored:" />
       <Ctx.Provider value={{ v, colors, theme, width, height, controls, host }}>
         <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout} />
       </Ctx.Provider>

@@ -8,12 +8,16 @@
 // Attributes: view, every key of that view's schema, state (a pasted
 // playground link), controls (a list, "none" or "all"), height, theme
 // (auto | light | dark); changing one re-renders. Properties: .state (the
-// current state object; assign to change it), .data (the numbers drawn, as
-// `softscope figure --data` writes them). Event: softscope-change (detail:
-// { view, state, hash }). The wasm next to this script is found relative to
-// it; several widgets share one instance.
+// current state object; assign an object of keys to change them, or a link),
+// .data (the numbers drawn, as `softscope figure --data` writes them),
+// .notices (what was ignored). Events: softscope-change (detail: { view,
+// state, hash }), softscope-notice (detail: { view, notices }: an attribute
+// or a key of .state that could not be used, ignored as a bad link value
+// is; the widget lists it too; a .state assignment reports this way, it does
+// not throw). Types: embed.d.ts. The wasm next to this script is found
+// relative to it; several widgets share one instance.
 import { render, h } from 'preact';
-import { Widget, OWN_ATTRIBUTES, hashOf } from './Widget.jsx';
+import { Widget, hashOf, stateFromAttributes } from './Widget.jsx';
 import { pageSoftscope } from './instance.js';
 import { loadView, VIEW_IDS } from './views.js';
 import { plain } from 'softscope/figure';
@@ -39,7 +43,12 @@ function queueTurn() {
 
 const NO_WASM = 'This figure is computed by WebAssembly, which this browser does not provide (or has turned off).';
 
-class SoftscopeWidget extends HTMLElement {
+// On a server (SSR, a static-site build, a test in Node) there is no DOM:
+// importing this module is safe there, the class extends a stand-in and no
+// element is defined. The element is defined where customElements exists.
+const Base = typeof HTMLElement === 'undefined' ? class {} : HTMLElement;
+
+class SoftscopeWidget extends Base {
   constructor() {
     super();
     this._root = this.attachShadow({ mode: 'open' });
@@ -57,8 +66,14 @@ class SoftscopeWidget extends HTMLElement {
     this._state = null;
     this._data = null;
     this._complete = false;
+    this._attrNotices = []; // the attributes' (the Widget's parse)
+    this._assigned = []; // the last .state assignment's
     this._host = {
       current: (v, s) => { this._view = v; this._state = s; },
+      noticed: (v, notices) => {
+        this._attrNotices = notices;
+        if (notices.length) this._notify(v, notices);
+      },
       drawn: (d, complete) => {
         this._data = d;
         this._complete = complete && !!d;
@@ -134,18 +149,40 @@ class SoftscopeWidget extends HTMLElement {
       if (!this.isConnected) return;
       this._mount.innerHTML = '';
     }
-    render(h(Widget, { ss: this._ss, v, attrs, host: this._host }), this._mount);
+    // a .state assigned before the view was drawn
+    if (this._pending !== undefined) {
+      if (this._view?.id !== v.id || !this._state) this._state = stateFromAttributes(this._ss, attrs, v).state;
+      this._view = v;
+      await this._assign(); // sets the attributes: this renders again
+      return;
+    }
+    render(h(Widget, { ss: this._ss, v, attrs, host: this._host, assigned: this._assigned }), this._mount);
+  }
+
+  _notify(v, notices) {
+    this.dispatchEvent(new CustomEvent('softscope-notice', { bubbles: true, composed: true, detail: { view: v.id, notices } }));
+  }
+
+  // The pending .state assignment applied (its code loads on the first).
+  async _assign() {
+    (await import('./assign.js')).applyPending(this);
   }
 
   /** The current state of the view (a plain object of its schema's keys). */
   get state() { return this._state; }
-  /** Set the state: an object of schema keys (merged into the current state). */
+  /** Set the state: an object of keys, merged into the current state (an unknown key or a bad value keeps
+   *  the current value: a notice and a softscope-notice event), or a link (as the state attribute). */
   set state(s) {
-    if (!this._view || !s || typeof s !== 'object') return;
-    const link = hashOf(this._ss, this._view, { ...this._state, ...s });
-    this.setAttribute('state', link);
-    for (const key of Object.keys(this._attrs())) if (!OWN_ATTRIBUTES.includes(key) && !key.startsWith('data-')) this.removeAttribute(key);
+    if (typeof s === 'string') {
+      if (s !== this.getAttribute('state')) this.setAttribute('state', s);
+      return;
+    }
+    this._pending = s && typeof s === 'object' ? { ...this._pending, ...s } : s; // (merged with one not applied yet)
+    if (this._view && this._ss && this._state) this._assign(); // else once the view is drawn
   }
+
+  /** What the widget could not use (attributes, a link's keys, the last .state assignment's keys): { key, value, reason }. */
+  get notices() { return [...this._attrNotices, ...this._assigned]; }
 
   /** The numbers drawn, JSON-ready (as `softscope figure --data file.json` writes them). */
   get data() { return this._data ? plain(this._data) : null; }
@@ -153,10 +190,11 @@ class SoftscopeWidget extends HTMLElement {
   get complete() { return this._complete; }
   /** The link (hash) of the current state, as the playground writes it. */
   get hash() { return this._view && this._state ? hashOf(this._ss, this._view, this._state) : null; }
-  /** The widget's view id. */
+  /** The widget's view id (assigning one sets the view attribute). */
   get view() { return this._view?.id ?? this.getAttribute('view') ?? 'normalizers'; }
+  set view(id) { this.setAttribute('view', id); }
 }
 
-if (!customElements.get('softscope-widget')) customElements.define('softscope-widget', SoftscopeWidget);
+if (typeof customElements !== 'undefined' && !customElements.get('softscope-widget')) customElements.define('softscope-widget', SoftscopeWidget);
 
 export { SoftscopeWidget };

@@ -9,10 +9,13 @@
 // normalizers compared head by head on the dormant example, and the sink
 // threshold.
 import { useMemo, useState } from 'preact/hooks';
-import { fmt } from 'softscope/figures';
+import { fmt, theme as themeOf } from 'softscope/figures';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 
-export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }) {
+// The colour the maps give an exact zero (the theme's zeroCell), by name.
+const ZERO_COLOUR = { '#ffffff': 'white', '#000000': 'black' };
+
+export function AttentionView({ ss, v, state: s, set, colors, controls, theme, Layout }) {
   const [hover, setHover] = useState(null);
   // the matrices do not depend on the shown row: a new row redraws, it does not recompute
   const key = JSON.stringify({ ...s, row: null });
@@ -33,8 +36,9 @@ export function AttentionView({ ss, v, state: s, set, colors, controls, Layout }
     <Layout data={data} figure={{ row, detail: true, onHover: setHover, onSelect: (r) => set({ row: r }) }} caption={(
       <p class="caption">
         Scaled dot-product attention <code>A = normalize(scale·QKᵀ)</code>, <code>out = AV</code>, with each chosen
-        normalizer in softmax's place, and linear-attention forms that avoid the n × n matrix. White cells are exact
-        zeros. <b>Hover</b> a row to see its weights in every map; press it (or focus a map and use ↑/↓) to keep it.
+        normalizer in softmax's place, and linear-attention forms that avoid the n × n matrix. Exact zeros are drawn
+        in <span data-zero-colour>{ZERO_COLOUR[themeOf(theme).zeroCell] ?? themeOf(theme).zeroCell}</span> (the legend's <i>exact 0</i>). <b>Hover</b> a row
+        to see its weights in every map; press it (or focus a map and use ↑/↓) to keep it.
         Below, random-feature attention (FAVOR+'s positive features, trigonometric and hybrid ones) against exact
         softmax attention on one colour scale, and a head with nothing to attend to: softmax must park its weight on the
         first token (an attention <i>sink</i>), softpick can give none. Every number is computed by the WebAssembly kernels.

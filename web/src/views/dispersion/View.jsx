@@ -29,7 +29,8 @@ export function DispersionView({ ss, v, state: s, set, colors, controls, Layout 
     wallMs: sweep.wallMs, frames: sweep.frames, error: sweep.error };
   const invalid = sweep.data?.invalid ?? [];
 
-  // Only the series still chosen, in the order of the current run.
+  // Only the series still chosen, in the order of the current run (once the
+  // sweep is done, the figure and its exports take the model's data itself).
   const data = display && sweep.data?.n.length ? {
     n: display.n, invalid, nMax: s.nmax, probLog: s.plog, margin: s.margin,
     series: sweep.data.series.map((o) => display.series.find((x) => x.name === o.name)).filter(Boolean),
@@ -41,7 +42,7 @@ export function DispersionView({ ss, v, state: s, set, colors, controls, Layout 
   return (
     <div data-dispersion-status={status.state} data-run={status.run} data-done={status.done ?? 0} data-total={status.total ?? 0}
       data-compute-ms={status.computeMs} data-wall-ms={status.wallMs} data-frames={status.frames}>
-      <Layout data={status.state === 'done' ? data : data.n.length ? data : null} figure={{ hover, onHover: setHover }} complete={status.state === 'done'}
+      <Layout data={status.state === 'done' ? sweep.data : data.n.length ? data : null} figure={{ hover, onHover: setHover }} complete={status.state === 'done'}
         caption={(
           <p class="caption">
             <b>Dispersion</b>: one <i>key</i> with logit <i>m</i> (the margin) among <i>n</i> − 1 distractors, for <i>n</i> from 2 to
@@ -84,7 +85,8 @@ function Readout({ data, at, colors, hovering }) {
   const n = data.n[at];
   const anyWeights = data.series.some((x) => x.output === 'weights');
   return (
-    <div class="readout" data-readout-n={n} data-hovering={hovering ? 'true' : 'false'}>
+    // a region that can scroll sideways (a phone): focusable, so that the keyboard scrolls it
+    <div class="readout" data-readout-n={n} data-hovering={hovering ? 'true' : 'false'} tabIndex={0} role="region" aria-label="the values at this n">
       <h3>n = {n.toLocaleString('en-US')} <span class="muted">{hovering ? '(hovered)' : '(largest n; hover a chart to read another)'}</span></h3>
       <table>
         <thead><tr><th>normalizer</th><th>key</th><th>max</th><th>entropy</th><th>support</th>{anyWeights && <th>Σ w</th>}</tr></thead>

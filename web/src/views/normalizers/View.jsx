@@ -13,7 +13,7 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
   const data = useMemo(() => v.compute(ss, s), [ss, s]);
   const n = s.logits.length;
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'norm', controls };
-  const editor = shown(controls, 'logits');
+  const editable = shown(controls, 'logits');
   const [box, boxWidth] = useWidth(760);
   // Choosing a preset replaces edited logits: the last edit can be had back.
   const [undo, setUndo] = useState(null);
@@ -22,14 +22,14 @@ export function NormalizersView({ ss, v, state: s, set, colors, controls, Layout
     set(patch);
   };
   return (
-    <Layout data={data} figure={{ input: !editor }} caption={(
+    <Layout data={data} figure={{ input: !editable }} caption={(
       <p class="caption">
         A <b>normalizer</b> turns a vector of scores (<i>logits</i>) into a distribution. Drag the bars to edit the logits,
         or pick a preset; every chosen normalizer is recomputed by the WebAssembly kernels on each move. Under each chart:
         its <b>entropy</b> (nats; ln n = {fmt(Math.log(n), 3)} is the uniform maximum), its largest probability and its
         <b> support</b> (entries that are not exactly zero).
       </p>
-    )} input={editor && (
+    )} editor={editable && (
       <div class="card editor-card">
         <div class="card-head">
           <h2>Logits <span class="muted">x ∈ ℝ<sup>{n}</sup></span></h2>

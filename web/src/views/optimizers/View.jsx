@@ -1,14 +1,15 @@
 // The Optimizers view: a race of optimizers over a 2-D test function,
 // animated. Each optimizer is a trajectory runner of the wasm engine,
-// advanced `speed` steps per animation frame; a hyperparameter acts on the
-// running race from the next step, while changing the function, the start
-// (press or drag on the map, or the arrow keys on the start ring), the list,
-// the noise, the clipping or the schedule starts a new race. The figure is
+// advanced `speed` steps per animation frame; changing a hyperparameter, the
+// function, the start (press or drag on the map, or the arrow keys on the
+// start ring), the list, the noise, the clipping or the schedule starts a new
+// race (so the race drawn is always its link's). The figure is
 // the package's (the same as `softscope figure optimizers`), drawn from the
 // race as it stands.
 import { fmt } from 'softscope/figures';
 import { functionOf } from 'softscope/views/optimizers';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
+import { Formula } from '../../components/Formula.jsx';
 import { useStepper } from '../../hooks.js';
 
 const round3 = (v) => Math.round(v * 1e3) / 1e3;
@@ -16,8 +17,8 @@ const round3 = (v) => Math.round(v * 1e3) / 1e3;
 export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout }) {
   const fn = functionOf(ss, s);
   // The race: `speed` steps per frame per optimizer while playing; a new
-  // race (it plays) when what the runs start from changes (the stepper's
-  // update() says which changes act on the running race).
+  // race (it plays) when anything but the pace or the shown optimizer
+  // changes (the stepper's update()).
   const race = useStepper(v, ss, s);
   const { data, playing } = race;
   const over = race.stepper.over();
@@ -41,7 +42,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
       <p class="caption">
         Optimizers race from the same start (the ring; <b>press or drag</b> on the map to move it, or focus it and use the
         arrow keys) over a test function, drawn as a banded heat map; crosses mark its minima. Every step is computed by
-        the library's C update kernels in WebAssembly, and hyperparameters act on the running race from the next step.
+        the library's C update kernels in WebAssembly; changing a hyperparameter runs the race again from the start.
         Beside the map: f − f* against the step, on a log scale; a run that diverges ends in a ×.
       </p>
     )} input={any(['fn', 'kernels', ...RACE]) && (
@@ -58,7 +59,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
       selKernel && (
         <div class="optim-hyper">
           <h2>{shown(controls, 'sel') ? <Field f={{ ...field('sel'), options: s.kernels }} {...common} state={{ ...s, sel }} /> : `hyperparameters of ${sel}`}</h2>
-          <p class="help"><code class="formula">{selKernel.formula}</code></p>
+          <p class="help"><Formula text={selKernel.formula} /></p>
           <p class="help">{selKernel.paper}</p>
           <Fields {...common} keys={['params']} />
         </div>

@@ -16,7 +16,7 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
   const n = s.logits.length;
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'quant', controls };
   const setN = (m) => set({ logits: m < n ? s.logits.slice(0, m) : [...s.logits, ...new Array(m - n).fill(0)] });
-  const input = shown(controls, 'logits') && (
+  const editor = shown(controls, 'logits') && (
     <div class="card editor-card">
       <div class="card-head">
         <h2>Logits <span class="muted">x ∈ ℝ<sup>{n}</sup>: {s.source === 'softmax' ? 'the values are softmax(x)' : s.source === 'weights'
@@ -58,7 +58,7 @@ export function QuantizationView({ ss, v, state: s, set, colors, controls, Layou
     </>
   );
   return (
-    <Layout data={data} input={input} side={side} caption={(
+    <Layout data={data} editor={editor} side={side} caption={(
       <p class="caption">
         A <b>quantizer</b> stores each value as a small integer <i>code</i> and reads it back on a grid of <i>levels</i>.
         The histogram shows the values; each vertical line is a level the quantizer used (its height: how many values landed

@@ -106,21 +106,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
     </div>
   );
 
-  const side = (
-    <>
-      <div class="stages" role="group" aria-labelledby="sampling-stages-title">
-        <h2 id="sampling-stages-title">Decoding pipeline</h2>
-        {stages.filter((k) => shown(controls, 'on') || shown(controls, 'stages') || shown(controls, k.name)).map((k) => (
-          <StageRow key={k.name} k={k} s={s} row={data.stages.find((r) => r.name === k.name)} n={n} colors={colors} set={set}
-            slider={shown(controls, 'stages') || shown(controls, k.name)} />
-        ))}
-      </div>
-      <Fields {...common} keys={['draws']} />
-      {run.error && <p class="error" role="alert">{run.error}</p>}
-    </>
-  );
-
-  const below = (
+  const gumbel = ['tri', 'tau', 'm', 'relaxed', 'hard', 'target'].some((k) => shown(controls, k)) && (
     <div class="gumbel-controls" role="group" aria-labelledby="sampling-gumbel-title">
       <h2 id="sampling-gumbel-title">Gumbel-Softmax <span class="muted">and gradient estimators</span></h2>
       <p class="help">
@@ -157,6 +143,21 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
     </div>
   );
 
+  const side = (
+    <>
+      <div class="stages" role="group" aria-labelledby="sampling-stages-title">
+        <h2 id="sampling-stages-title">Decoding pipeline</h2>
+        {stages.filter((k) => shown(controls, 'on') || shown(controls, 'stages') || shown(controls, k.name)).map((k) => (
+          <StageRow key={k.name} k={k} s={s} row={data.stages.find((r) => r.name === k.name)} n={n} colors={colors} set={set}
+            slider={shown(controls, 'stages') || shown(controls, k.name)} />
+        ))}
+      </div>
+      <Fields {...common} keys={['draws']} />
+      {run.error && <p class="error" role="alert">{run.error}</p>}
+      {gumbel}
+    </>
+  );
+
   return (
     <Layout data={data} complete={run.done} caption={(
       <p class="caption">
@@ -165,7 +166,7 @@ export function SamplingView({ ss, v, state: s, set, colors, controls, Layout })
         stage renormalizes what is left. Tokens are then <b>drawn</b> from that distribution: the live frequencies converge on it,
         with their total-variation distance and a chi-square test. Every stage is a WebAssembly sampler from the library's registry.
       </p>
-    )} input={input} side={side} below={below} />
+    )} input={input} side={side} />
   );
 }
 export default SamplingView;
