@@ -28,14 +28,6 @@ export async function launchChromium({ width = 1280, height = 1000 } = {}) {
   };
 }
 
-/** The page's errors as they come: uncaught exceptions and console.error lines (an array the caller reads and empties). */
-export function pageErrors(page) {
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  return errors;
-}
-
 /** The build createSoftscope({ impl: 'auto' }) loads in this page's engine
  *  (the playground's and the widgets'; Chromium validates relaxed SIMD), so
  *  that Node can load the same one and compare numbers exactly. */
