@@ -191,7 +191,10 @@ typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
    the generic entry points (ss_normalize_vjp, ss_normalize_param_vjp,
    ss_sample_vjp, ss_measure_vjp) g must be finite (SS_ERR_NAN /
    SS_ERR_NONFINITE), and a gradient whose value is beyond FLT_MAX is
-   SS_ERR_DOMAIN (the buffer is then unspecified), never Inf. */
+   SS_ERR_DOMAIN (the buffer is then unspecified), never Inf. Where a SIMD
+   backward's float intermediate overflows (|g| near FLT_MAX), the scalar
+   reference (double intermediates) answers the call: both impls give the
+   same status. */
 typedef ss_status (*ss_normalize_vjp_fn)(const float *x, const float *y,
                                          const float *g, size_t n,
                                          const double *params, float *dx);

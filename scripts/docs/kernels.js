@@ -7,7 +7,7 @@ import { html, md, num, sci, htmlTable, mdTable, codeBlock } from './text.js';
 import { kernelRows } from '../../tests/bench/tables.js';
 import { BOUNDS } from '../../wasm/analysis/check.js';
 import { NORMALIZER_REFERENCES, MEASURE_REFERENCES, LOSS_REFERENCES, GOLDEN } from '../../wasm/analysis/reference.js';
-import { fmt, fmtE, pow2, inUnit } from '../../tests/bench/report.js';
+import { fmt, fmtE, pow2Sup, inUnit } from '../../tests/bench/report.js';
 
 export const FAMILY_TITLES = {
   normalizer: 'Normalizers', sampler: 'Samplers', optimizer: 'Optimizers', quantizer: 'Quantizers',
@@ -68,7 +68,7 @@ function benchTable(rows) {
   if (!rows.length) return 'Not in the committed benchmark run.';
   const ids = ['relaxed', 'simd', 'scalar', 'js'].filter((id) => rows.some((r) => r.results[id]));
   const label = { relaxed: 'relaxed SIMD', simd: 'SIMD128', scalar: 'scalar', js: 'plain JS' };
-  const out = mdTable(['n', ...ids.map((id) => label[id])], rows.map((r) => [pow2(r.n),
+  const out = mdTable(['n', ...ids.map((id) => label[id])], rows.map((r) => [pow2Sup(r.n),
     ...ids.map((id) => (r.results[id] ? fmt(inUnit(r.unit, r.results[id].ns_per_elem, r.n)) : '—'))]));
   return `${rows[0].unit}, medians of the committed run (\`tests/bench/results/bench.json\`; all peers on the [benchmarks page](../benchmarks.md)):\n\n${out}`;
 }

@@ -8,9 +8,9 @@ import { md, codeBlock } from './text.js';
  * top-level `export` declaration, with the comment lines right above it, is
  * one entry. Returns [{ title, entries: [{ name, code }] }].
  */
-export function dtsSections(source) {
+export function dtsSections(source, firstTitle = 'The API object and its types') {
   const lines = String(source).split('\n');
-  const groups = [{ title: 'The API object and its types', entries: [] }];
+  const groups = [{ title: firstTitle, entries: [] }];
   let pending = [], current = null;
   const flush = () => { if (current) groups.at(-1).entries.push(current); current = null; };
   for (const line of lines) {
@@ -21,10 +21,13 @@ export function dtsSections(source) {
       groups.push({ title: banner[1].replace(/\s*\(.*\)$/, ''), entries: [] });
       continue;
     }
-    const decl = /^export (?:default |declare )?(?:interface|type|function|class|const)\s+(\w+)/.exec(line);
+    // an exported declaration, or a block that augments other types (the
+    // element's tag in HTMLElementTagNameMap, React's JSX): named for what it extends
+    const decl = /^export (?:default |declare )?(?:interface|type|function|class|const)\s+(\w+)/.exec(line)
+      ?? /^declare (global|module '[^']+')/.exec(line);
     if (decl) {
       flush();
-      current = { name: decl[1], code: [...pending, line] };
+      current = { name: decl[1].replace(/^module '(.*)'$/, "module '$1'"), code: [...pending, line] };
       pending = [];
       continue;
     }
@@ -57,8 +60,8 @@ export function typedEntries(pkg) {
 
 /** The JS reference: modules = [{ specifier, file, text (the .d.ts) }], one section each. */
 export function jsPage(modules) {
-  const section = ({ specifier, file, text }) => {
-    const groups = dtsSections(text);
+  const section = ({ specifier, file, text }, i) => {
+    const groups = dtsSections(text, i === 0 ? undefined : 'Types');
     return `## ${md(specifier)}\n\n\`import … from '${specifier}'\` (types: \`${file}\`)\n\n`
       + groups.map((g) => `### ${md(g.title)}\n\n${g.entries.map((e) => `#### ${e.name}\n\n${codeBlock('ts', e.code)}`).join('\n\n')}`).join('\n\n');
   };

@@ -10,6 +10,9 @@ export const pow2 = (n) => {
   const l = Math.log2(n);
   return Number.isInteger(l) && l >= 13 ? `2^${l}` : String(n);
 };
+const SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** pow2 typeset (2²⁰) for the pages and the charts; the text tables keep 2^20. */
+export const pow2Sup = (n) => pow2(n).replace(/\^(\d+)/, (_, d) => [...d].map((c) => SUP[c]).join(''));
 export const fmt = (v) => (v == null ? '—' : v >= 1000 ? v.toFixed(0) : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
 export const fmtX = (v) => (v == null || !isFinite(v) || v <= 0 ? '—' : `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)}x`);
 /** a / b, null when either is missing. */
@@ -82,7 +85,7 @@ export function familySvg(fam, n = fam.headline) {
   const height = top + rows.reduce((s, r) => s + groupH(r), 0) + 40 + 16 * Math.ceil(ids.length / 4);
   const x = (v) => left + (width * Math.log10(v / lo)) / Math.log10(hi / lo);
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 30}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<text x="10" y="18" font-size="14" font-weight="bold">${esc(fam.title)}, n = ${esc(pow2(n))}</text>`,
+    `<text x="10" y="18" font-size="14" font-weight="bold">${esc(fam.title)}, n = ${esc(pow2Sup(n))}</text>`,
     `<text x="10" y="34" fill="#555">${esc(fam.unit)} (log scale; shorter is faster), median of interleaved rounds</text>`];
   for (let d = lo; d <= hi * 1.0001; d *= 10) {
     out.push(`<line x1="${x(d).toFixed(1)}" y1="${top - 4}" x2="${x(d).toFixed(1)}" y2="${height - 34 - 16 * Math.ceil(ids.length / 4)}" stroke="#ddd"/>`);

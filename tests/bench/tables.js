@@ -5,7 +5,7 @@
 //   <!-- bench:NAME -->  and  <!-- /bench:NAME -->
 // for NAME in: machine, softmax, targets, and one per family (normalizer,
 // sampler, quantizer, optimizer, measure, loss, attention).
-import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2, ratio } from './report.js';
+import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2Sup, ratio } from './report.js';
 
 const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
@@ -37,7 +37,7 @@ export function benchSections(res) {
     const out = [['n', ...ids.map((id) => NAMES[id] ?? id), 'relaxed vs tfjs', 'max rel err: softscope / tfjs / ort-web / ort-node']];
     for (const n of ns) {
       const r = row('normalizer', 'softmax', n).results, t = (id) => r[id]?.ns_per_elem;
-      out.push([pow2(n), ...ids.map((id) => (r[id] ? `${fmt(t(id))} (${r[id].gbps.toFixed(1)} GB/s)` : '—')), fmtX(ratio(t('tfjs'), t('relaxed'))),
+      out.push([pow2Sup(n), ...ids.map((id) => (r[id] ? `${fmt(t(id))} (${r[id].gbps.toFixed(1)} GB/s)` : '—')), fmtX(ratio(t('tfjs'), t('relaxed'))),
         ['relaxed', 'tfjs', 'ort-web', 'ort-node'].map((id) => fmtE(r[id]?.max_rel_err)).join(' / ')]);
     }
     return `ns per element (GB/s: 8 bytes per element, x read and y written, as memcpy of n floats)\n\n${md(out)}`;
@@ -49,7 +49,7 @@ export function benchSections(res) {
     const n = fam.rows.some((r) => r.kernel === 'softmax' && r.n === 2 ** 20) ? 2 ** 20 : fam.rows.find((r) => r.kernel === 'softmax').n;
     const r = row('normalizer', 'softmax', n).results;
     const ids = orderIds(new Set(Object.keys(r))).filter((id) => r[id]?.ns_per_elem != null);
-    const out = [['softmax, n = ' + pow2(n), 'ns per element', 'GB/s', 'max rel err']];
+    const out = [['softmax, n = ' + pow2Sup(n), 'ns per element', 'GB/s', 'max rel err']];
     for (const id of ids) out.push([NAMES[id] ?? id, fmt(r[id].ns_per_elem), r[id].gbps.toFixed(1), fmtE(r[id].max_rel_err)]);
     return md(out);
   }
@@ -63,7 +63,7 @@ export function benchSections(res) {
     for (const r of fam.rows) {
       if (r.error) continue;
       const t = (id) => r.results[id]?.ns_per_elem ?? null, lead = t('relaxed') ?? t('simd'), best = bestPeer(r);
-      out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
+      out.push([r.kernel, pow2Sup(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
         fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)), best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
         ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : [])]);
     }
@@ -72,7 +72,7 @@ export function benchSections(res) {
 
   function targets() {
     return res.targets.map((tg) => {
-      const vals = tg.values.map((v) => `${pow2(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+      const vals = tg.values.map((v) => `${pow2Sup(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
       return `- **${tg.status}** — ${tg.name} ${tg.want}: ${vals}${tg.note ? ` (${tg.note})` : ''}`;
     }).join('\n');
   }

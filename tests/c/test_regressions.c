@@ -256,6 +256,38 @@ TEST(regress_boltzmann_vjp_huge_bx) {
   vjp_agree("boltzmann", &b, x, g, N, &s);
 }
 
+/* Fuzzer (regress-adaptive-vjp-g-near-flt-max): adaptive_temperature (beta
+   = 1 here: softmax's VJP) on a one-hot y with g near FLT_MAX. The SIMD core
+   formed g_i - <g, y> in float (-2^128: Inf, then 0 * Inf = NaN,
+   SS_ERR_DOMAIN) where the scalar one, in double, gives the exact dx = 0.
+   The class: a SIMD backward whose float intermediate overflows is answered
+   by the scalar reference (registry/dispatch.c), so every normalizer with a
+   VJP gets the same status from both impls on this input. */
+TEST(regress_vjp_float_intermediate_overflow) {
+  const float x[4] = {0x1.8p+102f, 0.0f, 0x1p+101f, 0x1p+101f};
+  const float g[4] = {0x1.dp+126f, 0x1.dp+125f, -0x1.18p+127f, 0x1p+124f};
+  static const char *const zero_dx[] = {"adaptive_temperature", "softmax"};
+  for (int j = 0; j < 2; j++)
+    FOR_EACH_IMPL(impl) {
+      float y[4], dx[4];
+      CHECK_STATUS(ss_normalize(N_(zero_dx[j]), impl, x, 4, NULL, 0, y), SS_OK);
+      CHECK_STATUS(ss_normalize_vjp(N_(zero_dx[j]), impl, x, y, g, 4, NULL, 0, dx), SS_OK);
+      for (int i = 0; i < 4; i++)
+        CHECK(dx[i] == 0.0f, "%s %s: dx[%d] = %g, want 0 (y one-hot)", zero_dx[j], ss_impl_name(impl), i,
+              dx[i]);
+    }
+  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
+    const ss_kernel_info *k = ss_kernel_at(ki);
+    if (k->family != SS_FAMILY_NORMALIZER || !k->has_backward) continue;
+    double p[16];
+    cf_defaults(k, 4, p);
+    float y[4];
+    if (ss_normalize(k, SS_IMPL_SCALAR, x, 4, p, k->nparams, y) != SS_OK) continue;
+    ss_status s;
+    vjp_agree(k->name, p, x, g, 4, &s);
+  }
+}
+
 /* Fuzzer (regress-boltzmann-param-vjp-huge-gy): boltzmann, b = 1000, x =
    {2^102, 0, 0, 0, 0}, g_0 = -2^93.8: the SIMD parameter VJP formed g y in
    float (overflow, SS_ERR_DOMAIN) where the scalar one (double) is finite. */

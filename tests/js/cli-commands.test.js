@@ -117,6 +117,27 @@ describe.concurrent('check and input rules', () => {
     expect(Date.now() - t0).toBeLessThan(10000);
   });
 
+  // Exported numbers name the wasm build that computed them: "impl" is the
+  // C impl ('simd' on the relaxed build too), "build" the module.
+  it.each([
+    [['normalize', 'softmax', '--input', '[1,2,3]']],
+    [['measure', 'entropy', '--input', '[0.25,0.75]']],
+    [['loss', 'cross_entropy', '--input', '[1,2,3]', '--param', 'target=1']],
+    [['sample', 'top_p', '--input', '[1,2,3]']],
+    [['quantize', 'uniform', '--input', '[0.1,-0.5,0.9]']],
+    [['optimize', 'adam', '--steps', '3']],
+    [['attend', 'sdpa', '--example', 'random', '--n', '4']],
+    [['sweep', 'dispersion', '--normalizers', 'softmax', '--n-max', '64']],
+    [['list', '--family', 'loss']],
+  ])('%j --json names the build, and --impl scalar gives build "scalar"', async (args) => {
+    const a = await run([...args, '--json']);
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out).build).toBe(ss.build);
+    const b = await run([...args, '--json', '--impl', 'scalar']);
+    expect(b.code, b.err).toBe(0);
+    expect(JSON.parse(b.out)).toMatchObject({ impl: 'scalar', build: 'scalar' });
+  });
+
   it('normalize sa_softmax: its weights (some negative) are measured as |w| / sum |w|, not rejected', async () => {
     const r = await run(['normalize', 'sa_softmax', '--input', '[2,-3,0.5,-1]', '--json']);
     expect(r.code, r.err).toBe(0);

@@ -110,7 +110,7 @@ describe('the site from the registry', () => {
 
   it('the benchmarks page is filled from the run', () => {
     const bench = site.files.get('benchmarks.md');
-    expect(bench).toMatch(/<!-- bench:normalizer -->\nns per element; input: [\s\S]*\| softmax \| 2\^20 \|/);
+    expect(bench).toMatch(/<!-- bench:normalizer -->\nns per element; input: [\s\S]*\| softmax \| 2²⁰ \|/);
     expect(pages.get('benchmarks.md')).toMatch(/<!-- bench:normalizer -->\n<!-- \/bench:normalizer -->/); // the committed template holds no numbers
   });
 });
@@ -133,6 +133,11 @@ describe('the references find their sources\' parts', () => {
     const page = jsPage(entries);
     for (const e of entries) expect(page).toContain(`## ${e.specifier}\n`);
     expect(page).toMatch(/## softscope\/analysis\n[\s\S]*#### dispersionSweep\n/);
+    // every entry point's section has entries, the element's too: its type,
+    // its tag in HTMLElementTagNameMap (declare global) and React's JSX
+    for (const e of entries) expect(dtsSections(read(e.file)).flatMap((g) => g.entries).length, e.specifier).toBeGreaterThan(0);
+    expect(page).toMatch(/## softscope\/embed\n[\s\S]*#### SoftscopeWidget\n[\s\S]*#### global\n[\s\S]*'softscope-widget': SoftscopeWidget/);
+    expect(page).toMatch(/## softscope\/embed\/react\n[\s\S]*#### module 'react'\n/);
   });
 
   it('softscope.h: its sections in order, each with its declarations', () => {
@@ -159,7 +164,7 @@ describe('the README', () => {
     expect(readme).toContain('make play');
     expect(readme).toContain('make test');
     expect(readme).toMatch(/`make docs` builds the docs site into `build\/docs\/`/);
-    expect(readme).toMatch(/<!-- bench:headline -->\n\| softmax, n = 2\^20 \|/);
+    expect(readme).toMatch(/<!-- bench:headline -->\n\| softmax, n = 2²⁰ \|/);
   });
 
   it('links only to files that exist', () => {

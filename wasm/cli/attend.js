@@ -86,7 +86,7 @@ async function attend(ctx, name, opt) {
   const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.subarray(i * cols, (i + 1) * cols)));
   if (opt.json) {
     const heads = Array.from({ length: r.heads }, (_, hh) => rowsOf(r.attention.subarray(hh * r.n * r.m, (hh + 1) * r.n * r.m), r.m));
-    ctx.out(toJson({ kernel: k.name, impl: ss.impl, normalizer: nk?.name ?? null, output: rowsOf(r.output, r.dv), attention: heads, metrics }));
+    ctx.out(toJson({ kernel: k.name, impl: ss.impl, build: ss.build, normalizer: nk?.name ?? null, output: rowsOf(r.output, r.dv), attention: heads, metrics }));
     return;
   }
   ctx.out(`${k.name}${nk ? ` with ${nk.name}` : ''} (${ss.impl}): n = ${r.n}, m = ${r.m}, d = ${r.d}, dv = ${r.dv}, heads = ${r.heads}`);
@@ -116,7 +116,7 @@ export const command = {
                     none of that name, of the normalizer (temperature, alpha, ...)
   trig and hrf estimate each row's normalizer with signed features: a row whose estimate is not
   positive exits 2 naming --param scale (lower it, or raise --param features).
-  --json prints {"kernel","impl","normalizer","output":[[...] per query],"attention":[[[...]]] per head,
+  --json prints {"kernel","impl","build","normalizer","output":[[...] per query],"attention":[[[...]]] per head,
   "metrics":{"entropy","zero_fraction","max_weight","sink_rate" (means over rows, per head),
   "kurtosis","max_median_ratio" (of each head's output; null when undefined),"sink_head" (mean weight on key 0 > ${SINK_EPS}),"head_distance"}}`,
   positional: [1, 1],

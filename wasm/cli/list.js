@@ -10,7 +10,7 @@ export const command = {
   help: `family: normalizer, sampler, optimizer, quantizer, measure, loss, attention (all by default;
 --family F is the same). Each line: name, family, parameters as name=default.
 \`softscope describe <kernel>\` prints one kernel's full descriptor (formula, paper, ranges).
---json prints {"version","impl","max_n","kernels":[registry entries]}.`,
+--json prints {"version","impl","build","max_n","kernels":[registry entries]}.`,
   positional: [0, 1],
   async run(ctx, { pos, opt }) {
     if (pos[0] && opt.family && pos[0] !== opt.family) throw new UsageError(`list: family "${pos[0]}" and --family ${opt.family} disagree`);
@@ -18,7 +18,7 @@ export const command = {
     const family = pos[0] ?? opt.family;
     const list = ss.kernels(family);
     if (opt.json) {
-      ctx.out(toJson({ version: ss.version, impl: ss.impl, max_n: ss.maxN, kernels: list }));
+      ctx.out(toJson({ version: ss.version, impl: ss.impl, build: ss.build, max_n: ss.maxN, kernels: list }));
       return;
     }
     const nameW = Math.max(...list.map((k) => k.name.length)), famW = Math.max(...list.map((k) => k.family.length));

@@ -7,7 +7,7 @@ export const command = {
   summary: 'a loss of logits against a target, and its gradient',
   usage: 'softscope loss <kernel> --input <logits> --param target=<index> [--param name=value]... [--impl I] [--json]',
   options: { input: 'value', param: 'list', impl: 'value', json: 'flag' },
-  help: '--json prints {"kernel","impl","output": loss,"grad": [dL/dx]}.',
+  help: '--json prints {"kernel","impl","build","output": loss,"grad": [dL/dx]}.',
   positional: [1, 1],
   async run(ctx, { pos, opt }) {
     const ss = await ctx.load(opt.impl);
@@ -19,7 +19,7 @@ export const command = {
     const { loss, grad } = ss.loss(k.name, x, params);
     requireFinite('output', [loss]);
     requireFinite('grad', grad);
-    if (opt.json) { ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: loss, grad: Array.from(grad, f32) })); return; }
+    if (opt.json) { ctx.out(toJson({ kernel: k.name, impl: ss.impl, build: ss.build, output: loss, grad: Array.from(grad, f32) })); return; }
     ctx.out(`${k.name} (${ss.impl}), n = ${x.length}, ${paramList(params)}: loss ${num(loss, 9)}`);
     ctx.out(table(rowsOf(x, grad), ['i', 'x', 'dL/dx']));
   },

@@ -12,7 +12,7 @@ export const command = {
     return `--input2 is required by the measures that compare two vectors (${of('probs_pair')}).
 Of logits: ${of('logits')}; of any finite values (at least two different ones): ${of('values')};
 the others read a probability vector.
---json prints {"kernel","impl","output","metrics":{"n"}}; Infinity is written as the string "Infinity".`;
+--json prints {"kernel","impl","build","output","metrics":{"n"}}; Infinity is written as the string "Infinity".`;
   },
   positional: [1, 1],
   async run(ctx, { pos, opt }) {
@@ -27,7 +27,7 @@ the others read a probability vector.
     const q = pair ? await readVector(opt.input2, '--input2') : null;
     const v = ss.measure(k.name, p, q, parseParams(opt.param, k));
     requireFinite('output', [v], { posInf: true }); // e.g. KL(p || q) with q_i = 0 < p_i
-    if (opt.json) ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: v, metrics: { n: p.length } }));
+    if (opt.json) ctx.out(toJson({ kernel: k.name, impl: ss.impl, build: ss.build, output: v, metrics: { n: p.length } }));
     else ctx.out(`${k.name} (${ss.impl}), n = ${p.length}: ${num(v, 9)}`);
   },
 };

@@ -11,7 +11,7 @@ export const command = {
   options: { input: 'value', param: 'list', impl: 'value', json: 'flag' },
   help: `<x>: '[2, 1, 0.1]' (JSON), "1 2 3", @file, or - (stdin); -Infinity is a masked logit.
 The JSON output of a softscope command is accepted too (its "output" is used).
---json prints {"kernel","impl","output","metrics":{"entropy","max","support","sum"}}: the metrics of
+--json prints {"kernel","impl","build","output","metrics":{"entropy","max","support","sum"}}: the metrics of
 the output read as a distribution — probabilities as they are, exp(y) for log-probabilities,
 |w| / sum |w| for weights (softpick, sa_softmax, boltzmann; entropy null when they are all 0) — and
 the sum of the output itself. A non-finite output (a kernel defect) exits 1 instead of printing.`,
@@ -29,7 +29,7 @@ the sum of the output itself. A non-finite output (a kernel defect) exits 1 inst
     const metrics = { entropy: m.support === 0 ? null : m.entropy, max: m.max, support: m.support, sum: m.sum };
     requireNoNaN('metrics', metrics);
     if (opt.json) {
-      ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(y, f32), metrics }));
+      ctx.out(toJson({ kernel: k.name, impl: ss.impl, build: ss.build, output: Array.from(y, f32), metrics }));
       return;
     }
     ctx.out(`${k.name} (${ss.impl}), n = ${x.length}${paramList(params) ? `, ${paramList(params)}` : ''}`);

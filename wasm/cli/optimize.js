@@ -27,7 +27,8 @@ async function optimize(ctx, name, opt) {
   for (const run of [r, ...compare]) requireNoNaN(run.kernel, { output: run.output, metrics: run.metrics });
   if (opt.svg) await ctx.write(opt.svg, raceFigure(ss, options, compare.map((c) => c.kernel)), '--svg');
   if (opt.json) {
-    const res = { ...r };
+    const { kernel, impl, ...rest } = r;
+    const res = { kernel, impl, build: ss.build, ...rest };
     if (compare.length) res.compare = compare.map((c) => ({ kernel: c.kernel, output: c.output, metrics: c.metrics }));
     ctx.out(toJson(res));
     return;
@@ -56,7 +57,7 @@ export const command = {
   --warmup W        warm-up steps of the schedule (default 0)
   --compare a,b,..  also run these optimizers (their defaults) from the same start: "compare" in the JSON
   --svg FILE        write the figure (heat map, minima, paths) as SVG
-  --json prints {"kernel","impl","fn","output":[[x, y, f]: the start, then each step],"metrics":
+  --json prints {"kernel","impl","build","fn","output":[[x, y, f]: the start, then each step],"metrics":
   {"steps","diverged","final_f","best_f","f_gap","distance","nearest_minimum"}}`,
   positional: [1, 1],
   async run(ctx, { pos, opt }) {

@@ -28,7 +28,7 @@ export const command = {
   usage: 'softscope quantize <kernel> --input <x> [--param name=value]... [--impl I] [--json]',
   options: { input: 'value', param: 'list', impl: 'value', json: 'flag' },
   help: `Named choices go by name (--param rounding=stochastic); vq reads the input as vectors of dim values.
---json prints {"kernel","impl","output":[dequantized],"codes","metrics"} with mse, max_error, sqnr_db,
+--json prints {"kernel","impl","build","output":[dequantized],"codes","metrics"} with mse, max_error, sqnr_db,
 and for a probability vector kl (KL(x || y / sum y), null when y drops mass) and argmax_kept.
 adaround reads the input as a layer W, rows of cols weights, and learns each weight's rounding on
 calibration inputs X (cols x batch, drawn under seed, AR(1) with corr); it also prints the layer's
@@ -47,7 +47,7 @@ calibration inputs X (cols x batch, drawn under seed, AR(1) with corr); it also 
     if (k.name === ADAROUND) metrics.layer = layerMetrics(ss, k, x, params, r);
     requireNoNaN('metrics', metrics);
     if (opt.json) {
-      ctx.out(toJson({ kernel: k.name, impl: ss.impl, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
+      ctx.out(toJson({ kernel: k.name, impl: ss.impl, build: ss.build, output: Array.from(r.output, f32), codes: Array.from(r.codes), metrics }));
       return;
     }
     ctx.out(`${k.name} (${ss.impl}), n = ${x.length}, ${paramList(params, 'defaults')}`);

@@ -10,7 +10,7 @@ export const command = {
   summary: 'draw from a sampler (seeded, the same in every build)',
   usage: 'softscope sample <kernel> --input <x> [--param seed=S] [--param draws=N] [--param name=value]... [--impl I] [--json]',
   options: { input: 'value', param: 'list', impl: 'value', json: 'flag' },
-  help: `--json prints {"kernel","impl","output","probs","metrics"}:
+  help: `--json prints {"kernel","impl","build","output","probs","metrics"}:
   output   the draws: indices for index samplers (filters, categorical, gumbel_max); for relaxed
            samplers (gumbel_softmax, gumbel_softmax_hard, reinmax) the argmax of each draw, with the
            drawn vectors in "samples"; for vector samplers (gumbel_sigmoid, dirichlet, dare) one
@@ -35,7 +35,7 @@ The same seed gives the same draws in every build (native, wasm scalar, wasm SIM
     requireNoNaN('metrics', metrics);
     const rows = (flat) => Array.from({ length: r.draws }, (_, d) => Array.from(flat.subarray(d * r.n, (d + 1) * r.n), f32));
     if (opt.json) {
-      const res = { kernel: k.name, impl: ss.impl, output: r.indices ? Array.from(r.indices) : rows(r.samples), probs: Array.from(r.probs, f32) };
+      const res = { kernel: k.name, impl: ss.impl, build: ss.build, output: r.indices ? Array.from(r.indices) : rows(r.samples), probs: Array.from(r.probs, f32) };
       if (k.draws === 'relaxed') res.samples = rows(r.samples);
       res.metrics = metrics;
       ctx.out(toJson(res));

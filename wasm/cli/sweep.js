@@ -1,6 +1,6 @@
 // softscope sweep dispersion: the dispersion sweep of analysis/dispersion.js
 // (the same code as the Dispersion view) from the command line — a table per
-// normalizer, the sweep result as JSON ({"kernel":"dispersion","impl",
+// normalizer, the sweep result as JSON ({"kernel":"dispersion","impl","build",
 // ...result}), and/or the Dispersion view's figure as SVG.
 import { UsageError, parseNumberToken, toJson, num, table } from './shared.js';
 import { dispersionSweep, DISPERSION_N_MAX, DISPERSION_DEFAULTS, DISTRACTOR_KINDS, KEY_POSITIONS } from '../analysis/dispersion.js';
@@ -149,7 +149,7 @@ async function sweep(ctx, what, opt) {
     const svg = svgString(html`<${dispersion.Figure} data=${data} colors=${dispersion.colors(ss)} width=${dispersion.width} />`);
     await ctx.write(opt.svg, svg, '--svg');
   }
-  if (opt.json) ctx.out(toJson({ kernel: 'dispersion', impl: ss.impl, ...r }));
+  if (opt.json) ctx.out(toJson({ kernel: 'dispersion', impl: ss.impl, build: ss.build, ...r }));
   else ctx.out(textReport(ss, r));
 }
 
@@ -160,7 +160,7 @@ export const command = {
   options: { normalizers: 'value', 'n-max': 'value', 'n-min': 'value', margin: 'value', distractor: 'value', scale: 'value', seed: 'value',
     'points-per-octave': 'value', key: 'value', svg: 'value', param: 'list', impl: 'value', json: 'flag' },
   help: `${HELP}
---json prints {"kernel": "dispersion","impl","n": [...],"series": [{"name","params","output",
+--json prints {"kernel": "dispersion","impl","build","n": [...],"series": [{"name","params","output",
 "keyProb","maxProb","entropy","support","sum","errors"}],"inputs": {...}}`,
   positional: [0, 1],
   run: (ctx, { pos, opt }) => sweep(ctx, pos[0], opt),
