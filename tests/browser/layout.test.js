@@ -68,6 +68,7 @@ for (const [width, height] of [[1280, 720], [1400, 900]]) {
         return { fig, scrollY, control: { top: cr.top, bottom: cr.bottom, left: cr.left, right: cr.right, hit: c === hit || c.contains(hit) },
           column: col && { left: col.left, top: col.top }, card: { right: card.right, top: card.top } };
       }, MAIN[view]);
+      console.log(`layout ${width}×${height} ${view}: figure top ${Math.round(r.fig.top)} px, ${Math.round(r.fig.visible)} of ${Math.round(r.fig.height)} px on screen`);
       expect(r.scrollY).toBe(0);
       expect(r.fig.top, 'figure top (px)').toBeGreaterThanOrEqual(0);
       expect(r.fig.top, 'figure top (px)').toBeLessThanOrEqual(0.2 * height);
@@ -121,6 +122,7 @@ describe('on a phone (390 × 844): the figure first, then the controls', () => {
         .find((e) => !e.closest('.figure-card') && e.getClientRects().length > 0);
       return { svg: svg.top, control: c.getBoundingClientRect().top, scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth };
     });
+    console.log(`layout 390×844 ${view}: figure top ${Math.round(r.svg)} px, first control ${Math.round(r.control)} px`);
     expect(r.svg, 'figure top (px)').toBeLessThan(844);
     expect(r.svg).toBeLessThan(r.control);
     expect(r.scroll, 'horizontal scroll (px)').toBeLessThanOrEqual(0);
@@ -166,6 +168,7 @@ for (const [label, vw, vh, cw, which] of [['a docs page (720 px)', 1280, 900, 72
         const w = document.querySelector('softscope-widget');
         return [w.getBoundingClientRect().height, w.shadowRoot.querySelector('[data-view-figure] svg').getBoundingClientRect().height];
       });
+      console.log(`layout widget ${view} at ${cw} px: ${Math.round(total)} px tall, ${Math.round(total - figure)} px under the figure`);
       const [maxTotal, maxUnder] = WIDGET_MAX[view][which];
       expect(total, `${view} widget height (px)`).toBeLessThanOrEqual(maxTotal);
       expect(total - figure, `${view}: height under the figure (px)`).toBeLessThanOrEqual(maxUnder);

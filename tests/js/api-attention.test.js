@@ -111,7 +111,7 @@ describe('softscope attend (CLI)', () => {
     const r = await run(['attend', 'sdpa', '--example', 'sentence', '--normalizer', 'sparsemax', '--param', 'heads=2', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'normalizer', 'output', 'attention', 'metrics']);
+    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'build', 'normalizer', 'output', 'attention', 'metrics']);
     expect(j.attention.length).toBe(2);
     expect(j.output.length).toBe(7);
     for (const head of j.attention) for (const row of head) expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);

@@ -84,7 +84,7 @@ describe('softscope loss (CLI)', () => {
     const r = await run(['loss', 'sparsemax_loss', '--input', '[-2, 0, 0.5]', '--param', 'target=2', '--json']);
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j).sort()).toEqual(['grad', 'impl', 'kernel', 'output']);
+    expect(Object.keys(j).sort()).toEqual(['build', 'grad', 'impl', 'kernel', 'output']);
     // sparsemax([-2, 0, 0.5]) = [0, 0.25, 0.75] (Martins & Astudillo 2016):
     // L = sum p (x - x_t) + (1 - sum p^2) / 2 = -0.125 + 0.1875 = 0.0625
     expect(j.kernel).toBe('sparsemax_loss');

@@ -145,7 +145,7 @@ describe('softscope optimize (CLI)', () => {
     const r = await run(['optimize', 'adam', '--fn', 'quadratic', '--start', '2,-1', '--steps', '30', '--param', 'lr=0.1', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'fn', 'output', 'metrics']);
+    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'build', 'fn', 'output', 'metrics']);
     expect(j.output.length).toBe(31);
     expect(j.output[0].slice(0, 2)).toEqual([2, -1]);
     const [x, y, f] = j.output[30];

@@ -165,7 +165,7 @@ describe('softscope quantize (CLI)', () => {
     const r = await run(['quantize', 'uniform', '--input', JSON.stringify(p), '--param', 'bits=4', '--json']);
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'output', 'codes', 'metrics']);
+    expect(Object.keys(j)).toEqual(['kernel', 'impl', 'build', 'output', 'codes', 'metrics']);
     const y = j.output;
     const se = y.reduce((a, v, i) => a + (v - p[i]) ** 2, 0);
     expect(j.metrics.mse).toBeCloseTo(se / 4, 9);

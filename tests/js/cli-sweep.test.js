@@ -28,7 +28,7 @@ describe.concurrent('softscope sweep dispersion', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toBe('');
     const j = JSON.parse(r.out);
-    expect(Object.keys(j).sort()).toEqual(['impl', 'inputs', 'kernel', 'n', 'series']);
+    expect(Object.keys(j).sort()).toEqual(['build', 'impl', 'inputs', 'kernel', 'n', 'series']);
     expect(j.kernel).toBe('dispersion');
     expect(['simd', 'scalar']).toContain(j.impl);
     expect(j.n).toEqual(pow2(1, 10));

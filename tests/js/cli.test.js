@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // The shape every --json result has, and nothing else.
 function expectShape(j) {
-  expect(Object.keys(j).sort()).toEqual(['impl', 'kernel', 'metrics', 'output']);
+  expect(Object.keys(j).sort()).toEqual(['build', 'impl', 'kernel', 'metrics', 'output']);
   expect(['simd', 'scalar']).toContain(j.impl);
 }
 
