@@ -2,11 +2,13 @@
 // written out in plain JavaScript from their papers, not from the C code, so
 // a kernel that drifts from its definition is caught.
 
-/** softmax(x) in float64 (masked entries -Infinity give exactly 0). */
-export function softmax(x) {
+/** softmax(x / t) in float64 (masked entries -Infinity give exactly 0):
+ *  exp((x_i - max x) / t), the difference taken first, so any t > 0 down to
+ *  5e-324 is exact (x / t alone overflows: 1 / 1e-39 is past float32). */
+export function softmax(x, t = 1) {
   let m = -Infinity;
   for (const v of x) if (v > m) m = v;
-  const e = Array.from(x, (v) => Math.exp(v - m));
+  const e = Array.from(x, (v) => Math.exp((v - m) / t));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((v) => v / s);
 }

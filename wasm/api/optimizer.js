@@ -4,10 +4,12 @@
 // the Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, number, integer, overflowsFloat32 } from './args.js';
-import { trajectoryMetrics } from './trajectory-metrics.js';
+import { summaryMetrics } from './trajectory-metrics.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
 const MAX_STEPS = 1e7;
+// Steps per call of ss_trajectory inside trajectory(): 24 bytes of path each.
+const TRAJECTORY_SLICE = 1 << 16;
 
 function f32(v, name, where) {
   if (!(v instanceof Float32Array))
@@ -130,12 +132,32 @@ export const optimizerCalls = {
   /** A whole run: { kernel, impl, fn, output: [[x, y, f]: the start, then
    *  after each step], metrics }. Options: optimizer, fn, start ([x, y],
    *  default the function's), steps (100), params, noise, clip, seed,
-   *  schedule ('constant' | 'cosine' | 'wsd'), warmup, decay, minFactor. */
+   *  schedule ('constant' | 'cosine' | 'wsd'), warmup, decay, minFactor,
+   *  every (1): output keeps the points of steps 0, every, 2 every, ... and
+   *  the last step taken; the metrics are over every step either way. The
+   *  run is taken in slices of TRAJECTORY_SLICE steps, so its memory is that
+   *  of the points kept, not of the steps run. */
   trajectory(options) {
-    const r = new TrajectoryRunner(this, options, 'softscope.trajectory');
-    const output = [r.start, ...r.advance(r.steps)];
+    const where = 'softscope.trajectory';
+    const o = opts(options, where, ['optimizer', 'fn', 'start', 'steps', 'params', 'every', ...SCHEDULE_KEYS]);
+    const every = number(o, 'every', 1, (v) => Number.isInteger(v) && v >= 1 && v <= MAX_STEPS, `must be an integer in [1, ${MAX_STEPS}]`, where);
+    const { every: _, ...rest } = o;
+    const r = new TrajectoryRunner(this, rest, where);
+    const output = [r.start];
+    let last = r.start, best = r.start[2], taken = 0;
+    while (taken < r.steps && !r.diverged) {
+      const slice = r.advance(Math.min(TRAJECTORY_SLICE, r.steps - taken));
+      for (let i = 0; i < slice.length; i++) {
+        const p = slice[i];
+        best = Math.min(best, p[2]);
+        if ((taken + i + 1) % every === 0) output.push(p);
+      }
+      taken += slice.length;
+      if (slice.length) last = slice[slice.length - 1];
+    }
+    if (taken % every !== 0) output.push(last);
     return { kernel: r.kernel.name, impl: r.kernel.impls.includes(this.impl) ? this.impl : 'scalar', fn: r.fn.name, output,
-      metrics: trajectoryMetrics(r.fn, output, r.steps) };
+      metrics: summaryMetrics(r.fn, { steps: taken, last, best }, r.steps) };
   },
 };
 

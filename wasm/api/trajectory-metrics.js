@@ -15,13 +15,18 @@ export function nearestMinimum(fn, x, y) {
 
 /** Measures of a path [[x, y, f], ...] (the start first) on fn. */
 export function trajectoryMetrics(fn, output, requested) {
-  const last = output[output.length - 1];
-  const { minimum, distance } = nearestMinimum(fn, last[0], last[1]);
   let best = Infinity;
   for (const p of output) best = Math.min(best, p[2]);
+  return summaryMetrics(fn, { steps: output.length - 1, last: output[output.length - 1], best }, requested);
+}
+
+/** The same measures from a summary of the path, for a run streamed rather
+ *  than kept: { steps taken, last point [x, y, f], best f over every point }. */
+export function summaryMetrics(fn, { steps, last, best }, requested) {
+  const { minimum, distance } = nearestMinimum(fn, last[0], last[1]);
   return {
-    steps: output.length - 1,
-    diverged: output.length - 1 < requested,
+    steps,
+    diverged: steps < requested,
     final_f: last[2],
     best_f: best,
     f_gap: last[2] - fn.fmin,

@@ -4,7 +4,7 @@
 // The measures: per head, the row means (entropy, zeros, max, sink share)
 // and the head measures of the softpick paper (kurtosis and max/median of the
 // head's output, whether the head is a sink).
-import { UsageError, cliMessage, readText, parseParams, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
+import { UsageError, cliMessage, readText, own, parseParams, requireFinite, requireNoNaN, toJson, num, table } from './shared.js';
 import { attentionExample, ATTENTION_EXAMPLES, HEAD_EXAMPLES } from '../analysis/attention-examples.js';
 import { overflowsFloat32 } from '../api/args.js';
 
@@ -38,11 +38,12 @@ async function readInputs(opt) {
   let j;
   try { j = JSON.parse(text); } catch { throw new UsageError('--input: not JSON of the form {"q": [[...]], "k": [[...]], "v": [[...]]}'); }
   if (!j || typeof j !== 'object') throw new UsageError('--input: not JSON of the form {"q": [[...]], "k": [[...]], "v": [[...]]}');
-  const q = matrix(j.q, 'q'), k = matrix(j.k, 'k'), v = matrix(j.v, 'v');
+  const key = (name) => (own(j, name) ? j[name] : undefined); // never an inherited name
+  const q = matrix(key('q'), 'q'), k = matrix(key('k'), 'k'), v = matrix(key('v'), 'v');
   const out = { q: q.data, k: k.data, v: v.data, n: q.rows, m: k.rows };
-  if (j.mask !== undefined) {
-    if (!Array.isArray(j.mask) || j.mask.length !== k.rows) throw new UsageError(`--input: "mask" must have one 0/1 entry per key (${k.rows})`);
-    out.mask = Uint8Array.from(j.mask, (b) => (b ? 1 : 0));
+  if (key('mask') !== undefined) {
+    if (!Array.isArray(key('mask')) || key('mask').length !== k.rows) throw new UsageError(`--input: "mask" must have one 0/1 entry per key (${k.rows})`);
+    out.mask = Uint8Array.from(key('mask'), (b) => (b ? 1 : 0));
   }
   return out;
 }

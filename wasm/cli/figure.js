@@ -7,6 +7,7 @@
 import { UsageError } from './shared.js';
 import { VIEW_IDS, view, parse, stateEntries } from '../views/index.js';
 import { figureFiles } from '../views/files.js';
+import { svgToPng, pngPixels, PNG_SCALE, MAX_PNG_PIXELS } from '../figures/png.js';
 
 const THEMES = ['light', 'dark'];
 
@@ -24,7 +25,8 @@ export const command = {
 --data F    write the numbers the figure shows: .csv (one row per mark) or .json
             ({"view","state","build","data"}: build is the wasm build that computed the numbers,
             relaxed, simd or scalar; the same as the playground's JSON export)
---width W, --height H   size in pixels (default: the view's width, and the height it needs)
+--width W, --height H   size in pixels (default: the view's width, and the height it needs); a PNG is
+            drawn at 2x and may have at most 32 M pixels (2 W x 2 H; e.g. 2048 x 4096), else exit 2
 --theme T   light (default) or dark`,
   positional: [1, 1],
   async run(ctx, { pos, opt }) {
@@ -56,7 +58,9 @@ export const command = {
     if (opt.out === undefined && opt.data === undefined) { ctx.out(files.svg.trimEnd()); return; }
     if (opt.out !== undefined) {
       if (opt.out.toLowerCase().endsWith('.png')) {
-        const { svgToPng } = await import('../figures/png.js');
+        const px = pngPixels(files.width, files.height);
+        if (px > MAX_PNG_PIXELS)
+          throw new UsageError(`--width ${files.width} --height ${files.height}: the PNG (drawn at ${PNG_SCALE}x: ${Math.ceil(files.width * PNG_SCALE)} x ${Math.ceil(files.height * PNG_SCALE)}) would be ${(px / 2 ** 20).toFixed(0)} M pixels, more than the ${MAX_PNG_PIXELS / 2 ** 20} M a PNG may have (128 MiB); lower --width or --height, or write .svg`);
         await ctx.write(opt.out, await svgToPng(files.svg), '--out');
       } else await ctx.write(opt.out, files.svg, '--out');
     }

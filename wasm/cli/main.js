@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createSoftscope } from '../api/index.js';
 import REGISTRY from '../dist/registry.js';
-import { UsageError, DefectError, parseArgs, cliMessage } from './shared.js';
+import { UsageError, DefectError, parseArgs, cliMessage, escapeControls } from './shared.js';
 import { command as list } from './list.js';
 import { command as describe } from './describe.js';
 import { command as normalize } from './normalize.js';
@@ -51,7 +51,11 @@ async function helpOf(c, load) {
  */
 export async function main(argv, io = {}) {
   const out = io.out ?? ((s) => process.stdout.write(s + '\n'));
-  const err = io.err ?? ((s) => process.stderr.write(s + '\n'));
+  const write = io.err ?? ((s) => process.stderr.write(s + '\n'));
+  // Messages quote what the user typed (a kernel name, a --state value): its
+  // control characters are shown escaped, never sent to the terminal.
+  // A message is one line: a newline in it is shown as \x0a too.
+  const err = (s) => write(escapeControls(s));
   let ssPromise = null;
   const load = (impl = 'auto') => {
     if (!IMPLS.includes(impl)) throw new UsageError(`--impl must be auto, relaxed, simd or scalar (got "${impl}")`);
@@ -99,7 +103,8 @@ export async function main(argv, io = {}) {
       err(`softscope: ${name}: ${cliMessage(e)}`);
       return 2;
     }
-    err(`softscope: internal error: ${e?.message ?? e}${process.env.SOFTSCOPE_DEBUG ? `\n${e?.stack}` : ' (SOFTSCOPE_DEBUG=1 for the stack)'}`);
+    err(`softscope: internal error: ${e?.message ?? e}${process.env.SOFTSCOPE_DEBUG ? '' : ' (SOFTSCOPE_DEBUG=1 for the stack)'}`);
+    if (process.env.SOFTSCOPE_DEBUG) write(String(e?.stack).split('\n').map(escapeControls).join('\n'));
     return 1;
   }
 }

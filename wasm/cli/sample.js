@@ -4,6 +4,7 @@
 // mean of the draws is from the expected vector).
 import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { chiSquare, drawCounts } from '../analysis/stats.js';
+import { softmax } from '../analysis/reference.js';
 
 export const command = {
   name: 'sample',
@@ -31,7 +32,7 @@ The same seed gives the same draws in every build (native, wasm scalar, wasm SIM
     const r = ss.sample(k.name, x, params);
     requireFinite('probs', r.probs);
     if (r.samples) requireFinite('samples', r.samples);
-    const metrics = sampleMetrics(ss, k, x, params, r);
+    const metrics = sampleMetrics(k, x, params, r);
     requireNoNaN('metrics', metrics);
     const rows = (flat) => Array.from({ length: r.draws }, (_, d) => Array.from(flat.subarray(d * r.n, (d + 1) * r.n), f32));
     if (opt.json) {
@@ -78,13 +79,15 @@ function vectorMetrics(r) {
   return m;
 }
 
-function sampleMetrics(ss, k, x, params, r) {
+function sampleMetrics(k, x, params, r) {
   if (k.draws === 'vector') return vectorMetrics(r);
   const m = { draws: r.draws, support: r.probs.reduce((c, v) => c + (v > 0 ? 1 : 0), 0), entropy: entropyOf(r.probs) };
   const T = k.params.find((p) => p.name === 'temperature');
   if (T && k.input === 'logits') {
     const t = params.temperature ?? T.default;
-    const base = ss.normalize('softmax', Float32Array.from(x, (v) => v / t));
+    // in float64: x / t in float32 overflows for t < ~1e-38 (and loses the
+    // mass of near ties well before)
+    const base = softmax(x, t);
     let kept = 0;
     for (let i = 0; i < base.length; i++) if (r.probs[i] > 0) kept += base[i];
     m.kept_mass = kept;

@@ -34,13 +34,34 @@ export function requireNoNaN(name, v) {
   }
 }
 
+/** Whether `key` is an own property of `obj` (never one it inherits:
+ *  constructor, __proto__, hasOwnProperty, ...). Every lookup of a name the
+ *  user wrote goes through this or a Map. */
+export const own = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+
+// C0 controls, DEL, C1 controls, and the Unicode line/paragraph separators and
+// bidirectional overrides (they reorder what a terminal shows).
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text for a terminal: every control character shown escaped (ESC as \x1b,
+ *  a newline as \x0a, U+202E as \u202e), so what the user typed is quoted,
+ *  never executed by the terminal, and a message stays one line. Every
+ *  message the CLI writes to stderr passes through this (main.js). */
+export function escapeControls(text) {
+  return String(text).replace(CONTROL_RE, (c) => {
+    const u = c.charCodeAt(0);
+    return u < 0x100 ? `\\x${u.toString(16).padStart(2, '0')}` : `\\u${u.toString(16)}`;
+  });
+}
+
 /**
  * Parses argv against a command's options ({ name: 'flag' | 'value' | 'list' }):
- * { pos: [positionals], opt: { name: value | true | [values] } }. Unknown
- * options are usage errors naming the command.
+ * { pos: [positionals], opt: { name: value | true | [values] } } (opt has no
+ * prototype). Unknown options, inherited names such as --constructor or
+ * --__proto__ included, are usage errors naming the command.
  */
 export function parseArgs(argv, options, command) {
-  const pos = [], opt = {};
+  const pos = [], opt = Object.create(null);
   for (const [k, kind] of Object.entries(options)) if (kind === 'list') opt[k] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -48,7 +69,7 @@ export function parseArgs(argv, options, command) {
     if (!a.startsWith('--') || a === '--' || a === '-') { pos.push(a); continue; }
     const eq = a.indexOf('=');
     const name = a.slice(2, eq < 0 ? undefined : eq);
-    const kind = name === 'help' ? 'flag' : options[name];
+    const kind = name === 'help' ? 'flag' : own(options, name) ? options[name] : undefined;
     if (!kind) throw new UsageError(`unknown option --${name} for ${command} (see softscope ${command} --help)`);
     if (kind === 'flag') {
       if (eq >= 0) throw new UsageError(`--${name} takes no value`);
@@ -148,14 +169,16 @@ export async function readVector(spec, what) {
   return Float32Array.from(parseVector(await readText(spec, what), what));
 }
 
-/** { name: value } from --param name=value (names checked by the API; named choices and true/false kept). */
+/** { name: value } from --param name=value (names checked by the API; named
+ *  choices and true/false kept). The object has no prototype, so every name
+ *  (__proto__ and constructor too) is an own key the API sees and checks. */
 export function parseParams(list, kernel) {
-  const out = {};
+  const out = Object.create(null);
   for (const kv of list) {
     const eq = kv.indexOf('=');
     if (eq <= 0) throw new UsageError(`--param ${kv}: expected name=value`);
     const name = kv.slice(0, eq), raw = kv.slice(eq + 1).trim();
-    if (Object.prototype.hasOwnProperty.call(out, name)) throw new UsageError(`--param ${name} given twice`);
+    if (own(out, name)) throw new UsageError(`--param ${name} given twice`);
     const spec = kernel.params.find((p) => p.name === name);
     if (spec?.type === 'bool' && /^(true|false)$/i.test(raw)) out[name] = /^true$/i.test(raw);
     else if (spec?.choices && /^[a-z_]+$/i.test(raw)) out[name] = raw; // a named choice, checked by the API

@@ -2,7 +2,7 @@
 // (the same code as the Dispersion view) from the command line — a table per
 // normalizer, the sweep result as JSON ({"kernel":"dispersion","impl","build",
 // ...result}), and/or the Dispersion view's figure as SVG.
-import { UsageError, parseNumberToken, toJson, num, table } from './shared.js';
+import { UsageError, parseNumberToken, own, toJson, num, table } from './shared.js';
 import { dispersionSweep, DISPERSION_N_MAX, DISPERSION_DEFAULTS, DISTRACTOR_KINDS, KEY_POSITIONS } from '../analysis/dispersion.js';
 import { dispersion } from '../views/dispersion/index.js';
 import { svgString } from '../figures/render.js';
@@ -45,7 +45,7 @@ function parseNumber(raw, flag) {
 // every chosen normalizer that has `name`.
 function paramsByKernel(ss, names, list) {
   const kernels = names.map((n) => ss.kernel(n, 'normalizer'));
-  const out = new Map(names.map((n) => [n, {}]));
+  const out = new Map(names.map((n) => [n, Object.create(null)])); // no prototype: every name is checked
   for (const kv of list) {
     const eq = kv.indexOf('=');
     if (eq <= 0) throw new UsageError(`--param ${kv}: expected kernel.name=value or name=value`);
@@ -59,7 +59,7 @@ function paramsByKernel(ss, names, list) {
       throw new UsageError(`--param ${key}: none of ${names.join(', ')} has a parameter "${pname}"`);
     for (const k of targets) {
       const params = out.get(k.name);
-      if (Object.prototype.hasOwnProperty.call(params, pname)) throw new UsageError(`--param ${k.name}.${pname} given twice`);
+      if (own(params, pname)) throw new UsageError(`--param ${k.name}.${pname} given twice`);
       const spec = k.params.find((p) => p.name === pname);
       params[pname] = spec?.type === 'bool' && /^(true|false)$/i.test(raw) ? /^true$/i.test(raw) : parseNumber(raw, `--param ${key}`);
     }

@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../../wasm/cli/main.js', import.meta.url));
 
-export function runCli(args, stdin, env = {}) {
+export function runCli(args, stdin, env = {}, nodeFlagFirst = false) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--no-warnings', CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const argv = nodeFlagFirst ? [args[0], '--no-warnings', CLI, ...args.slice(1)] : ['--no-warnings', CLI, ...args];
+    const p = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '', err = '';
     p.stdout.on('data', (d) => { out += d; });
     p.stderr.on('data', (d) => { err += d; });
@@ -16,4 +17,10 @@ export function runCli(args, stdin, env = {}) {
     p.on('close', (code) => resolve({ code, out, err }));
     p.stdin.end(stdin ?? '');
   });
+}
+
+/** runCli in a process whose JS heap may grow to `mb` megabytes (a run that
+ *  needs more dies: a non-zero code). */
+export function runCliWithHeap(args, mb, stdin) {
+  return runCli([`--max-old-space-size=${mb}`, ...args], stdin, {}, true);
 }
