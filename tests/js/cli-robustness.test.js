@@ -8,7 +8,7 @@ import { createSoftscope } from 'softscope';
 import { runInProcess } from '../../wasm/cli/main.js';
 import { validInput, validParams, cliArgs, cliReadsInput } from './support/family-calls.js';
 import { runCli, runCliWithHeap } from './support/run-cli.js';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -186,6 +186,17 @@ describe('issue 25: inherited names, control characters, memory', () => {
     expectOneLine(c, 2, /prints 3000006 points.*add --every 12 \(or more\)/);
   });
 
+  it('sample --param draws=2^24 --json exits 2 at once naming the draws that fit (before: 1 GB and 34 s of JSON)', async () => {
+    expectOneLine(await runInProcess(['sample', 'categorical', '--input', '[1, 2]', '--param', 'draws=16777216', '--json'], { softscope }), 2,
+      /^softscope: --json with --param draws=16777216 prints 16777218 numbers \(at most 2097152\).*MiB.*lower draws to 2097150 or less, or leave out --json/);
+    // relaxed draws print argmax and the n values of each draw
+    expectOneLine(await runInProcess(['sample', 'gumbel_softmax', '--input', '[1, 2, 3]', '--param', 'draws=1000000', '--json'], { softscope }), 2,
+      /prints 4000003 numbers.*lower draws to 524287 or less/);
+    // the table needs no such bound
+    const r = await runInProcess(['sample', 'categorical', '--input', '[1, 2]', '--param', 'draws=16777216'], { softscope });
+    expect(r.code, r.stderr).toBe(0);
+  }, 30000);
+
   it('optimize --every K: the points of steps 0, K, 2K, ... and the last of the full run, bit for bit; the metrics over every step', async () => {
     const base = ['optimize', 'adam', '--fn', 'rosenbrock', '--steps', '1003', '--noise', '0.3', '--seed', '7', '--param', 'lr=0.01', '--json'];
     const full = JSON.parse((await runInProcess(base, { softscope })).stdout);
@@ -243,11 +254,12 @@ describe('issue 25: inherited names, control characters, memory', () => {
   });
 
   it('figure --out x.png past 2^25 pixels (drawn at 2x) exits 2 naming --width and --height, before drawing', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'ss-issue25-')), 'never.png');
     const t0 = Date.now();
-    const r = await runInProcess(['figure', 'normalizers', '--width', '8000', '--height', '8000', '--out', join(tmpdir(), 'ss-issue25-never.png')], { softscope });
+    const r = await runInProcess(['figure', 'normalizers', '--width', '8000', '--height', '8000', '--out', out], { softscope });
     expectOneLine(r, 2, /^softscope: --width 8000 --height 8000: the PNG \(drawn at 2x: 16000 x 16000\) would be 244 M pixels, more than the 32 M a PNG may have/);
     expect(Date.now() - t0).toBeLessThan(20000);
-    expect(existsSync(join(tmpdir(), 'ss-issue25-never.png'))).toBe(false);
+    expect(existsSync(out)).toBe(false);
     // 2048 x 4096 at 2x is exactly 2^25: allowed; one more row is not
     const { pngPixels, MAX_PNG_PIXELS } = await import('../../wasm/figures/png.js');
     expect(pngPixels(2048, 4096)).toBe(MAX_PNG_PIXELS);

@@ -5,6 +5,7 @@
 import { UsageError, readVector, parseParams, requireFinite, requireNoNaN, toJson, table, num, f32, rowsOf, paramList } from './shared.js';
 import { chiSquare, drawCounts } from '../analysis/stats.js';
 import { softmax } from '../analysis/reference.js';
+import { MAX_NUMBERS, BYTES_PER_NUMBER, requireMemory } from './budget.js';
 
 export const command = {
   name: 'sample',
@@ -29,6 +30,15 @@ The same seed gives the same draws in every build (native, wasm scalar, wasm SIM
     if (opt.input === undefined) throw new UsageError('sample: --input is required');
     const x = await readVector(opt.input, '--input');
     const params = parseParams(opt.param, k);
+    if (opt.json) {
+      // what --json prints grows with draws (draws * n values for vector draws): bounded before drawing
+      const draws = params.draws ?? k.params.find((p) => p.name === 'draws')?.default ?? 0;
+      const perDraw = k.draws === 'index' ? 1 : k.draws === 'relaxed' ? 1 + x.length : x.length;
+      const numbers = (Number.isFinite(draws) ? draws : 0) * perDraw + x.length;
+      if (numbers > MAX_NUMBERS)
+        requireMemory(numbers * BYTES_PER_NUMBER, `--json with --param draws=${draws} prints ${numbers} numbers (at most ${MAX_NUMBERS}), which`,
+          `lower draws to ${Math.floor((MAX_NUMBERS - x.length) / perDraw)} or less, or leave out --json (the table counts the draws)`);
+    }
     const r = ss.sample(k.name, x, params);
     requireFinite('probs', r.probs);
     if (r.samples) requireFinite('samples', r.samples);
