@@ -189,8 +189,9 @@ export interface Softscope {
   evalFunction(fn: TestFunctionName, x: number, y: number): { f: number; grad: [number, number] };
   /** f on an nx by ny grid (row j = y_j) over view [x0, x1, y0, y1]. */
   functionGrid(fn: TestFunctionName, options?: { nx?: number; ny?: number; view?: [number, number, number, number] }): Float32Array;
-  /** A whole optimizer run on a test function. */
-  trajectory<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryResult<K>;
+  /** A whole optimizer run on a test function, taken in slices: its memory is that of the points kept.
+   *  every (default 1): output keeps steps 0, every, 2 every, ... and the last step taken; metrics are over every step. */
+  trajectory<K extends OptimizerName>(options: TrajectoryOptions<K> & { every?: number }): TrajectoryResult<K>;
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryRunner<K>;
   /** One attention call (sdpa, or a linear form: cosformer, galerkin, performer, trig, hrf); Q n x d, K m x d, V m x dv, row-major.
@@ -209,8 +210,13 @@ export interface Softscope {
   pack(codes: Int32Array, bits: 2 | 4 | 8, options?: { signed?: boolean }): Uint8Array;
   unpack(bytes: Uint8Array, n: number, bits: 2 | 4 | 8, options?: { signed?: boolean }): Int32Array;
   /** Bias / variance of a gradient estimator against the exact (enumerated) gradient. */
+  /** About 0.1 us per sample and entry (2^24 samples of n = 256: minutes); see CallLimits. */
   estimatorStats(estimator: Estimator, theta: Vector, target: Vector,
-    options?: { tau?: number; seed?: number | bigint; samples?: number }): EstimatorStats;
+    options?: { tau?: number; seed?: number | bigint; samples?: number } & CallLimits): EstimatorStats;
+  /** k-means++ seeded k-means on x read as vectors of options.dim: the seeding and each iteration cost
+   *  about 5 ns per nvec * k * dim (maxWork's unit is nvec * k * dim * (iters + 1)); see CallLimits. */
+  vqTrain(x: Vector, options?: { k?: number; dim?: number; iters?: number; seed?: number } & CallLimits):
+    { codebook: Float32Array; codes: Int32Array; loss: number[] };
   /** For one-input measures the params may be passed in q's place. */
   measure<K extends MeasureName>(kernel: K, p: Vector, q?: Vector | null | Params, params?: ParamsOf<'measure', K>): number;
   measureBackward<K extends MeasureName>(kernel: K, p: Vector, g?: number, params?: ParamsOf<'measure', K>): Float32Array;
@@ -302,6 +308,11 @@ export interface TestFunction {
   view: [number, number, number, number]; start: [number, number];
   minima: [number, number][]; fmin: number; game: boolean;
 }
+/** Limits on a long synchronous call (wasm/api/budget.js). signal: an AbortSignal read when the call
+ *  starts (aborted: an Error named 'AbortError', argument 'options.signal'); a running call is
+ *  stopped by running it in a Worker and terminating that. maxWork: a budget in the call's unit of
+ *  work; a call over it throws SS_ERR_TOO_LARGE (argument 'options.maxWork') before any work. */
+export interface CallLimits { signal?: AbortSignal; maxWork?: number }
 export interface OptimizerState { kernel: OptimizerName; n: number; slots: Float32Array; scalars: Float64Array }
 /** An optimizer run on a test function: the optimizer, test function and schedule are the registry's names. */
 export interface TrajectoryOptions<K extends OptimizerName = OptimizerName> {

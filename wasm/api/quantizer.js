@@ -7,6 +7,7 @@
 // softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, integer, flag } from './args.js';
+import { limits, mayStart } from './budget.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
@@ -30,11 +31,15 @@ const vqCalls = {
   /** k-means++ seeded k-means on x read as vectors of options.dim:
    *  { codebook (k * dim), codes (one per vector), loss (iters + 1 entries:
    *  the MSE per value after seeding and after each Lloyd iteration) }.
-   *  options: k (16), dim (1), iters (25), seed (0). */
+   *  options: k (16), dim (1), iters (25), seed (0), and the limits of
+   *  budget.js: signal, maxWork (in nvec * k * dim * (iters + 1)). The
+   *  seeding and each iteration cost about 5 ns per nvec * k * dim: 2^16
+   *  vectors of 16 values into 256 codewords take 2 s an iteration. */
   vqTrain(x, options) {
     const where = 'softscope.vqTrain';
     const fn = this._need('ss_vq_train', where);
-    const o = opts(options, where, ['k', 'dim', 'iters', 'seed']);
+    const o = opts(options, where, ['k', 'dim', 'iters', 'seed', 'signal', 'maxWork']);
+    const lim = limits(o, where);
     const xa = this._input(x, 'x', where);
     const dim = int(o, 'dim', 1, 1, MAX_DIM, where);
     const nvec = vectors(this, xa, dim, where);
@@ -43,6 +48,7 @@ const vqCalls = {
       throw new SoftscopeError(`${where}: options.k = ${k} is more than the ${nvec} vectors of x`, STATUS.SS_ERR_LENGTH, { argument: 'options.k' });
     const iters = int(o, 'iters', 25, 0, MAX_ITERS, where);
     const seed = int(o, 'seed', 0, 0, 2 ** 53, where);
+    mayStart(lim, nvec * k * dim * (iters + 1), 'nvec * k * dim * (iters + 1)', where);
     const [px] = this._stage([xa]);
     const pcb = this._scratch.get('out0', k * dim * 4), pc = this._scratch.get('out1', nvec * 4);
     const pl = this._scratch.get('out2', (iters + 1) * 8), ps = this._scratch.get('tmp0', nvec * 4);

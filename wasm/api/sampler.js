@@ -5,6 +5,7 @@
 // Softscope prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
 import { options as opts, u64, count } from './args.js';
+import { limits, mayStart } from './budget.js';
 
 function stream(self, fnName, where, n, o) {
   o = opts(o, where, ['seed', 'stream', 'first']);
@@ -56,7 +57,9 @@ const streamCalls = {
    *  'st_gumbel', 'reinmax') of d/dtheta E[sum_i (z_i - target_i)^2],
    *  z one-hot ~ softmax(theta), against the exact gradient by enumeration:
    *  { bias, variance, mean, exact }. options: tau in (0, 1000],
-   *  seed, samples (Monte Carlo samples, default 1000). */
+   *  seed, samples (Monte Carlo samples, default 1000, at most 2^24), and
+   *  the limits of budget.js: signal, maxWork (in samples * n). It costs
+   *  about 0.1 us per sample and entry: 2^24 samples of n = 256 take minutes. */
   estimatorStats(estimator, theta, target, options) {
     const where = 'softscope.estimatorStats';
     const ESTIMATORS = this.enums.estimator;
@@ -64,7 +67,8 @@ const streamCalls = {
     if (id < 0)
       throw new SoftscopeError(`${where}: estimator ${describe(estimator)} must be one of ${ESTIMATORS.join(', ')}`,
         STATUS.SS_ERR_PARAM_RANGE, { argument: 'estimator' });
-    const o = opts(options, where, ['tau', 'samples', 'seed']);
+    const o = opts(options, where, ['tau', 'samples', 'seed', 'signal', 'maxWork']);
+    const lim = limits(o, where);
     const tau = o.tau ?? 1;
     if (typeof tau !== 'number' || !Number.isFinite(tau) || !(tau > 0))
       throw new SoftscopeError(`${where}: options.tau = ${describe(tau)} must be a finite number > 0`,
@@ -75,6 +79,7 @@ const streamCalls = {
     const ta = this._input(theta, 'theta', where), ga = this._input(target, 'target', where);
     this._checkN(ta, where);
     this._sameLength(ta, ga, where);
+    mayStart(lim, samples * ta.n, 'samples * n', where);
     const [pt, pg] = this._stage([ta, ga]);
     const pm = this._scratch.get('out0', ta.n * 4), pe = this._scratch.get('out1', ta.n * 4);
     const po = this._scratch.get('direct-out', 16);

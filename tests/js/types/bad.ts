@@ -19,4 +19,6 @@ ss.evalFunction('rosenbrok', 0, 0); // BAD: unknown test function
 ss.trajectory({ optimizer: ss.kernels('normalizer')[0].name }); // BAD: a normalizer is not an optimizer
 view('normalizer'); // BAD: unknown view
 renderFigure(ss, 'optimiser'); // BAD: unknown view
+ss.estimatorStats('st', new Float32Array(2), new Float32Array(2), { signal: true }); // BAD: signal is an AbortSignal
+ss.vqTrain(new Float32Array(2), { maxWork: '1e9' }); // BAD: maxWork is a number
 export {};
