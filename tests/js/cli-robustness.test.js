@@ -224,7 +224,7 @@ describe('issue 25: inherited names, control characters, memory', () => {
     // (kept whole, the path of 2e6 steps took 600 MB; 1e7 steps 2.8 GB)
     const r = await runCliWithHeap(['optimize', 'adam', '--steps', '2e6'], 128);
     expect(r.code, r.err.slice(0, 300)).toBe(0);
-    expect(r.out).toMatch(/^adam \(\w+\) on rosenbrock, 2000000 steps, defaults; every 20-th step shown\n/);
+    expect(r.out).toMatch(/^adam \(\w+\) on rosenbrock, 2000000 steps, defaults; one step in 20 shown\n/);
     expect(r.out).toMatch(/\n1999980 +[-\d.e]+ +[-\d.e]+ +[-\d.e]+\n2000000 +/);
   }, 60000);
 

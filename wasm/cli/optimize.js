@@ -58,7 +58,7 @@ async function optimize(ctx, name, opt) {
     ctx.out(toJson(res));
     return;
   }
-  ctx.out(`${r.kernel} (${r.impl}) on ${r.fn}, ${r.metrics.steps} steps, ${Object.entries(options.params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}${every > 1 ? `; every ${every}-th step shown` : ''}`);
+  ctx.out(`${r.kernel} (${r.impl}) on ${r.fn}, ${r.metrics.steps} steps, ${Object.entries(options.params).map(([a, b]) => `${a}=${b}`).join(', ') || 'defaults'}${every > 1 ? `; one step in ${every} shown` : ''}`);
   // output[i] is step i * every, and the last point the last step taken
   const step = (i) => (i === r.output.length - 1 ? r.metrics.steps : i * every);
   const shown = r.output.length <= 12 ? r.output.map((p, i) => [step(i), ...p])
