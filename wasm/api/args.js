@@ -14,17 +14,19 @@ export function overflowsFloat32(v) {
 
 // A copy of a caller's object: each key read once (a getter runs once, a
 // Proxy is asked once), so what a call checks is what it uses, and no
-// caller's code runs once the call starts writing the wasm heap.
+// caller's code runs once the call starts writing the wasm heap. (Plain
+// assignment keeps the copy a fast object; a '__proto__' key is defined.)
+class Copy {}
 function snapshot(o, keys) {
-  const copy = {};
+  const copy = new Copy();
   for (const key of keys) {
     const v = o[key];
-    if (v !== undefined) Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+    if (v === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else copy[key] = v;
   }
-  SNAPSHOTS.add(copy);
   return copy;
 }
-const SNAPSHOTS = new WeakSet();
 
 const isPlainObject = (o) => o !== null && typeof o === 'object' && Object.prototype.toString.call(o) === '[object Object]';
 
@@ -36,7 +38,7 @@ export function options(o, where, known) {
   if (o === undefined || o === null) return {};
   if (!isPlainObject(o))
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  if (SNAPSHOTS.has(o)) return o;
+  if (o instanceof Copy) return o;
   const keys = Object.keys(o);
   const bad = known && keys.find((key) => !known.includes(key));
   if (bad !== undefined)
@@ -48,10 +50,10 @@ export function options(o, where, known) {
  *  keys (see snapshot); anything else is a TypeError naming `arg`. The
  *  names and values are checked by Softscope._packParams. */
 export function paramsOf(params, where, arg = 'params') {
-  if (params === undefined || params === null) return snapshot({}, []);
+  if (params === undefined || params === null) return new Copy();
   if (!isPlainObject(params))
     throw new SoftscopeTypeError(`${where}: ${arg} must be an object like { name: value } (got ${describe(params)})`, { argument: arg });
-  if (SNAPSHOTS.has(params)) return params;
+  if (params instanceof Copy) return params;
   return snapshot(params, Object.keys(params));
 }
 

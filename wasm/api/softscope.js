@@ -11,7 +11,7 @@ import REGISTRY from '../dist/registry.js';
 import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
 import { Heap, Scratch, HeapBuffer, isHeapBufferOf, MAX_BLOCK_BYTES } from './heap.js';
 import { paramsOf } from './args.js';
-import { viewOf, attached, typedName } from './views.js';
+import { viewOf, attached, typedName, typedLength, plainView } from './views.js';
 import { normalizerCalls } from './normalizer.js';
 import { measureCalls } from './measure.js';
 import { samplerCalls } from './sampler.js';
@@ -27,6 +27,23 @@ const IMPLS = REGISTRY.enums.impl;
 function deepFreeze(o) {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
+}
+
+// A caller's Float32Array as _input found it: `raw` is the caller's object
+// (read only through the intrinsics: its length here, %TypedArray%.prototype.set
+// in _stage), `array` a plain view of its memory, made when first read.
+class CallerArray {
+  constructor(name, where, raw) {
+    this.name = name;
+    this.where = where;
+    this.raw = raw;
+    this.n = typedLength(raw);
+    this._plain = null;
+  }
+
+  get array() {
+    return (this._plain ??= plainView(this.raw, Float32Array));
+  }
 }
 
 export class Softscope {
@@ -292,8 +309,10 @@ export class Softscope {
             STATUS.SS_ERR_NONFINITE, { argument: name, index: i });
       return { name, where, array: a, source, n };
     }
-    const array = viewOf(v, Float32Array, name, where, wasm);
-    return { name, where, array, n: array.length };
+    // The fast path makes no view: _stage copies v by the intrinsic set
+    // (internal slots); a plain view is made only if a call reads values.
+    const array = viewOf(v, Float32Array, name, where, wasm, true);
+    return array === v ? new CallerArray(name, where, v) : { name, where, array, n: array.length };
   }
 
   // The pointer of a heap input, checked now (after every getter of the
@@ -344,11 +363,11 @@ export class Softscope {
     const ptrs = inputs.map((a, i) => (a.heap ? 0 : this._scratch.get(`in${i}`, a.n * 4)));
     inputs.forEach((a, i) => {
       if (a.heap) ptrs[i] = this._heapPtr(a);
-      else attached(a.array, a.n, a.name, a.where);
+      else attached(a.raw ?? a.array, a.n, a.name, a.where);
     });
     const h = this._heap;
     h.refresh();
-    inputs.forEach((a, i) => { if (!a.heap) h.f32.set(a.array, ptrs[i] >>> 2); });
+    inputs.forEach((a, i) => { if (!a.heap) h.f32.set(a.raw ?? a.array, ptrs[i] >>> 2); });
     return ptrs;
   }
 

@@ -51,15 +51,18 @@ function isDetached(buffer) {
   }
 }
 
-// 'a resizable ArrayBuffer' | 'a growable SharedArrayBuffer' | null
+// 'a resizable ArrayBuffer' | 'a growable SharedArrayBuffer' | null. An
+// ArrayBuffer's getter answers without throwing (the common case costs no
+// exception); a SharedArrayBuffer's is asked only when that one throws.
 function growth(buffer) {
   try {
-    if (call(AB_RESIZABLE, buffer)) return 'a resizable ArrayBuffer';
+    return call(AB_RESIZABLE, buffer) ? 'a resizable ArrayBuffer' : null;
   } catch { /* a SharedArrayBuffer */ }
   try {
-    if (call(SAB_GROWABLE, buffer)) return 'a growable SharedArrayBuffer';
-  } catch { /* an ArrayBuffer */ }
-  return null;
+    return call(SAB_GROWABLE, buffer) ? 'a growable SharedArrayBuffer' : null;
+  } catch {
+    return null;
+  }
 }
 
 function detachedError(name, where) {
@@ -72,8 +75,10 @@ function detachedError(name, where) {
  * `Type` over the same memory (or a copy, when it views `wasmBuffer`, the
  * wasm memory). Anything else is a SoftscopeTypeError naming `name`; a
  * resizable, growable or detached buffer a SoftscopeError (SS_ERR_BUFFER).
+ * With `asIs`, v itself once checked (no view made: for a caller that only
+ * reads it through the intrinsics, see plainView), unless it was copied.
  */
-export function viewOf(v, Type, name, where, wasmBuffer) {
+export function viewOf(v, Type, name, where, wasmBuffer, asIs = false) {
   if (typedName(v) !== Type.name) {
     const a = /^Int/.test(Type.name) ? 'an' : 'a';
     const fake = v instanceof Type ? `an object that is not a ${Type.name} although it claims to be (a Proxy, or made from ${Type.name}.prototype)` : describe(v);
@@ -87,8 +92,13 @@ export function viewOf(v, Type, name, where, wasmBuffer) {
       STATUS.SS_ERR_BUFFER, { argument: name });
   const n = call(LENGTH, v);
   if (n === 0 && isDetached(buffer)) throw detachedError(name, where);
-  const view = new Type(buffer, call(BYTE_OFFSET, v), n);
-  return buffer === wasmBuffer ? view.slice() : view;
+  if (buffer === wasmBuffer) return new Type(buffer, call(BYTE_OFFSET, v), n).slice();
+  return asIs ? v : new Type(buffer, call(BYTE_OFFSET, v), n);
+}
+
+/** A plain `Type` over the memory of a typed array viewOf accepted. */
+export function plainView(v, Type) {
+  return new Type(call(BUFFER, v), call(BYTE_OFFSET, v), call(LENGTH, v));
 }
 
 /** A view from viewOf still holds its n values (a caller may have detached
