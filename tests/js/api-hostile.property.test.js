@@ -12,14 +12,14 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { createSoftscope } from 'softscope';
-import { randomLogits, refSoftmax, maxRelErr } from './support/reference.js';
+import { randomLogits, refSoftmax, refLogSumExp, maxRelErr } from './support/reference.js';
 
 const BUILDS = ['scalar', 'simd', 'relaxed'];
 const TOL = 2e-6;
-const RUNS = 60;
+const RUNS = 100;
 const canGrowShared = typeof SharedArrayBuffer === 'function' && typeof SharedArrayBuffer.prototype.grow === 'function';
 
-// How x reaches the call (normalize), and which of them must be refused.
+// How x reaches the call (normalize, loss), and which of them must be refused.
 const WRAPS = ['plain', 'offset-view', 'subclass-short', 'subclass-long', 'own-length', 'float64', 'shared', 'heap-view', 'heap-buffer',
   'proxy', 'proxy-lying', 'resizable', 'resizable-fixed', 'detached', ...(canGrowShared ? ['growable'] : [])];
 const REFUSED = new Set(['proxy', 'proxy-lying', 'resizable', 'resizable-fixed', 'detached', 'growable']);
@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 
 const caseArb = fc.record({
-  call: fc.constantFrom('normalize', 'normalizeInto'),
+  call: fc.constantFrom('normalize', 'normalizeInto', 'loss'),
   wrap: fc.constantFrom(...WRAPS),
   effect: fc.constantFrom(...EFFECTS),
   n: fc.integer({ min: 1, max: 300 }),
@@ -110,7 +110,7 @@ function wrap(ss, kind, data, own) {
 }
 
 describe.each(BUILDS)('%s build: hostile objects never reach the heap', (impl) => {
-  it(`${RUNS} generated cases: softmax(x) or an Error naming an argument; a live buffer, a state and a known softmax right after each; nothing leaked`, () => {
+  it(`${RUNS} generated cases (normalize, normalizeInto, loss): softmax(x) / cross-entropy or an Error naming an argument; a live buffer, a state and a known softmax right after each; nothing leaked`, () => {
     const ss = instances[impl];
     ss.reset();
     const known = randomLogits(100, 12345);
@@ -161,27 +161,30 @@ describe.each(BUILDS)('%s build: hostile objects never reach the heap', (impl) =
           default:
         }
       };
-      const params = {
-        get temperature() {
-          if (ran++ === 0 || effectTwice) {
-            try { doEffect(); } catch { /* the effect itself may be impossible (a wasm memory cannot be transferred) */ }
-          }
-          return 1;
-        },
+      // the getter of the call's one parameter: softmax_temperature's
+      // temperature (1), or cross_entropy's target class (0)
+      const value = () => {
+        if (ran++ === 0 || effectTwice) {
+          try { doEffect(); } catch { /* the effect itself may be impossible (a wasm memory cannot be transferred) */ }
+        }
+        return call === 'loss' ? 0 : 1;
       };
+      const params = call === 'loss' ? { get target() { return value(); } } : { get temperature() { return value(); } };
 
       let y = null, err = null;
       try {
         if (call === 'normalizeInto') y = ss.normalizeInto('softmax_temperature', x, heapY, params).array;
+        else if (call === 'loss') y = ss.loss('cross_entropy', x, params);
         else y = ss.normalize('softmax_temperature', x, params);
       } catch (e) {
         err = e;
       }
 
       // The call's outcome.
-      const refused = call === 'normalize' && REFUSED.has(kind);
+      const wrapped = call !== 'normalizeInto';
+      const refused = wrapped && REFUSED.has(kind);
       const inputGone = (effect === 'free-x' && heapX) || (effect === 'free-y' && heapY) || (effect === 'reset' && (heapX || heapY)) ||
-        (effect === 'detach' && call === 'normalize' && SHARES_MEMORY.has(kind));
+        (effect === 'detach' && wrapped && SHARES_MEMORY.has(kind));
       if (err) {
         expect(refused || inputGone, `${call} ${kind} ${effect}: ${err.stack}`).toBeTruthy();
         expect(err).toBeInstanceOf(Error);
@@ -190,8 +193,17 @@ describe.each(BUILDS)('%s build: hostile objects never reach the heap', (impl) =
         counts.refused++;
       } else {
         expect(refused, `${call} ${kind} ${effect}: not refused`).toBe(false);
-        expect(y.length).toBe(n);
-        expect(maxRelErr(y, refSoftmax(data)).err).toBeLessThanOrEqual(TOL);
+        if (call === 'loss') {
+          // cross-entropy against class 0: logsumexp(x) - x_0, gradient softmax(x) - e_0
+          expect(Math.abs(y.loss - (refLogSumExp(data) - data[0]))).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(refLogSumExp(data))));
+          const p = refSoftmax(data);
+          expect(y.grad.length).toBe(n);
+          // softmax's relative bound on p_i, plus float32's rounding of p_0 - 1
+          y.grad.forEach((v, i) => expect(Math.abs(v - (p[i] - (i === 0 ? 1 : 0)))).toBeLessThanOrEqual(TOL * p[i] + 2 ** -23));
+        } else {
+          expect(y.length).toBe(n);
+          expect(maxRelErr(y, refSoftmax(data)).err).toBeLessThanOrEqual(TOL);
+        }
         counts.ok++;
       }
 
