@@ -111,7 +111,7 @@ export const adaroundCalls = {
     STATS.forEach((name, i) => { out[name] = h.f64[(pst >>> 3) + i]; });
     // Nearest rounding on the same grid: the uniform quantizer per tensor,
     // whose grid (ss_uniform_grid) AdaRound shares.
-    out.nearest = this.quantize('uniform', w, { bits, symmetric: sym ? 1 : 0, group: 0 }).codes;
+    out.nearest = this.quantize('uniform', wa.heap ?? wa.array, { bits, symmetric: sym ? 1 : 0, group: 0 }).codes;
     return { ...out, rows, cols, batch };
   },
 };

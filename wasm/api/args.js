@@ -12,18 +12,49 @@ export function overflowsFloat32(v) {
   return Number.isFinite(v) && !Number.isFinite(Math.fround(v));
 }
 
+// A copy of a caller's object: each key read once (a getter runs once, a
+// Proxy is asked once), so what a call checks is what it uses, and no
+// caller's code runs once the call starts writing the wasm heap. (Plain
+// assignment keeps the copy a fast object; a '__proto__' key is defined.)
+class Copy {}
+function snapshot(o, keys) {
+  const copy = new Copy();
+  for (const key of keys) {
+    const v = o[key];
+    if (v === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else copy[key] = v;
+  }
+  return copy;
+}
+
+const isPlainObject = (o) => o !== null && typeof o === 'object' && Object.prototype.toString.call(o) === '[object Object]';
+
 /** An options object ({} for undefined / null); anything else (a string,
  *  an array, a typed array, a Map, ...) is a TypeError naming options. With
  *  `known`, a key not in it is an Error naming it (a typo such as
- *  { draw: 100 } is never silently ignored). */
+ *  { draw: 100 } is never silently ignored). Returns a copy (see snapshot). */
 export function options(o, where, known) {
   if (o === undefined || o === null) return {};
-  if (typeof o !== 'object' || Object.prototype.toString.call(o) !== '[object Object]')
+  if (!isPlainObject(o))
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  const bad = known && Object.keys(o).find((key) => !known.includes(key));
+  if (o instanceof Copy) return o;
+  const keys = Object.keys(o);
+  const bad = known && keys.find((key) => !known.includes(key));
   if (bad !== undefined)
     throw new SoftscopeError(`${where}: unknown option options.${bad}; known: ${known.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT, { argument: `options.${bad}` });
-  return o;
+  return snapshot(o, known ?? keys);
+}
+
+/** A kernel's params object ({} for undefined / null) as a copy of its own
+ *  keys (see snapshot); anything else is a TypeError naming `arg`. The
+ *  names and values are checked by Softscope._packParams. */
+export function paramsOf(params, where, arg = 'params') {
+  if (params === undefined || params === null) return new Copy();
+  if (!isPlainObject(params))
+    throw new SoftscopeTypeError(`${where}: ${arg} must be an object like { name: value } (got ${describe(params)})`, { argument: arg });
+  if (params instanceof Copy) return params;
+  return snapshot(params, Object.keys(params));
 }
 
 /** options[key] (or def) as a boolean: true / false (or 1 / 0). */
@@ -55,13 +86,6 @@ export function choice(o, key, names, def, where) {
     throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be one of ${names.join(', ')}`,
       STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
   return i;
-}
-
-/** v must be an instance of Type (a typed array class). */
-export function typed(v, Type, name, where) {
-  if (!(v instanceof Type))
-    throw new SoftscopeTypeError(`${where}: ${name} must be a ${Type.name} (got ${describe(v)})`, { argument: name });
-  return v;
 }
 
 /** A 64-bit counter word (seed, stream, first): an integer number <= 2^53 or a bigint. */

@@ -5,7 +5,8 @@
 // softpick paper's kurtosis and sink rate). Installed on the Softscope
 // prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
-import { options as opts, number, flag } from './args.js';
+import { options as opts, number, flag, paramsOf } from './args.js';
+import { viewOf, attached } from './views.js';
 
 const IO_WORDS = 15; // ss_attention_io in wasm32: 15 four-byte fields
 // ss_attention_head_measures: four numbers per head
@@ -30,6 +31,7 @@ function positive(v, name, where) {
 function queriesKeys(ss, inputs, where, withValues) {
   if (!inputs || typeof inputs !== 'object' || ArrayBuffer.isView(inputs))
     throw new SoftscopeTypeError(`${where}: inputs must be { q, k${withValues ? ', v' : ''}, n, m } (got ${describe(inputs)})`, { argument: 'inputs' });
+  inputs = { q: inputs.q, k: inputs.k, v: withValues ? inputs.v : undefined, n: inputs.n, m: inputs.m }; // each key read once
   const qa = ss._input(inputs.q, 'q', where), ka = ss._input(inputs.k, 'k', where);
   const va = withValues ? ss._input(inputs.v, 'v', where) : null;
   const n = inputs.n, m = inputs.m ?? inputs.n;
@@ -78,9 +80,12 @@ export const attentionCalls = {
     const o = opts(options, where, ['normalizer', 'normalizerParams', 'keyMask', 'attention']);
     const attention = flag(o, 'attention', false, where);
     const { qa, ka, va, n, m, d, dv } = queriesKeys(this, inputs, where, true);
-    const mask = o.keyMask;
-    if (mask !== undefined && mask !== null && (!(mask instanceof Uint8Array) || mask.length !== m))
-      throw new SoftscopeTypeError(`${where}: options.keyMask must be a Uint8Array of m = ${m} entries (got ${describe(mask)})`, { argument: 'options.keyMask' });
+    let mask = o.keyMask;
+    if (mask !== undefined && mask !== null) {
+      mask = viewOf(mask, Uint8Array, 'options.keyMask', where, this._heap.memory.buffer);
+      if (mask.length !== m)
+        throw new SoftscopeTypeError(`${where}: options.keyMask must be a Uint8Array of m = ${m} entries (got ${mask.length})`, { argument: 'options.keyMask' });
+    } else mask = null;
     // The normalizer's params first (packed, then moved aside), then the kernel's.
     let nk = null, nnp = 0;
     const pn = this._scratch.get('attn-nparams', 16 * 8);
@@ -92,6 +97,7 @@ export const attentionCalls = {
       this._heap.refresh();
       this._heap.f64.copyWithin(pn >>> 3, this._paramsPtr >>> 3, (this._paramsPtr >>> 3) + nnp);
     }
+    params = paramsOf(params, where); // a copy: read once, as packed
     const np = this._packParams(k, params, where);
     const heads = headsOf(this, d, dv, where);
     // The output (n x dv) and the matrices (heads x n x m) are products of
@@ -104,11 +110,12 @@ export const attentionCalls = {
     const pattn = attention ? this._scratch.get('attn-a', heads * n * m * 4) : 0;
     const pio = writeIo(this, k, [pq, pk, pv, n, m, d, dv, heads, pmask, nk ? this._ptr.get(nk) : 0, pn, nnp, pout, pattn], where);
     const h = this._heap;
-    if (mask) h.u8.set(mask, pmask);
+    h.refresh();
+    if (mask) h.u8.set(attached(mask, m, 'options.keyMask', where), pmask);
     const s = this._need('ss_attend', where)(this._ptr.get(k), this._implFor(k), pio, this._paramsPtr, np);
     if (s !== 0) {
       if (s === STATUS.SS_ERR_ALL_MASKED)
-        throw new SoftscopeError(`${where}: a query row sees no key (all masked by keyMask${params?.causal ? ' or causal' : ''})`, s, { argument: 'options.keyMask' });
+        throw new SoftscopeError(`${where}: a query row sees no key (all masked by keyMask${params.causal ? ' or causal' : ''})`, s, { argument: 'options.keyMask' });
       // random features: a row's normalizer estimate can cancel (signed maps) or underflow (large scores)
       if (s === STATUS.SS_ERR_DOMAIN && k.role === 'linear_attention') {
         const at = k.params.findIndex((p) => p.name === 'scale'), scale = at < 0 ? null : h.f64[(this._paramsPtr >>> 3) + at];

@@ -5,7 +5,8 @@
 // outputs) and the Boltzmann operator's value. Installed on the Softscope
 // prototype by softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, STATUS, describe } from './errors.js';
-import { options, number, choice, typed } from './args.js';
+import { options, number, choice } from './args.js';
+import { viewOf } from './views.js';
 
 export const directCalls = {
   /** sparsemax / entmax15 by a chosen threshold method ('select' | 'sort'):
@@ -57,7 +58,7 @@ export const directCalls = {
     const where = 'softscope.maskedSoftmax';
     const fn = this._need('ss_masked_softmax', where);
     const xa = this._input(x, 'x', where);
-    typed(keep, Uint8Array, 'keep', where);
+    keep = viewOf(keep, Uint8Array, 'keep', where, this._heap.memory.buffer);
     this._checkN(xa, where);
     this._sameLength(xa, { name: 'keep', n: keep.length }, where);
     const [px] = this._stage([xa]);
@@ -78,7 +79,7 @@ export const directCalls = {
     const where = 'softscope.vqSoftmax';
     const fn = this._need('ss_vq_softmax', where);
     const za = this._input(z, 'z', where);
-    typed(codes, Uint32Array, 'codes', where);
+    codes = viewOf(codes, Uint32Array, 'codes', where, this._heap.memory.buffer);
     this._checkN(za, where);
     this._checkN({ name: 'codes', n: codes.length }, where);
     for (let v = 0; v < codes.length; v++)

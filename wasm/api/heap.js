@@ -1,8 +1,9 @@
 // The wasm heap as seen from JS: typed views that follow memory growth,
 // malloc'd blocks that JS keeps track of, scratch buffers reused across calls,
 // and heap-resident Float32 buffers for the zero-copy path.
-import { SoftscopeError, STATUS } from './errors.js';
+import { SoftscopeError, STATUS, describe } from './errors.js';
 import { overflowsFloat32 } from './args.js';
+import { typedName, typedLength, viewOf } from './views.js';
 
 /** The largest block JS asks malloc for. The wasm memory of these builds is
  *  at most 2 GiB (MAXIMUM_MEMORY in the Makefile) and malloc's size_t is 32
@@ -124,56 +125,102 @@ export class Scratch {
   }
 }
 
-const OWNER = Symbol('softscope.owner');
-
 /**
  * A Float32 buffer living in the wasm heap. `.array` is a fresh view each time
  * it is read (memory growth detaches old views), so do not keep it across
- * softscope calls.
+ * softscope calls. The pointer and the length live in private fields: `.ptr`
+ * and `.length` are read-only (the instance is frozen, so no own property can
+ * shadow them), and calls read the fields themselves (HeapBuffer.check).
  */
 export class HeapBuffer {
+  #heap;
+  #owner;
+  #ptr;
+  #length;
+  #freed = false;
+
   constructor(heap, length, owner) {
-    this.length = length;
-    this._heap = heap;
-    this[OWNER] = owner;
-    this.ptr = heap.malloc(length * 4);
-    this._freed = false;
+    this.#heap = heap;
+    this.#owner = owner;
+    this.#length = length;
+    this.#ptr = heap.malloc(length * 4);
+    Object.freeze(this);
   }
+
+  /** Byte address in the wasm memory. */
+  get ptr() { return this.#ptr; }
+
+  get length() { return this.#length; }
 
   /** Freed by free(), or gone with the wasm instance (ss.reset() or a trap). */
   get freed() {
-    return this._freed || this._heap.closed === true;
+    return this.#freed || this.#heap.closed === true;
   }
 
   get array() {
     if (this.freed)
-      throw new SoftscopeError(`softscope: this buffer was freed${this._freed ? '' : ' (reset)'}`, STATUS.SS_ERR_NULL);
-    this._heap.refresh();
-    return new Float32Array(this._heap.memory.buffer, this.ptr, this.length);
+      throw new SoftscopeError(`softscope: this buffer was freed${this.#freed ? '' : ' (reset)'}`, STATUS.SS_ERR_NULL);
+    this.#heap.refresh();
+    return new Float32Array(this.#heap.memory.buffer, this.#ptr, this.#length);
   }
 
   /** Copy values in (a Float32Array, Float64Array or plain Array of
    *  numbers). A finite value beyond float32's range is an Error naming its
-   *  index: it would be stored as +-Inf (and -Inf is a masked logit). */
+   *  index: it would be stored as +-Inf (and -Inf is a masked logit). The
+   *  values are read (once each) before the heap is written. */
   set(values, offset = 0) {
-    if (!(values instanceof Float32Array)) {
-      for (let i = 0; i < values.length; i++) {
+    const where = 'HeapBuffer.set';
+    if (!Number.isInteger(offset) || offset < 0 || offset > this.#length)
+      throw new SoftscopeError(`${where}: offset = ${describe(offset)} must be an integer in [0, ${this.#length}]`, STATUS.SS_ERR_LENGTH, { argument: 'offset' });
+    let src;
+    if (typedName(values) === 'Float32Array') {
+      src = viewOf(values, Float32Array, 'values', where, this.#heap.memory.buffer);
+    } else {
+      const n = typedName(values) === undefined ? Number(values?.length) : typedLength(values);
+      if (!Number.isSafeInteger(n) || n < 0 || n > this.#length - offset)
+        throw new SoftscopeError(`${where}: values.length = ${describe(n)} does not fit ${this.#length - offset} floats from offset ${offset}`,
+          STATUS.SS_ERR_LENGTH, { argument: 'values' });
+      src = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
         const v = values[i];
         if (overflowsFloat32(v))
-          throw new SoftscopeError(`HeapBuffer.set: values[${i}] = ${v} overflows float32`, STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
+          throw new SoftscopeError(`${where}: values[${i}] = ${v} overflows float32`, STATUS.SS_ERR_NONFINITE, { argument: 'values', index: i });
+        src[i] = v;
       }
     }
-    this.array.set(values, offset);
+    const n = typedLength(src);
+    if (n > this.#length - offset)
+      throw new SoftscopeError(`${where}: values.length = ${n} does not fit ${this.#length - offset} floats from offset ${offset}`,
+        STATUS.SS_ERR_LENGTH, { argument: 'values' });
+    this.array.set(src, offset);
     return this;
   }
 
   free() {
-    if (this._freed) return;
-    this._freed = true;
-    this._heap.free(this.ptr);
+    if (this.#freed) return;
+    this.#freed = true;
+    this.#heap.free(this.#ptr);
+  }
+
+  /** v is a HeapBuffer made by `owner`'s alloc() (freed or not). */
+  static isOf(v, owner) {
+    return v !== null && typeof v === 'object' && #ptr in v && v.#owner === owner;
+  }
+
+  /** The length of a buffer isOf() accepted. */
+  static lengthOf(v) {
+    return v.#length;
+  }
+
+  /** The pointer of a buffer isOf() accepted, if it is live in `heap` (not
+   *  freed, not from an instance that was re-created): else null. Called
+   *  just before the pointer goes to C, after every caller's getter ran. */
+  static check(v, heap) {
+    if (v.#freed || v.#heap !== heap || heap.closed || heap.live.get(v.#ptr) !== v.#length * 4) return null;
+    return v.#ptr;
   }
 }
 
 export function isHeapBufferOf(v, owner) {
-  return v instanceof HeapBuffer && v[OWNER] === owner;
+  return HeapBuffer.isOf(v, owner);
 }

@@ -73,19 +73,28 @@ export interface KernelInfo<N extends string = string> {
   params: ParamInfo[];
 }
 
-/** Float32Array; a Float64Array is accepted and converted to float32. */
+/** Float32Array; a Float64Array is accepted and converted to float32. Its
+ *  length is the typed array's own (a subclass's or an own `length` is not
+ *  read). A Proxy is not a typed array (a TypeError naming the argument); a
+ *  view of a resizable ArrayBuffer, a growable SharedArrayBuffer or a
+ *  detached buffer is an Error naming it (code SS_ERR_BUFFER): pass a
+ *  fixed-length copy (x.slice()). A view of the wasm memory (buf.array) is
+ *  copied in; pass the HeapBuffer itself for the zero-copy path. */
 export type Vector = Float32Array | Float64Array | HeapBuffer;
 export type Params = Record<string, number | boolean | string>;
 
 /** A Float32 buffer resident in the wasm heap (see Softscope.alloc). */
 export interface HeapBuffer {
-  /** Byte address in the wasm memory. */
+  /** Byte address in the wasm memory. Read-only at run time too (a private
+   *  field behind a getter; the instance is frozen): calls never trust a copy. */
   readonly ptr: number;
+  /** Number of floats (read-only, as ptr). */
   readonly length: number;
   /** A fresh view on each read; do not keep it across softscope calls (memory may grow). */
   readonly array: Float32Array;
   readonly freed: boolean;
-  /** Copy values in; returns the buffer. */
+  /** Copy values in (each read once, before the heap is written); an Error
+   *  naming values when they do not fit from offset; returns the buffer. */
   set(values: ArrayLike<number>, offset?: number): HeapBuffer;
   /** Give the memory back (idempotent). */
   free(): void;

@@ -74,7 +74,9 @@ export const normalizerCalls = {
     this._sameLength(xa, ya, where);
     if (x === y) throw new SoftscopeError(`${where}: y must be a different buffer from x`, STATUS.SS_ERR_BUFFER, { argument: 'y' });
     const np = this._packParams(k, params, where, xa.n);
-    const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), x.ptr, xa.n, this._paramsPtr, np, y.ptr);
+    // after the params' getters: x and y must still be live
+    const [px, py] = this._stage([xa, ya]);
+    const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);
     if (s !== 0) throw this._fail(where, s, [xa], k);
     return y;
   },
@@ -113,8 +115,7 @@ const STATE_BYTES = 16;
 class SoftmaxState {
   constructor(ss) {
     this._ss = ss;
-    const init = ss._need('ss_softmax_state_init', 'softscope.softmaxState');
-    this._init = init;
+    ss._need('ss_softmax_state_init', 'softscope.softmaxState');
     this.reset();
   }
 
@@ -125,8 +126,15 @@ class SoftmaxState {
 
   /** Back to the empty state. Returns this. */
   reset() {
-    this._init(this._ss._statePtr);
-    this._read(this._ss._statePtr);
+    return this._ss._call(this._reset, [], this);
+  }
+
+  // The init function and the scratch struct of the instance as it is now
+  // (ss.reset() replaces both).
+  _reset() {
+    const ss = this._ss;
+    ss._need('ss_softmax_state_init', 'softscope.softmaxState().reset')(ss._statePtr);
+    this._read(ss._statePtr);
     return this;
   }
 
@@ -197,7 +205,7 @@ class SoftmaxState {
       throw new SoftscopeError(`${where}: the state has seen only -Inf (or nothing): update it with at least one finite logit first`, s, { argument: 'state' });
     if (s === STATUS.SS_ERR_DOMAIN) {
       // A logit above the state's max: the chunk was not folded into it.
-      const a = xa.heap ? xa.heap.array : xa.array;
+      const a = ss._arrayOf(xa);
       let i = 0;
       while (i < a.length && !(a[i] > this._max)) i++;
       if (i < a.length)

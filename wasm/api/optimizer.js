@@ -5,18 +5,12 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, number, integer, overflowsFloat32 } from './args.js';
 import { summaryMetrics } from './trajectory-metrics.js';
+import { viewOf, attached, typedName } from './views.js';
 
 const SCALARS = 4; // SS_OPT_SCALARS: [0] steps taken, then the kernel's own
 const MAX_STEPS = 1e7;
 // Steps per call of ss_trajectory inside trajectory(): 24 bytes of path each.
 const TRAJECTORY_SLICE = 1 << 16;
-
-function f32(v, name, where) {
-  if (!(v instanceof Float32Array))
-    throw new SoftscopeTypeError(`${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
-      { argument: name });
-  return v;
-}
 
 export const optimizerCalls = {
   /** Fresh state for `n` parameters: { slots (Float32Array), scalars
@@ -35,30 +29,45 @@ export const optimizerCalls = {
   optimize(kernel, w, g, params = {}, state) {
     const k = this._lookup(kernel, 'optimizer', 'softscope.optimize');
     const where = `softscope.optimize("${k.name}")`;
-    f32(w, 'w', where);
+    if (typedName(w) !== 'Float32Array')
+      throw new SoftscopeTypeError(`${where}: w must be a Float32Array (got ${describe(w)})${Array.isArray(w) ? '; use Float32Array.from(w)' : ''}`, { argument: 'w' });
     const wa = this._input(w, 'w', where), ga = this._input(g, 'g', where);
     this._checkN(wa, where);
     this._sameLength(wa, ga, where);
     // C's order: an empty w is SS_ERR_EMPTY before anything about the state.
     if (wa.n === 0) throw this._fail(where, STATUS.SS_ERR_EMPTY, [wa, ga], k);
-    if (!state || typeof state !== 'object' || !(state.slots instanceof Float32Array) || !(state.scalars instanceof Float64Array))
+    // The state, read once: its arrays as plain views, their lengths checked.
+    const st = state && typeof state === 'object' ? { kernel: state.kernel, n: state.n, slots: state.slots, scalars: state.scalars } : null;
+    const slots = st && typedName(st.slots) === 'Float32Array' ? viewOf(st.slots, Float32Array, 'state.slots', where, this._heap.memory.buffer) : null;
+    const scalars = st && typedName(st.scalars) === 'Float64Array' ? viewOf(st.scalars, Float64Array, 'state.scalars', where, this._heap.memory.buffer) : null;
+    if (!slots || !scalars)
       throw new SoftscopeTypeError(`${where}: state must come from softscope.optimizerState("${k.name}", n) (got ${describe(state)})`, { argument: 'state' });
-    if (state.kernel !== k.name || state.n !== wa.n)
-      throw new SoftscopeError(`${where}: state is for ${state.kernel} with n = ${state.n}, not ${k.name} with n = ${wa.n}`, STATUS.SS_ERR_LENGTH, { argument: 'state' });
-    const np = this._packParams(k, params, where, wa.n);
+    if (st.kernel !== k.name || st.n !== wa.n)
+      throw new SoftscopeError(`${where}: state is for ${st.kernel} with n = ${st.n}, not ${k.name} with n = ${wa.n}`, STATUS.SS_ERR_LENGTH, { argument: 'state' });
     const ns = k.state_slots * wa.n;
+    if (slots.length !== ns || scalars.length !== SCALARS)
+      throw new SoftscopeError(`${where}: state.slots has ${slots.length} values and state.scalars ${scalars.length}; ${k.name} with n = ${wa.n} keeps ${ns} and ${SCALARS}`,
+        STATUS.SS_ERR_LENGTH, { argument: slots.length !== ns ? 'state.slots' : 'state.scalars' });
+    const np = this._packParams(k, params, where, wa.n);
     const [pw, pg] = this._stage([wa, ga]);
     const psl = this._scratch.get('out0', Math.max(4, ns * 4)), psc = this._scratch.get('out1', SCALARS * 8);
+    attached(slots, ns, 'state.slots', where);
+    attached(scalars, SCALARS, 'state.scalars', where);
     const h = this._heap;
     h.refresh();
-    h.f32.set(state.slots, psl >>> 2);
-    h.f64.set(state.scalars, psc >>> 3);
+    h.f32.set(slots, psl >>> 2);
+    h.f64.set(scalars, psc >>> 3);
     const s = this._need('ss_optimize', where)(this._ptr.get(k), this._implFor(k), pw, pg, wa.n, this._paramsPtr, np, psl, psc);
     if (s !== 0) throw this._fail(where, s, [wa, ga], k);
     h.refresh();
-    w.set(h.f32.subarray(pw >>> 2, (pw >>> 2) + wa.n));
-    state.slots.set(h.f32.subarray(psl >>> 2, (psl >>> 2) + ns));
-    state.scalars.set(h.f64.subarray(psc >>> 3, (psc >>> 3) + SCALARS));
+    // Written back in place through plain views of the caller's arrays (no
+    // caller's code runs; a view of the wasm memory that grew is detached: an Error).
+    const back = (v, Type, n, name) => attached(viewOf(v, Type, name, where), n, name, where);
+    const targets = [back(w, Float32Array, wa.n, 'w'), back(st.slots, Float32Array, ns, 'state.slots'), back(st.scalars, Float64Array, SCALARS, 'state.scalars')];
+    h.refresh();
+    targets[0].set(h.f32.subarray(pw >>> 2, (pw >>> 2) + wa.n));
+    targets[1].set(h.f32.subarray(psl >>> 2, (psl >>> 2) + ns));
+    targets[2].set(h.f64.subarray(psc >>> 3, (psc >>> 3) + SCALARS));
     return w;
   },
 
@@ -111,7 +120,8 @@ export const optimizerCalls = {
     const o = opts(options, where, ['nx', 'ny', 'view']);
     const int = (key, def) => number(o, key, def, (v) => Number.isInteger(v) && v >= 2 && v <= 4096, 'must be an integer in [2, 4096]', where);
     const nx = int('nx', 128), ny = int('ny', 128);
-    const view = o.view ?? info.view;
+    // a copy of the caller's array: read once
+    const view = Array.isArray(o.view) ? Array.from(o.view) : o.view ?? info.view;
     if (!Array.isArray(view) || view.length !== 4 || !view.every(Number.isFinite) || !(view[1] > view[0]) || !(view[3] > view[2]))
       throw new SoftscopeError(`${where}: options.view must be [x0, x1, y0, y1] with x0 < x1, y0 < y1 (got ${describe(view)})`,
         STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.view' });
@@ -175,12 +185,13 @@ class TrajectoryRunner {
     const { index, info } = ss._testFunction(o.fn ?? 'rosenbrock', where, 'options.fn');
     this._fnIndex = index;
     this.fn = info;
-    const start = o.start ?? info.start;
-    if (!(Array.isArray(start) || ArrayBuffer.isView(start)) || start.length !== 2 || !Array.from(start).every(Number.isFinite))
+    // a copy of the caller's array: read once
+    const start = Array.isArray(o.start) || ArrayBuffer.isView(o.start) ? Array.from(o.start) : o.start ?? info.start;
+    if (!Array.isArray(start) || start.length !== 2 || !start.every(Number.isFinite))
       throw new SoftscopeError(`${where}: options.start must be [x, y], two finite numbers (got ${describe(start)})`,
         STATUS.SS_ERR_NONFINITE, { argument: 'options.start' });
     // The point is float32: a finite value beyond its range would become +-Inf.
-    const big = Array.from(start).findIndex(overflowsFloat32);
+    const big = start.findIndex(overflowsFloat32);
     if (big >= 0)
       throw new SoftscopeError(`${where}: options.start[${big}] = ${start[big]} overflows float32 (|x| > 3.4e38)`,
         STATUS.SS_ERR_NONFINITE, { argument: 'options.start', index: big });

@@ -6,8 +6,9 @@
 // give the codebook itself. Installed on the Softscope prototype by
 // softscope.js; `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { options as opts, integer, flag } from './args.js';
+import { options as opts, integer, flag, paramsOf } from './args.js';
 import { limits, mayStart } from './budget.js';
+import { viewOf } from './views.js';
 
 const MAX_DIM = 256, MAX_ITERS = 100000;
 
@@ -95,8 +96,7 @@ const vqCalls = {
     const xa = this._input(x, 'x', where), ga = this._input(g, 'g', where);
     const nvec = vectors(this, xa, dim, where);
     const { ca, k } = codebookOf(this, codebook, dim, where);
-    if (!(codes instanceof Int32Array))
-      throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
+    codes = viewOf(codes, Int32Array, 'codes', where, this._heap.memory.buffer);
     if (codes.length !== nvec)
       throw new SoftscopeError(`${where}: codes.length = ${codes.length} must be ${nvec} (one per vector of x)`, STATUS.SS_ERR_LENGTH, { argument: 'codes' });
     if (ga.n !== xa.n)
@@ -126,14 +126,15 @@ const registryQuantizerCalls = {
     const where = `softscope.quantize("${k.name}")`;
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
+    params = paramsOf(params, where); // a copy: read once, as packed
     const np = this._packParams(k, params, where, xa.n);
-    const group = params && typeof params === 'object' ? params.group : undefined;
+    const group = params.group;
     if (typeof group === 'number' && group > 0 && xa.n % group !== 0)
       throw new SoftscopeError(`${where}: params.group = ${group} must divide n = ${xa.n} (or be 0: one group)`,
         STATUS.SS_ERR_LENGTH, { argument: 'params.group' });
     // (an empty x is C's SS_ERR_EMPTY, reported by the call below)
     if (k.name === 'vq' && xa.n > 0) {
-      const dim = params?.dim ?? 1, K = params?.codebook ?? k.params[0].default;
+      const dim = params.dim ?? 1, K = params.codebook ?? k.params[0].default;
       if (xa.n % dim !== 0)
         throw new SoftscopeError(`${where}: params.dim = ${dim} must divide n = ${xa.n} (x is read as vectors of dim values)`,
           STATUS.SS_ERR_LENGTH, { argument: 'params.dim' });
@@ -156,8 +157,7 @@ const registryQuantizerCalls = {
   pack(codes, bits, options) {
     const where = 'softscope.pack';
     const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
-    if (!(codes instanceof Int32Array))
-      throw new SoftscopeTypeError(`${where}: codes must be an Int32Array (got ${describe(codes)})`, { argument: 'codes' });
+    codes = viewOf(codes, Int32Array, 'codes', where, this._heap.memory.buffer);
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
     const n = codes.length;
@@ -182,8 +182,7 @@ const registryQuantizerCalls = {
   unpack(bytes, n, bits, options) {
     const where = 'softscope.unpack';
     const signed = flag(opts(options, where, ['signed']), 'signed', false, where);
-    if (!(bytes instanceof Uint8Array))
-      throw new SoftscopeTypeError(`${where}: bytes must be a Uint8Array (got ${describe(bytes)})`, { argument: 'bytes' });
+    bytes = viewOf(bytes, Uint8Array, 'bytes', where, this._heap.memory.buffer);
     if (![2, 4, 8].includes(bits))
       throw new SoftscopeError(`${where}: bits = ${describe(bits)} must be 2, 4 or 8`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'bits' });
     if (!Number.isInteger(n) || n < 1 || n > this.maxN)

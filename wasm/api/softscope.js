@@ -10,6 +10,8 @@
 import REGISTRY from '../dist/registry.js';
 import { SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode, statusError, describe, fmt, rangeText } from './errors.js';
 import { Heap, Scratch, HeapBuffer, isHeapBufferOf, MAX_BLOCK_BYTES } from './heap.js';
+import { paramsOf } from './args.js';
+import { viewOf, attached, typedName, typedLength, plainView } from './views.js';
 import { normalizerCalls } from './normalizer.js';
 import { measureCalls } from './measure.js';
 import { samplerCalls } from './sampler.js';
@@ -25,6 +27,23 @@ const IMPLS = REGISTRY.enums.impl;
 function deepFreeze(o) {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
+}
+
+// A caller's Float32Array as _input found it: `raw` is the caller's object
+// (read only through the intrinsics: its length here, %TypedArray%.prototype.set
+// in _stage), `array` a plain view of its memory, made when first read.
+class CallerArray {
+  constructor(name, where, raw) {
+    this.name = name;
+    this.where = where;
+    this.raw = raw;
+    this.n = typedLength(raw);
+    this._plain = null;
+  }
+
+  get array() {
+    return (this._plain ??= plainView(this.raw, Float32Array));
+  }
 }
 
 export class Softscope {
@@ -179,7 +198,10 @@ export class Softscope {
   }
 
   _lookup(name, family, where, arg = 'kernel') {
-    if (name && typeof name === 'object' && typeof name.name === 'string') name = name.name;
+    if (name && typeof name === 'object') {
+      const own = name.name; // read once: a getter may answer differently each time
+      if (typeof own === 'string') name = own;
+    }
     if (typeof name !== 'string')
       throw new SoftscopeTypeError(`${where}: ${arg} must be a kernel name string (got ${describe(name)})`, { argument: arg });
     if (family !== undefined && !FAMILIES.includes(family))
@@ -208,12 +230,10 @@ export class Softscope {
   // and with n the counts bounded by the length of x). JS checks only what C
   // cannot see: JS types and parameter names.
   _packParams(k, params, where, n, arg = 'params') {
-    if (params === undefined || params === null) params = {};
-    if (typeof params !== 'object' || Object.prototype.toString.call(params) !== '[object Object]')
-      throw new SoftscopeTypeError(`${where}: ${arg} must be an object like { name: value } (got ${describe(params)})`, { argument: arg });
+    // A copy: every getter has run before the heap is written.
+    params = paramsOf(params, where, arg);
     const spec = k.params;
     for (const key in params) {
-      if (!Object.prototype.hasOwnProperty.call(params, key)) continue;
       if (!spec.some((p) => p.name === key))
         throw new SoftscopeError(
           `${where}: unknown parameter ${arg}.${key}; ${spec.length ? `valid: ${spec.map((p) => p.name).join(', ')}` : `"${k.name}" takes no parameters`}`,
@@ -267,26 +287,50 @@ export class Softscope {
   }
 
   // A float32 input, or a heap buffer of this instance. Returns
-  // { name, array, source, heap } where heap is the HeapBuffer if it is one.
+  // { name, where, array, source, heap, n } where heap is the HeapBuffer if it
+  // is one. Lengths are the typed arrays' own (internal slots, never a
+  // `length` a subclass or a Proxy reports); array is a plain view of the
+  // caller's memory (views.js), a copy when it views the wasm memory.
   _input(v, name, where) {
     if (isHeapBufferOf(v, this)) {
       if (v.freed) throw new SoftscopeError(`${where}: ${name} is a freed buffer`, STATUS.SS_ERR_NULL, { argument: name });
-      return { name, array: null, heap: v, n: v.length };
+      return { name, where, array: null, heap: v, n: HeapBuffer.lengthOf(v) };
     }
-    if (v instanceof Float32Array) return { name, array: v, n: v.length };
-    if (v instanceof Float64Array) {
+    const wasm = this._heap.memory.buffer;
+    if (typedName(v) === 'Float64Array') {
+      const source = viewOf(v, Float64Array, name, where, wasm), n = source.length;
       // A finite value beyond float32's range would become +-Inf, and -Inf
       // is a masked logit: an error naming the index, not a silent mask.
-      const a = Float32Array.from(v);
-      for (let i = 0; i < a.length; i++)
-        if (!Number.isFinite(a[i]) && Number.isFinite(v[i]))
-          throw new SoftscopeError(`${where}: ${name}[${i}] = ${v[i]} overflows float32 (|x| > 3.4e38; it would be read as ${v[i] < 0 ? '-' : '+'}Inf)`,
+      const a = new Float32Array(n);
+      a.set(source);
+      for (let i = 0; i < n; i++)
+        if (!Number.isFinite(a[i]) && Number.isFinite(source[i]))
+          throw new SoftscopeError(`${where}: ${name}[${i}] = ${source[i]} overflows float32 (|x| > 3.4e38; it would be read as ${source[i] < 0 ? '-' : '+'}Inf)`,
             STATUS.SS_ERR_NONFINITE, { argument: name, index: i });
-      return { name, array: a, source: v, n: v.length };
+      return { name, where, array: a, source, n };
     }
-    throw new SoftscopeTypeError(
-      `${where}: ${name} must be a Float32Array (got ${describe(v)})${Array.isArray(v) ? `; use Float32Array.from(${name})` : ''}`,
-      { argument: name });
+    // The fast path makes no view: _stage copies v by the intrinsic set
+    // (internal slots); a plain view is made only if a call reads values.
+    const array = viewOf(v, Float32Array, name, where, wasm, true);
+    return array === v ? new CallerArray(name, where, v) : { name, where, array, n: array.length };
+  }
+
+  // The pointer of a heap input, checked now (after every getter of the
+  // call's arguments ran: one may have freed it, or reset the instance).
+  _heapPtr(a) {
+    const ptr = HeapBuffer.check(a.heap, this._heap);
+    if (ptr === null)
+      throw new SoftscopeError(`${a.where}: ${a.name} is a freed buffer${a.heap.freed ? '' : ' (of a re-created instance)'}`,
+        STATUS.SS_ERR_NULL, { argument: a.name });
+    return ptr;
+  }
+
+  // What a call reads of an input: its values (a heap buffer: a view, checked live).
+  _arrayOf(a) {
+    if (!a?.heap) return a?.array;
+    const ptr = this._heapPtr(a);
+    this._heap.refresh();
+    return new Float32Array(this._heap.memory.buffer, ptr, a.n);
   }
 
   // Inputs that must hold finite values only (no mask, no NaN), for direct
@@ -294,7 +338,7 @@ export class Softscope {
   // argument and the first bad index, with C's status for that rule.
   _requireFinite(inputs, where) {
     for (const a of inputs) {
-      const array = a.heap ? a.heap.array : a.array;
+      const array = this._arrayOf(a);
       if (!array.every(Number.isFinite))
         throw statusError(where, array.some(Number.isNaN) ? STATUS.SS_ERR_NAN : STATUS.SS_ERR_NONFINITE, [{ ...a, array }]);
     }
@@ -312,12 +356,18 @@ export class Softscope {
   }
 
   // Copy the non-heap inputs into scratch slots; returns their pointers.
-  // All slots are reserved first (malloc may grow memory), then filled.
+  // All slots are reserved first (malloc may grow memory), then the inputs
+  // are checked (a heap buffer still live, a caller's array still attached:
+  // every getter of the call has run by now), then filled.
   _stage(inputs) {
-    const ptrs = inputs.map((a, i) => (a.heap ? a.heap.ptr : this._scratch.get(`in${i}`, a.n * 4)));
+    const ptrs = inputs.map((a, i) => (a.heap ? 0 : this._scratch.get(`in${i}`, a.n * 4)));
+    inputs.forEach((a, i) => {
+      if (a.heap) ptrs[i] = this._heapPtr(a);
+      else attached(a.raw ?? a.array, a.n, a.name, a.where);
+    });
     const h = this._heap;
     h.refresh();
-    inputs.forEach((a, i) => { if (!a.heap) h.f32.set(a.array, ptrs[i] >>> 2); });
+    inputs.forEach((a, i) => { if (!a.heap) h.f32.set(a.raw ?? a.array, ptrs[i] >>> 2); });
     return ptrs;
   }
 
@@ -325,7 +375,7 @@ export class Softscope {
     const h = this._heap;
     h.refresh();
     // The arrays as the C code saw them (heap buffers: their current contents).
-    const args = inputs.map((a) => ({ ...a, array: a.heap ? a.heap.array : a.array }));
+    const args = inputs.map((a) => ({ ...a, array: this._arrayOf(a) }));
     switch (status) {
       case STATUS.SS_ERR_PARAM_RANGE:
         if (k && this._ptr.has(k)) return this._paramError(k, where, status);
