@@ -33,14 +33,15 @@ describe('the playground', () => {
     await page.goto(`${pw.server.url}#view=normalizers`);
     await ready('normalizers');
     const plain = await domSize();
-    console.log(`plain link: figure after ${Date.now() - t0} ms`);
+    const inPage = () => page.evaluate(() => Math.round(performance.now()));
+    console.log(`plain link: figure after ${Date.now() - t0} ms (${await inPage()} ms after the page's navigation start)`);
     t0 = Date.now();
     await page.goto(`${pw.server.url}#view=normalizers&${HUGE}`);
     await ready('normalizers');
     const huge = await domSize();
-    console.log(`huge link: figure after ${Date.now() - t0} ms; DOM ${plain.html} -> ${huge.html} characters, ${plain.elements} -> ${huge.elements} elements`);
+    console.log(`huge link: figure after ${Date.now() - t0} ms (${await inPage()} ms after the page's navigation start); DOM ${plain.html} -> ${huge.html} characters, ${plain.elements} -> ${huge.elements} elements`);
     expect(huge.notices).toBe(1);
-    expect(huge.text).toMatch(/link=60000 keys, \d+ characters/);
+    expect(huge.text).toContain('link=over 256 keys');
     expect(huge.notice).toBeLessThan(1024);
     expect(huge.html - plain.html).toBeLessThan(2048);
     expect(huge.elements - plain.elements).toBeLessThan(20);

@@ -13,6 +13,7 @@ import { createSoftscope } from 'softscope';
 import { parse, defaults, settle, toHash, hashEntries, LINK_LIMITS } from '../../wasm/state/schema.js';
 import { VIEWS } from '../../wasm/views/index.js';
 import { assign } from '../../web/src/embed/assign.js';
+import { readHash } from '../../web/src/state/location.js';
 import { WASM } from './support/wasm-paths.js';
 import { FC } from './support/arbitraries.js';
 
@@ -230,6 +231,10 @@ describe('issue 25: the work a link costs is bounded (LINK_LIMITS)', () => {
       expect(state, v.id).toEqual(defaults(v.schema, ss));
     };
     for (const v of VIEWS) refused(v, huge);
+    // as the playground reads it: the view taken out first
+    const { view: id, entries: rest } = readHash(`#view=optimizers&${huge}`, VIEWS.map((v) => v.id));
+    expect(id).toBe('optimizers');
+    expect(parse(V(id).schema, rest, ss).notices).toHaveLength(1);
     const many = Array.from({ length: LINK_LIMITS.keys + 1 }, (_, i) => `k${i}=1`).join('&');
     const long = `logits=${'1,'.repeat(LINK_LIMITS.chars / 2)}1`;
     for (const v of VIEWS) {
@@ -239,6 +244,24 @@ describe('issue 25: the work a link costs is bounded (LINK_LIMITS)', () => {
       const edge = Array.from({ length: LINK_LIMITS.keys }, (_, i) => [`k${i}`, '1']);
       expect(parse(v.schema, edge, ss).notices).toHaveLength(LINK_LIMITS.keys);
     }
+  });
+
+  it('hashEntries decodes at most 2 × LINK_LIMITS.keys pairs of a huge hash (the rest is not read), each cut past the length limit', () => {
+    const e = hashEntries(`#${huge}`);
+    expect(e).toHaveLength(2 * LINK_LIMITS.keys);
+    expect(e[0]).toEqual(['k0', 'vvvvvvvvvv']);
+    const one = hashEntries(`a=${'%41'.repeat(1e5)}`);
+    expect(one).toHaveLength(1);
+    expect(one[0][1].length).toBeGreaterThan(LINK_LIMITS.chars);
+    expect(one[0][1].length).toBeLessThan(2 * LINK_LIMITS.chars);
+  });
+
+  it('within the limits hashEntries reads a hash as URLSearchParams does', () => {
+    const piece = fc.string({ unit: fc.constantFrom('a', 'b', '1', '.', ',', '=', '%', '%2C', '%20', '+', '?', '#', 'é', '%E2%88%9E', '%ZZ', ''), maxLength: 12 });
+    fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
+      const t = parts.join('&');
+      expect(hashEntries(t)).toEqual([...new URLSearchParams(t.replace(/^#/, ''))]);
+    }), { ...FC, numRuns: 500 });
   });
 
   it('regress_huge_assignment_one_notice: a .state of 60,000 keys is not applied, with one notice', () => {

@@ -201,7 +201,8 @@ export function parse(schema, entries, ctx, { ignore = [] } = {}) {
   const notices = [];
   const { list, keys, chars } = bounded(entries);
   if (!list) {
-    return { state, notices: [{ key: 'link', value: `${keys} keys, ${chars} characters`,
+    const over = (n, max) => (n > max ? `over ${max}` : n); // (hashEntries reads no further)
+    return { state, notices: [{ key: 'link', value: `${over(keys, LINK_LIMITS.keys)} keys, ${over(chars, LINK_LIMITS.chars)} characters`,
       reason: `a link holds at most ${LINK_LIMITS.keys} keys and ${LINK_LIMITS.chars} characters: not read` }] };
   }
   const raw = new Map(list);
@@ -285,10 +286,19 @@ export function settle(schema, state, ctx) {
   return finished(schema, s, ctx);
 }
 
-/** [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'). */
+/**
+ * [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'), as
+ * URLSearchParams reads it, but at most 2 × LINK_LIMITS.keys pairs, each cut
+ * to a length that still decodes past LINK_LIMITS.chars: the rest of a huge
+ * link is never decoded (1 MB took URLSearchParams 0.5 s in Chromium), and
+ * parse() refuses what comes back, also after a reader took out a key or
+ * two (view).
+ */
 export function hashEntries(hash) {
   try {
-    return [...new URLSearchParams(String(hash ?? '').replace(/^#/, ''))];
+    const pairs = String(hash ?? '').replace(/^#/, '').replace(/^\?/, '').split('&', 2 * LINK_LIMITS.keys);
+    // ('&' first: a later pair's leading '?' is its own, as in one URLSearchParams)
+    return pairs.flatMap((p) => [...new URLSearchParams(`&${p.slice(0, 3 * LINK_LIMITS.chars + 3)}`)]);
   } catch {
     return [];
   }
