@@ -180,6 +180,40 @@ describe("an object merged into a state (a widget's .state = {...}, web/src/embe
       [{ key: 'kernels', value: 'sofmax', reason: 'unknown: sofmax' }]]);
     expect(link(5)[1]).toEqual([{ key: 'state', value: '5', reason: 'not an object of keys or a link' }]);
   });
+
+  // issue 25: .state = { kernels: 'softmax' } threw a minified "t.join is not a function"
+  it('regress_widget_state_wrong_type: a value of a type its key does not take is reported under that key, for every key of every view, never thrown', () => {
+    const hostile = Object.create(null);
+    const WRONG = {
+      number: [true, [1], { a: 1 }, hostile, Symbol('s'), 10n],
+      bool: [2, [], { a: 1 }, hostile, Symbol('s')],
+      choice: [5, true, ['softmax'], { a: 1 }, hostile],
+      names: [5, true, [1], [['softmax'], 2], { a: 1 }, hostile],
+      numbers: [true, ['a'], { a: 1 }, hostile, Symbol('s')],
+      point: [true, ['a', 'b'], { a: 1 }, hostile],
+      params: ['alpha=1.5', 5, true, [1.5], () => 1],
+    };
+    let checked = 0;
+    for (const view of VIEWS) {
+      const d = defaults(view.schema, ss);
+      for (const f of view.schema.fields) {
+        for (const value of WRONG[f.type]) {
+          const tag = `${view.id}.${f.key} = ${typeof value === 'symbol' ? 'symbol' : typeof value}`;
+          const { state, notices } = assign(view.schema, d, { [f.key]: value }, ss);
+          expect(notices.map((n) => n.key), tag).toEqual([f.key]);
+          expect(typeof notices[0].value, tag).toBe('string');
+          expect(notices[0].reason, tag).toMatch(/^an? (boolean|number|string|list|object|symbol|bigint|function), not /);
+          expect(state, tag).toEqual(d);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+    // a link's text is a value of every key: the issue's assignment takes softmax
+    const o = V('optimizers');
+    expect(assign(V('normalizers').schema, current(), { kernels: 'softmax' }, ss).state.kernels).toEqual(['softmax']);
+    expect(assign(o.schema, defaults(o.schema, ss), { kernels: 'adam', 'adam.lr': '0.05', start: '1,2' }, ss).notices).toEqual([]);
+  });
 });
 
 describe('text forms of a state', () => {

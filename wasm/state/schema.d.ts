@@ -27,7 +27,7 @@ export interface Notice { key: string; value: string; reason: string }
 
 /** The default state of a schema (a fresh object). */
 export function defaults(schema: Schema, ss: Softscope): State;
-/** A state from [key, value] entries; never throws (bad values keep their defaults, with notices). */
+/** A state from [key, value] entries; never throws (bad values keep their defaults, with notices; a link past LINK_LIMITS keeps them all, with one notice). Every key of the state lies inside its field's bounds. */
 export function parse(schema: Schema, entries: Iterable<[string, string]>, ss: Softscope, options?: { ignore?: string[] }):
   { state: State; notices: Notice[] };
 /** [key, value] pairs of the state that differ from the defaults (in schema order). */
@@ -42,5 +42,9 @@ export function stateEntries(text: string): Array<[string, string]>;
 export function settle(schema: Schema, state: State, ss: Softscope): State;
 /** A number as a link writes it: at most 6 significant digits. */
 export function num6(v: number): string;
+/** The most a link (a hash, a widget's attributes, --state) holds: with more keys or characters it is not read (one notice). */
+export const LINK_LIMITS: { readonly keys: number; readonly chars: number };
+/** A value given for a key, as text for a notice (never throws; a long value is cut). */
+export function textOf(value: unknown): string;
 /** The range of a number field as text, e.g. [0.001, 100]. */
 export function rangeOf(f: Field): string;

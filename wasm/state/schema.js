@@ -27,7 +27,14 @@
 //
 // parse() never throws: a value that is malformed, out of range or unknown
 // keeps its default and is reported in `notices` ({ key, value, reason }),
-// which the UI shows.
+// which the UI shows. A link with more than LINK_LIMITS keys or characters is
+// refused whole, with one notice. Every state handed out (defaults, parse,
+// settle) passes state/bounds.js's conform() before the schema's finish, so
+// each key lies inside its field's declaration whatever fell back.
+
+import { conform, inRange, rangeOf, LINK_LIMITS } from './bounds.js';
+
+export { rangeOf, LINK_LIMITS };
 
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -42,20 +49,6 @@ export function num6(v) {
 const resolve = (v, ctx) => (typeof v === 'function' ? v(ctx) : v);
 const clone = (v) => (Array.isArray(v) ? v.map(clone) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x)])) : v);
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The range of a number field as text, e.g. [0.001, 100]. */
-export function rangeOf(f) {
-  return `${f.minOpen ? '(' : '['}${f.min}, ${f.max}${f.maxOpen ? ')' : ']'}`;
-}
-
-function inRange(f, v) {
-  if (!Number.isFinite(v)) return false;
-  if (f.min !== undefined && (f.minOpen ? !(v > f.min) : !(v >= f.min))) return false;
-  if (f.max !== undefined && (f.maxOpen ? !(v < f.max) : !(v <= f.max))) return false;
-  if (f.integer && !Number.isInteger(v)) return false;
-  if (f.pow2 && !Number.isInteger(Math.log2(v))) return false;
-  return true;
-}
 
 function parseNumber(s) {
   const t = String(s).trim();
@@ -127,7 +120,43 @@ const WRITE = {
 export function defaults(schema, ctx) {
   const s = {};
   for (const f of schema.fields) s[f.key] = f.type === 'params' ? {} : clone(resolve(f.default, ctx));
-  return schema.finish ? schema.finish(s, ctx) : s;
+  return finished(schema, s, ctx);
+}
+
+// The state inside its bounds (state/bounds.js), then the schema's finish.
+function finished(schema, state, ctx, given) {
+  const s = conform(schema, state, ctx).state;
+  return schema.finish ? schema.finish(s, ctx, given) : s;
+}
+
+// Any value as text (never throws).
+function asText(v) {
+  if (typeof v === 'string') return v;
+  try {
+    return typeof v === 'bigint' ? `${v}` : typeof v === 'symbol' ? v.toString() : JSON.stringify(v) ?? String(v);
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
+
+/** A value given for a key, as text for a notice (never throws; a long value is cut). */
+export function textOf(v) {
+  const t = asText(v);
+  return t.length > 200 ? `${t.slice(0, 200)}… (${t.length} characters)` : t;
+}
+
+// The entries of a link as text, { list, keys, chars }; list is null past LINK_LIMITS (the rest only counted).
+function bounded(entries) {
+  let list = [], keys = 0, chars = 0;
+  for (const [k, v] of entries) {
+    keys += 1;
+    if (!list) { chars += (typeof k === 'string' ? k.length : 0) + (typeof v === 'string' ? v.length : 0); continue; }
+    const kv = [asText(k), asText(v)];
+    chars += kv[0].length + kv[1].length;
+    if (keys > LINK_LIMITS.keys || chars > LINK_LIMITS.chars) list = null;
+    else list.push(kv);
+  }
+  return { list, keys, chars };
 }
 
 /** Parameter keys of a params field for the state: [{ key, kernel, param }]. */
@@ -170,8 +199,13 @@ function readParam(p, s) {
 export function parse(schema, entries, ctx, { ignore = [] } = {}) {
   const state = defaults(schema, ctx);
   const notices = [];
-  const raw = new Map();
-  for (const [k, v] of entries) raw.set(k, v);
+  const { list, keys, chars } = bounded(entries);
+  if (!list) {
+    const over = (n, max) => (n > max ? `over ${max}` : n); // (hashEntries reads no further)
+    return { state, notices: [{ key: 'link', value: `${over(keys, LINK_LIMITS.keys)} keys, ${over(chars, LINK_LIMITS.chars)} characters`,
+      reason: `a link holds at most ${LINK_LIMITS.keys} keys and ${LINK_LIMITS.chars} characters: not read` }] };
+  }
+  const raw = new Map(list);
   const used = new Set(ignore);
   const given = new Set();
   for (const f of schema.fields) {
@@ -199,8 +233,10 @@ export function parse(schema, entries, ctx, { ignore = [] } = {}) {
     if (used.has(k)) continue;
     notices.push({ key: k, value: v, reason: NAME_RE.test(k.split('.')[0]) ? 'not a setting of this view' : 'not a key' });
   }
-  const out = schema.finish ? schema.finish(state, ctx, given) : state;
-  return { state: out, notices };
+  // a value read that breaks its field's bounds (none should) keeps its default too
+  const c = conform(schema, state, ctx);
+  for (const { key, reason } of c.changed) if (raw.has(key) && !notices.some((n) => n.key === key)) notices.push({ key, value: raw.get(key), reason });
+  return { state: schema.finish ? schema.finish(c.state, ctx, given) : c.state, notices };
 }
 
 /** [key, value] pairs of the state that differ from the defaults (in schema order). */
@@ -245,15 +281,24 @@ export function settle(schema, state, ctx) {
     const v = s[f.key];
     if (f.type === 'number') s[f.key] = linked(v);
     else if ((f.type === 'numbers' || f.type === 'point') && Array.isArray(v)) s[f.key] = v.map(linked);
-    else if (f.type === 'params' && v) s[f.key] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, linked(x)]));
+    else if (f.type === 'params' && v && typeof v === 'object') s[f.key] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, linked(x)]));
   }
-  return schema.finish ? schema.finish(s, ctx) : s;
+  return finished(schema, s, ctx);
 }
 
-/** [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'). */
+/**
+ * [[key, value], ...] of a hash or query string ('#a=1&b=2', 'a=1&b=2'), as
+ * URLSearchParams reads it, but at most 2 × LINK_LIMITS.keys pairs, each cut
+ * to a length that still decodes past LINK_LIMITS.chars: the rest of a huge
+ * link is never decoded (1 MB took URLSearchParams 0.5 s in Chromium), and
+ * parse() refuses what comes back, also after a reader took out a key or
+ * two (view).
+ */
 export function hashEntries(hash) {
   try {
-    return [...new URLSearchParams(String(hash ?? '').replace(/^#/, ''))];
+    const pairs = String(hash ?? '').replace(/^#/, '').replace(/^\?/, '').split('&', 2 * LINK_LIMITS.keys);
+    // ('&' first: a later pair's leading '?' is its own, as in one URLSearchParams)
+    return pairs.flatMap((p) => [...new URLSearchParams(`&${p.slice(0, 3 * LINK_LIMITS.chars + 3)}`)]);
   } catch {
     return [];
   }

@@ -46,10 +46,14 @@ export interface SoftscopeWidget extends HTMLElement {
    * (kernels: ['softmax'], params: { alpha: 1.5 }) or a link's (alpha: 1.5,
    * 'adam.lr': 0.02); null returns a key to its default. A key that is unknown
    * or a value a link would refuse keeps its current value and is reported,
-   * not thrown: the widget lists it in its notice and dispatches
+   * not thrown, and so is a value of a type its key does not take (a number
+   * key takes a number or link text, a list of names string[] or 'a,b',
+   * params an object; { temperature: true } is reported as "a boolean, not
+   * a number"): the widget lists it in its notice and dispatches
    * softscope-notice when the assignment is applied (a moment later; once
    * the view is drawn when assigned before). A string is a link, as the
-   * state attribute.
+   * state attribute. An object of more than 256 keys is not applied (one
+   * notice), as a link of more than 256 keys or 16,384 characters is not read.
    */
   set state(value: Record<string, unknown> | string);
   /** The numbers drawn, JSON-ready (as `softscope figure --data file.json` writes them); null until drawn. */

@@ -18,8 +18,9 @@ function controlNames(v, ss) {
 /** { controls ('all' or a Set of names), height (px or undefined), theme, notices } from the element's attributes. */
 export function widgetOptions(ss, attrs, v) {
   const schema = { fields: [
-    { key: 'controls', type: 'names', options: () => controlNames(v, ss), default: 'all' },
-    { key: 'height', type: 'number', min: 0, minOpen: true, max: 1e5, default: undefined },
+    // (null: not given, as a schema's optional key; controls all, the figure's own height)
+    { key: 'controls', type: 'names', options: () => controlNames(v, ss), default: null },
+    { key: 'height', type: 'number', min: 0, minOpen: true, max: 1e5, default: null },
     { key: 'theme', type: 'choice', options: ['auto', 'light', 'dark'], default: 'auto' },
   ] };
   const given = [];
@@ -30,5 +31,5 @@ export function widgetOptions(ss, attrs, v) {
   if (attrs.theme?.trim()) given.push(['theme', attrs.theme]);
   const { state, notices } = parse(schema, given, ss);
   for (const n of notices) n.value = attrs[n.key];
-  return { ...state, controls: Array.isArray(state.controls) ? new Set(state.controls) : 'all', notices };
+  return { ...state, controls: Array.isArray(state.controls) ? new Set(state.controls) : 'all', height: state.height ?? undefined, notices };
 }
