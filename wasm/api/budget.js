@@ -13,7 +13,15 @@ import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.j
 
 // The intrinsic getter: reading it runs no user code (a subclass or a proxy
 // cannot answer for it), and it throws on anything that is not an AbortSignal.
-const ABORTED = typeof AbortSignal === 'function' ? Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted').get : null;
+// Found on the prototype chain (an environment's own AbortSignal, such as a
+// test DOM's, may define it on a parent class); none: no signal is accepted.
+const ABORTED = (() => {
+  for (let p = typeof AbortSignal === 'function' ? AbortSignal.prototype : null; p; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, 'aborted');
+    if (d?.get) return d.get;
+  }
+  return null;
+})();
 
 function isSignal(v) {
   if (!ABORTED || v === null || typeof v !== 'object') return false;
