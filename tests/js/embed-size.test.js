@@ -1,7 +1,10 @@
 // The embed bundle's budget: what a page with one widget downloads (embed.js,
 // the chunks it imports, and that view's chunks; the wasm aside) is at most
-// 64 kB gzipped, for every view (60 kB until the widget gained typeset
-// formulas, label placement, attribute notices and .state merging: 60.7 kB). The Performance view's timing code is not
+// 66 kB gzipped, for every view (60 kB until the widget gained typeset
+// formulas, label placement, attribute notices and .state merging: 60.7 kB;
+// 64 kB until the API read every argument once through the intrinsic getters
+// (api/views.js), took limits on long calls (api/budget.js) and the state held
+// its bounds after every fallback (state/bounds.js): 64.2 kB). The Performance view's timing code is not
 // in it: its Web Worker, a bundle of its own, downloads when Run is pressed. Read from the build's manifest
 // (wasm/dist/embed/embed-manifest.json, `make embed`), sizes gzipped at level 9.
 import { describe, it, expect } from 'vitest';
@@ -10,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('../../wasm/dist/embed/', import.meta.url));
-const BUDGET = 64 * 1000;
+const BUDGET = 66 * 1000;
 const have = existsSync(`${DIR}/embed-manifest.json`);
 
 describe.runIf(have)('the embed bundle', () => {
@@ -28,7 +31,7 @@ describe.runIf(have)('the embed bundle', () => {
   // one chunk per view (its schema, model, figure and View), loaded on demand by embed.js
   const views = manifest[entry]?.dynamicImports ?? [];
 
-  it('one widget of any view downloads at most 64 kB of JavaScript, gzipped', () => {
+  it('one widget of any view downloads at most 66 kB of JavaScript, gzipped', () => {
     expect(views.length).toBeGreaterThanOrEqual(7);
     const report = {};
     for (const v of views) {
