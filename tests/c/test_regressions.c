@@ -365,6 +365,45 @@ TEST(regress_entmax_halley_near_ties_alpha_10) {
   }
 }
 
+/* Fuzzer (regress-entmax-halley-jump-alpha-10): entmax_halley at alpha = 10
+   on x = {1e-12, 0, ..., 0}, n >= 2000 (and alpha = 8, n = 65536) returned
+   a one-hot y with SS_OK in both impls, 0.94 off: the 1999 zeros enter the
+   support at one threshold, where f jumps from -0.94 to +1999, the steps
+   crept towards it from one side and the 100-pass cap ended the iteration
+   unconverged; the division by the sum hid it. The answer, with a =
+   alpha - 1, d = a * (float)(-1e-12) the others' shifted logit and u their
+   common u: (|d| + u)^(1/a) + (n - 1) u^(1/a) = 1, solved here in long
+   double by bisection in u (no code under test). */
+TEST(regress_entmax_halley_jump_not_one_hot) {
+  static float x[65536], y[65536];
+  static const struct { double alpha; size_t n; } cases[] = {{10.0, 2000}, {10.0, 4096}, {8.0, 65536}};
+  static const char *const names[] = {"entmax_halley", "entmax_bisect"};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const size_t n = cases[c].n;
+    const long double a = (long double)cases[c].alpha - 1.0L, k = 1.0L / a;
+    memset(x, 0, n * sizeof x[0]);
+    x[0] = 1e-12f;
+    const long double d = fabsl((long double)((float)a * (0.0f - x[0])));
+    long double lo = 0.0L, hi = 1.0L;
+    for (int it = 0; it < 20000 && lo < hi; it++) {
+      const long double u = lo > 0.0L && hi > 16.0L * lo ? sqrtl(lo) * sqrtl(hi) : 0.5L * (lo + hi);
+      if (u <= lo || u >= hi) break;
+      if (powl(d + u, k) + (long double)(n - 1) * powl(u, k) > 1.0L) hi = u;
+      else lo = u;
+    }
+    const double r0 = (double)powl(d + lo, k), ri = (double)powl(lo, k);
+    for (int e = 0; e < 2; e++)
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(N_(names[e]), impl, x, n, &cases[c].alpha, 1, y), SS_OK);
+        CHECK(fabs(y[0] - r0) <= 1e-6 * r0, "%s %s alpha=%g n=%zu: y0 %.9g, reference %.9g",
+              names[e], ss_impl_name(impl), cases[c].alpha, n, y[0], r0);
+        for (size_t i = 1; i < n; i++)
+          CHECK(fabs(y[i] - ri) <= 1e-5 * ri, "%s %s alpha=%g n=%zu: y[%zu] %.9g, reference %.9g",
+                names[e], ss_impl_name(impl), cases[c].alpha, n, i, y[i], ri);
+      }
+  }
+}
+
 /* ---- samplers ------------------------------------------------------------- */
 
 /* The logit samplers with temperature = 1e-300 (and 5e-324): SIMD returned NaN

@@ -62,10 +62,13 @@ typedef void (*ss_em_eval_fn)(const ss_em_problem *pr, double v, bool derivs,
 
 /* The iteration (entmax_solve.c): bisection or the Halley hybrid on f(v).
    Returns the v to finish at; *iterations = passes made, *residual = f
-   there (|f| <= tol when it converged). */
+   there, *done (may be NULL) = whether it converged (|f| <= tol, or no
+   double left between the bracket's ends / in a step), as opposed to
+   stopping at max_iter. fallback: Halley unconverged at max_iter goes on
+   by bisection (up to SS_EM_FALLBACK_PASSES more passes). */
 double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
-                     double tol, unsigned max_iter, ss_em_eval_fn eval,
-                     unsigned *iterations, double *residual);
+                     double tol, unsigned max_iter, bool fallback, ss_em_eval_fn eval,
+                     unsigned *iterations, double *residual, bool *done);
 
 /* Bracket of the solver variable for n_eff entries: [v_lo, v_hi]. */
 void ss_em_bracket(const ss_em_problem *pr, double *v_lo, double *v_hi);
@@ -134,5 +137,9 @@ void ss_em_param_simd(const float *x, const float *y, const float *g, size_t n,
 #define SS_EM_TOL 1e-6
 #define SS_EM_MAX_ITER_BISECT 100u
 #define SS_EM_MAX_ITER_HALLEY 100u
+/* Bisection passes after an unconverged Halley run (entmax_solve.c (6)):
+   geometric halving of t's decades (<= 11 passes), then of the mantissa
+   (<= 53), or in phi down from 1 to a root near 2^-1074 at worst. */
+#define SS_EM_FALLBACK_PASSES 1200u
 
 #endif
