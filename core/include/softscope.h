@@ -697,7 +697,10 @@ ss_status ss_categorical(const float *w, size_t n, uint64_t seed,
    as in gumbel_max) give mean[0..n), bias = |mean - exact|_2 and
    variance = (1/M) sum_d |est_d - mean|_2^2. exact[0..n) receives the
    exact gradient. n <= SS_ESTIMATOR_MAX_N, 0 < tau <= 1e3,
-   1 <= samples <= 2^24. */
+   1 <= samples <= 2^24; exact over that whole range (tau -> 0: a one-hot
+   softmax's Jacobian term is exactly 0). SS_ERR_DOMAIN (nothing written)
+   when an output does not fit its type (mean, exact: float; bias, variance:
+   double), e.g. (1/tau) times the Jacobian of tied logits at tau = 1e-300. */
 typedef enum ss_estimator {
   SS_ESTIMATOR_ST = 0,             /* straight-through: (1/tau) J_softmax(theta/tau)^T grad f(D) */
   SS_ESTIMATOR_GUMBEL_SOFTMAX = 1, /* (1/tau) J_y^T grad f(y), y = softmax((theta + G) / tau) */

@@ -441,6 +441,60 @@ TEST(regress_samplers_temperature_1e_300) {
   CHECK(tested >= 5, "only %d samplers have a temperature", tested);
 }
 
+/* ss_estimator_stats: tau = 1e-300 gave +-Inf and tau = 5e-324 NaN, with
+   SS_OK, inside the documented range (0, 1e3]; the exact gradient of target
+   {1e20, 0} was 0 (|t|^2 = 1e40 swallowed 2 t_i), and a target near 2.4e37
+   over a small tau gave -Inf. Now: the tau -> 0 limit exactly (a one-hot
+   softmax's Jacobian term is 0), the exact gradient against a long-double
+   reference, -2 pi_i (t_i - <pi, t>), and SS_ERR_DOMAIN (nothing written)
+   where float cannot hold an output. */
+TEST(regress_estimator_stats_extreme_tau_and_targets) {
+  const float theta[4] = {0.5f, 2.0f, 1.0f, 0.0f}, small_t[4] = {0.25f, 0.0f, 1.0f, 0.5f};
+  const float big_t[4] = {1e20f, 0.0f, 0.0f, 0.0f};
+  const float *targets[2] = {small_t, big_t};
+  const double taus[4] = {1e-300, 0x1p-1074, 1e-30, 1.0};
+  long double pi[4], s = 0.0L;
+  for (int i = 0; i < 4; i++) s += (pi[i] = expl((long double)theta[i] - 2.0L));
+  for (int i = 0; i < 4; i++) pi[i] /= s;
+  for (int tg = 0; tg < 2; tg++) {
+    long double pt = 0.0L, ref[4];
+    for (int i = 0; i < 4; i++) pt += pi[i] * targets[tg][i];
+    for (int i = 0; i < 4; i++) ref[i] = -2.0L * pi[i] * ((long double)targets[tg][i] - pt);
+    for (int e = 0; e < SS_ESTIMATOR_COUNT; e++)
+      for (int t = 0; t < 4; t++) {
+        double bias = NAN, var = NAN;
+        float mean[4], exact[4];
+        CHECK_STATUS(ss_estimator_stats(e, theta, targets[tg], 4, taus[t], 7, 64, &bias, &var, mean, exact),
+                     SS_OK);
+        CHECK(isfinite(bias) && isfinite(var) && finite_row(mean, 4), "estimator %d tau %g target %d: bias %g var %g",
+              e, taus[t], tg, bias, var);
+        for (int i = 0; i < 4; i++)
+          CHECK(fabsl(exact[i] - ref[i]) <= 1e-6L * fabsl(ref[i]), "target %d: exact[%d] = %.9g, reference %.9Lg",
+                tg, i, exact[i], ref[i]);
+        /* tau -> 0: ST and both Gumbel-Softmax estimates are exactly 0 (a
+           one-hot softmax, distinct logits), so bias = |exact| */
+        if (e != SS_ESTIMATOR_REINMAX && taus[t] <= 1e-30) {
+          long double nb = 0.0L;
+          for (int i = 0; i < 4; i++) nb += ref[i] * ref[i];
+          CHECK(mean[0] == 0.0f && mean[1] == 0.0f && var == 0.0 && fabsl(bias - sqrtl(nb)) <= 1e-6L * sqrtl(nb),
+                "estimator %d tau %g: mean %g %g var %g bias %g, want 0 0 0 %Lg", e, taus[t], mean[0], mean[1], var,
+                bias, sqrtl(nb));
+        }
+      }
+  }
+  /* ties at tau = 1e-300: straight-through's (1/tau) J term is ~1e300, more
+     than a float: SS_ERR_DOMAIN, nothing written; a target near FLT_MAX
+     over tau = 1e-3 (~2e40), also */
+  const float tied[3] = {1.0f, 1.0f, 0.0f}, huge_t[3] = {2.4e37f, 0.0f, 0.0f}, zero_t[3] = {0};
+  double bias = -1.0, var = -1.0;
+  float mean[3] = {CF_POISON, CF_POISON, CF_POISON}, exact[3] = {CF_POISON, CF_POISON, CF_POISON};
+  CHECK_STATUS(ss_estimator_stats(SS_ESTIMATOR_ST, tied, zero_t, 3, 1e-300, 1, 16, &bias, &var, mean, exact),
+               SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_estimator_stats(SS_ESTIMATOR_ST, tied, huge_t, 3, 1e-3, 1, 16, &bias, &var, mean, exact),
+               SS_ERR_DOMAIN);
+  CHECK(bias == -1.0 && var == -1.0 && cf_untouched(mean, 3) && cf_untouched(exact, 3), "written on error");
+}
+
 /* Gumbel-Softmax (and ReinMax's backward) with tau = 5e-324: SS_ERR_DOMAIN
    for an in-range tau (the float tau was 0); gumbel_sigmoid's VJP gave NaN.
    Now one-hot relaxed samples (the tau -> 0 limit), finite gradients. */
