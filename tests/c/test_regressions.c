@@ -172,6 +172,33 @@ TEST(regress_exact_zero_rule_no_subnormal_outputs) {
   }
 }
 
+/* The exact-zero rule across builds: sa_softmax and boltzmann of [0, -88]
+   gave [0, 0] in the SIMD and relaxed builds (the vector exp writes +0 for
+   p_1 = e^-88 < FLT_MIN) and [0, -5.33e-37] in scalar (the denormal p_1
+   times x_1 = -88, a normal float): the support differed between builds.
+   Now p_i follows softmax's rule before the product in every impl:
+   y_1 = +0 (exact p_1 = 6.05e-39 < FLT_MIN), y_0 = 0 * 1 = 0; and on
+   [0, -80], where p_1 = 1.8e-35 is normal, y_1 = -80 p_1 in every impl. */
+TEST(regress_weighted_softmax_support_below_flt_min) {
+  static const char *const names[] = {"boltzmann", "sa_softmax"};
+  const float deep[2] = {0.0f, -88.0f}, kept[2] = {0.0f, -80.0f};
+  const double want = -80.0 * exp(-80.0) / (1.0 + exp(-80.0));
+  for (int k = 0; k < 2; k++) {
+    const ss_kernel_info *ki = N_(names[k]);
+    double p[4];
+    params_with(ki, p, "", 0.0);
+    FOR_EACH_IMPL(impl) {
+      float y[2];
+      CHECK_STATUS(ss_normalize(ki, impl, deep, 2, p, ki->nparams, y), SS_OK);
+      CHECK(y[1] == 0.0f && !signbit(y[1]), "%s %s: [0, -88] gives y1 = %a, want +0", names[k],
+            ss_impl_name(impl), y[1]);
+      CHECK_STATUS(ss_normalize(ki, impl, kept, 2, p, ki->nparams, y), SS_OK);
+      CHECK(fabs(y[1] - want) <= 1e-5 * fabs(want), "%s %s: [0, -80] gives y1 = %g, want %g", names[k],
+            ss_impl_name(impl), y[1], want);
+    }
+  }
+}
+
 /* Runs the VJP (and the parameter VJP when there is one) in every impl on
    y = the scalar forward: the impls must agree on the status; on SS_OK no
    NaN / Inf and SIMD within 2^-12 of max |dx| of scalar. *st: the status. */
