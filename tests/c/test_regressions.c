@@ -199,6 +199,35 @@ TEST(regress_weighted_softmax_support_below_flt_min) {
   }
 }
 
+/* softplus_l1 near FLT_MIN: y_i = w_i / sum w with sum w >= log 2 (the
+   maximum's weight), so y_i can be normal (up to 1.44 w_i) where w_i, and
+   the SIMD e_i = e^{c (x_i - M)} it is built from, are below FLT_MIN: SIMD
+   wrote +0 where scalar gave 1.1 FLT_MIN (defaults, deep inputs, n =
+   1000). Now the SIMD exponentials carry a factor 2 (normal down to
+   FLT_MIN / 2) and both impls decide on y: x = {0, x1} with y1 = 1.15
+   FLT_MIN is that value in every impl, and with y1 = 0.58 FLT_MIN +0. */
+TEST(regress_softplus_l1_output_near_flt_min) {
+  const ss_kernel_info *k = N_("softplus_l1");
+  const double p[1] = {64.0};
+  const double c = log(64.0) * log(2.0);
+  static const double targets[] = {1.15, 0.58};
+  for (int j = 0; j < 2; j++) {
+    const float x[2] = {0.0f, (float)(log(targets[j] * log(2.0) * FLT_MIN) / c)};
+    const double w1 = log1p(exp(c * (double)x[1]));
+    const double ref = w1 / (log(2.0) + w1);
+    FOR_EACH_IMPL(impl) {
+      float y[2];
+      CHECK_STATUS(ss_normalize(k, impl, x, 2, p, 1, y), SS_OK);
+      if (ref >= FLT_MIN)
+        CHECK(fabs(y[1] - ref) <= 1e-5 * ref, "%s x1 = %a: y1 = %a, reference %a", ss_impl_name(impl),
+              x[1], y[1], ref);
+      else
+        CHECK(y[1] == 0.0f && !signbit(y[1]), "%s x1 = %a: y1 = %a, reference %a (below FLT_MIN)",
+              ss_impl_name(impl), x[1], y[1], ref);
+    }
+  }
+}
+
 /* Runs the VJP (and the parameter VJP when there is one) in every impl on
    y = the scalar forward: the impls must agree on the status; on SS_OK no
    NaN / Inf and SIMD within 2^-12 of max |dx| of scalar. *st: the status. */
