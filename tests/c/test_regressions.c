@@ -199,6 +199,44 @@ TEST(regress_weighted_softmax_support_below_flt_min) {
   }
 }
 
+/* An entry exactly at the entmax threshold: with four maxima of x = 3,
+   sum p = 1 puts the threshold at u = t = 4^-(alpha-1) below them, so an
+   entry at x = 3 - t / (alpha - 1) has p = 0 exactly. The solver stops
+   within tol, a little to either side: asentmax (beta = 1.59e-9, ties,
+   n = 17) gave 0 in scalar and 5.9e-17 in SIMD -- the support differed.
+   Now every impl zeroes the entries whose u is within the threshold's
+   resolution at tol (entmax_pass.c, support_cut): y = +0 there, and the
+   maxima 1/4 each. */
+TEST(regress_entmax_support_entry_at_threshold) {
+  static const double alphas[] = {1.5, 2.0, 3.0};
+  static const char *const names[] = {"entmax_halley", "entmax_bisect", "asentmax"};
+  float x[80], y[80];
+  for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; a++) {
+    const double t = pow(4.0, -(alphas[a] - 1.0));
+    const float xt = (float)(3.0 - t / (alphas[a] - 1.0)); /* exact: 2, 2.75, 2.96875 */
+    for (size_t n = 5; n <= 80; n++) {
+      for (size_t i = 0; i < n; i++) x[i] = i < 4 ? 3.0f : (i % 3 == 1 ? xt : (float)(i % 3));
+      for (int e = 0; e < 3; e++) {
+        const ss_kernel_info *k = N_(names[e]);
+        double p[4];
+        params_with(k, p, "beta", 0.0); /* asentmax: scale c = delta = 1 */
+        p[0] = alphas[a];
+        FOR_EACH_IMPL(impl) {
+          CHECK_STATUS(ss_normalize(k, impl, x, n, p, k->nparams, y), SS_OK);
+          for (size_t i = 0; i < n; i++) {
+            if (i < 4)
+              CHECK(fabs(y[i] - 0.25) <= 1e-6, "%s %s alpha=%g n=%zu: y[%zu] = %.9g, want 1/4",
+                    names[e], ss_impl_name(impl), alphas[a], n, i, y[i]);
+            else
+              CHECK(y[i] == 0.0f && !signbit(y[i]), "%s %s alpha=%g n=%zu: y[%zu] = %a (x %g), want +0",
+                    names[e], ss_impl_name(impl), alphas[a], n, i, y[i], x[i]);
+          }
+        }
+      }
+    }
+  }
+}
+
 /* softplus_l1 near FLT_MIN: y_i = w_i / sum w with sum w >= log 2 (the
    maximum's weight), so y_i can be normal (up to 1.44 w_i) where w_i, and
    the SIMD e_i = e^{c (x_i - M)} it is built from, are below FLT_MIN: SIMD

@@ -40,7 +40,7 @@ static double solve_scalar(const ss_em_problem *pr, ss_entmax_solver solver, dou
   double f;
   const double v =
       ss_em_iterate(pr, solver, tol, max_iter, fallback, ss_em_eval_f64, it, &f, done);
-  if (fabs(f) <= tol || !ss_em_finish_unresolved(pr, v, tol, y)) ss_em_finish_f64(pr, v, y);
+  if (fabs(f) <= tol || !ss_em_finish_unresolved(pr, v, tol, y)) ss_em_finish_f64(pr, v, tol, y);
   return v;
 }
 
@@ -66,7 +66,7 @@ static double solve_simd(const ss_em_problem *pr, ss_entmax_solver solver, doubl
      *it counts the run whose result is returned */
   if (fabs(f) > (tol > 0.0 ? tol : 0x1p-20))
     return solve_scalar(pr, solver, tol, max_iter, fallback, y, it, done);
-  ss_em_finish_simd(pr, v, y);
+  ss_em_finish_simd(pr, v, tol, y);
   return v;
 }
 #endif

@@ -80,11 +80,13 @@ void ss_em_setup(ss_em_problem *pr, double alpha);
    y, count n_eff; writes nothing on a data error. finish: y_i = p_i(v) (in
    place over d_i), then y /= sum. The _f64 pair is the double-precision
    evaluation the scalar reference uses, and the SIMD path's fallback when
-   theta is too small for a float (t < 2^-100, only with near-ties). */
+   theta is too small for a float (t < 2^-100, only with near-ties).
+   finish's support is u_i > the cut at tol (the exact-zero rule of entmax,
+   entmax_pass.c): the same in both impls. */
 ss_status ss_em_prep_scalar(const float *x, size_t n, double A, float *y,
                             ss_em_problem *pr);
 void ss_em_eval_f64(const ss_em_problem *pr, double v, bool derivs, ss_em_sums *out);
-void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y);
+void ss_em_finish_f64(const ss_em_problem *pr, double v, double tol, float *y);
 /* The finish of an unresolved iteration (|sum p - 1| > tol left by entries
    within an ulp of the threshold; see entmax_pass.c), for both impls;
    false (nothing written) when the ordinary finish applies. */
@@ -93,7 +95,7 @@ bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, floa
 ss_status ss_em_prep_simd(const float *x, size_t n, double A, float *y,
                           ss_em_problem *pr);
 void ss_em_eval_simd(const ss_em_problem *pr, double v, bool derivs, ss_em_sums *out);
-void ss_em_finish_simd(const ss_em_problem *pr, double v, float *y);
+void ss_em_finish_simd(const ss_em_problem *pr, double v, double tol, float *y);
 #endif
 
 /* The whole forward pass (entmax_forward.c): y = entmax_alpha(c x), one
