@@ -577,6 +577,9 @@ typedef enum ss_entmax_solver {
 /* Solve alpha-entmax with an explicit stopping rule: iterate until
    |sum y - 1| <= tol, or no representable progress is left, or max_iter
    iterations (passes over x) were made; then y is divided by its sum.
+   max_iter is the caller's cap: a run it stops is returned as it stands
+   (*iterations == max_iter tells; the registry kernels below never stop
+   unconverged: Halley there goes on by bisection of its bracket).
    1 < alpha <= 10, tol >= 0 finite, max_iter >= 1 (else SS_ERR_PARAM_RANGE).
    tau (may be NULL) receives the final tau of the formula above (before the
    division by the sum), iterations (may be NULL) the passes made. */
@@ -585,7 +588,8 @@ ss_status ss_entmax_solve(ss_impl impl, ss_entmax_solver solver,
                           unsigned max_iter, float *y, double *tau,
                           unsigned *iterations);
 /* The registry kernels with their fixed stopping rule (tol 1e-6, at most 100
-   iterations), on ss_impl_default(). */
+   iterations; Halley unconverged after them finishes by bisection), on
+   ss_impl_default(). */
 ss_status ss_entmax_bisect(const float *x, size_t n, double alpha, float *y);
 ss_status ss_entmax_halley(const float *x, size_t n, double alpha, float *y);
 /* Adaptive-Scalable Entmax (Vasylenko et al. 2025):
@@ -693,7 +697,10 @@ ss_status ss_categorical(const float *w, size_t n, uint64_t seed,
    as in gumbel_max) give mean[0..n), bias = |mean - exact|_2 and
    variance = (1/M) sum_d |est_d - mean|_2^2. exact[0..n) receives the
    exact gradient. n <= SS_ESTIMATOR_MAX_N, 0 < tau <= 1e3,
-   1 <= samples <= 2^24. */
+   1 <= samples <= 2^24; exact over that whole range (tau -> 0: a one-hot
+   softmax's Jacobian term is exactly 0). SS_ERR_DOMAIN (nothing written)
+   when an output does not fit its type (mean, exact: float; bias, variance:
+   double), e.g. (1/tau) times the Jacobian of tied logits at tau = 1e-300. */
 typedef enum ss_estimator {
   SS_ESTIMATOR_ST = 0,             /* straight-through: (1/tau) J_softmax(theta/tau)^T grad f(D) */
   SS_ESTIMATOR_GUMBEL_SOFTMAX = 1, /* (1/tau) J_y^T grad f(y), y = softmax((theta + G) / tau) */

@@ -217,6 +217,18 @@ bool cf_scalar_status(const ss_kernel_info *k, ss_status s, bool allowed, const 
   return allowed;
 }
 
+bool cf_same_support(const float *a, const float *b, const float *scale, size_t n, size_t *at) {
+  for (size_t i = 0; i < n; i++) {
+    if ((a[i] == 0.0f) == (b[i] == 0.0f)) continue;
+    const double nz = fabs(a[i] == 0.0f ? (double)b[i] : (double)a[i]);
+    const double sc = scale && isfinite(scale[i]) ? fmax(1.0, fabs((double)scale[i])) : 1.0;
+    if (nz >= FLT_MIN * (1.0 - 0x1p-19) * sc && nz < FLT_MIN * (1.0 + 0x1p-19) * sc) continue;
+    *at = i;
+    return false;
+  }
+  return true;
+}
+
 bool cf_no_subnormal(const float *y, size_t n, size_t *at) {
   for (size_t i = 0; i < n; i++)
     if ((y[i] != 0.0f && fabsf(y[i]) < FLT_MIN) || (y[i] == 0.0f && signbit(y[i]))) {

@@ -90,6 +90,13 @@ bool cf_scalar_status(const ss_kernel_info *k, ss_status s, bool allowed, const 
 
 /* The exact-zero rule: no entry of y is subnormal (or -0 where y is 0). */
 bool cf_no_subnormal(const float *y, size_t n, size_t *at);
+/* Support equality across impls: a and b (two impls' outputs) are exactly
+   0 at the same entries. The rule (common/flush.h) lets the impls differ
+   only for a weight within 2^-19 of FLT_MIN, so a mismatch whose nonzero
+   entry is within FLT_MIN (1 +- 2^-19) max(1, |scale_i|) is allowed (scale:
+   the factor the weight is multiplied by, e.g. x_i for y_i = x_i p_i; NULL
+   for 1). *at: the first other mismatch. */
+bool cf_same_support(const float *a, const float *b, const float *scale, size_t n, size_t *at);
 /* The parameter of k named `name`, or -1. */
 long cf_param_index(const ss_kernel_info *k, const char *name);
 

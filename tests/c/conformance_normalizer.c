@@ -111,6 +111,13 @@ static bool run_case(const ss_kernel_info *k, const float *x, size_t n, const do
   if (!check_output(k, x, y1, n, what)) return false;
   size_t at = 0;
   const bool logp = k->output == SS_OUTPUT_LOG_PROBS;
+  /* the same exact zeros in every impl (weights: y_i = x_i p_i, scale x) */
+  if (!logp && !cf_same_support(y0, y1, k->output == SS_OUTPUT_WEIGHTS ? x : NULL, n, &at)) {
+    ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: support differs at y[%zu]: scalar %a, SIMD %a (x %a)",
+                 k->name, what, n, at, y0[at], y1[at], x[at]);
+    cf_print_params(k, p);
+    return false;
+  }
   double r = 0.0;
   const double ymax = cf_max_abs(y0, n);
   for (size_t i = 0; i < n; i++) {

@@ -172,6 +172,100 @@ TEST(regress_exact_zero_rule_no_subnormal_outputs) {
   }
 }
 
+/* The exact-zero rule across builds: sa_softmax and boltzmann of [0, -88]
+   gave [0, 0] in the SIMD and relaxed builds (the vector exp writes +0 for
+   p_1 = e^-88 < FLT_MIN) and [0, -5.33e-37] in scalar (the denormal p_1
+   times x_1 = -88, a normal float): the support differed between builds.
+   Now p_i follows softmax's rule before the product in every impl:
+   y_1 = +0 (exact p_1 = 6.05e-39 < FLT_MIN), y_0 = 0 * 1 = 0; and on
+   [0, -80], where p_1 = 1.8e-35 is normal, y_1 = -80 p_1 in every impl. */
+TEST(regress_weighted_softmax_support_below_flt_min) {
+  static const char *const names[] = {"boltzmann", "sa_softmax"};
+  const float deep[2] = {0.0f, -88.0f}, kept[2] = {0.0f, -80.0f};
+  const double want = -80.0 * exp(-80.0) / (1.0 + exp(-80.0));
+  for (int k = 0; k < 2; k++) {
+    const ss_kernel_info *ki = N_(names[k]);
+    double p[4];
+    params_with(ki, p, "", 0.0);
+    FOR_EACH_IMPL(impl) {
+      float y[2];
+      CHECK_STATUS(ss_normalize(ki, impl, deep, 2, p, ki->nparams, y), SS_OK);
+      CHECK(y[1] == 0.0f && !signbit(y[1]), "%s %s: [0, -88] gives y1 = %a, want +0", names[k],
+            ss_impl_name(impl), y[1]);
+      CHECK_STATUS(ss_normalize(ki, impl, kept, 2, p, ki->nparams, y), SS_OK);
+      CHECK(fabs(y[1] - want) <= 1e-5 * fabs(want), "%s %s: [0, -80] gives y1 = %g, want %g", names[k],
+            ss_impl_name(impl), y[1], want);
+    }
+  }
+}
+
+/* An entry exactly at the entmax threshold: with four maxima of x = 3,
+   sum p = 1 puts the threshold at u = t = 4^-(alpha-1) below them, so an
+   entry at x = 3 - t / (alpha - 1) has p = 0 exactly. The solver stops
+   within tol, a little to either side: asentmax (beta = 1.59e-9, ties,
+   n = 17) gave 0 in scalar and 5.9e-17 in SIMD -- the support differed.
+   Now every impl zeroes the entries whose u is within the threshold's
+   resolution at tol (entmax_pass.c, support_cut): y = +0 there, and the
+   maxima 1/4 each. */
+TEST(regress_entmax_support_entry_at_threshold) {
+  static const double alphas[] = {1.5, 2.0, 3.0};
+  static const char *const names[] = {"entmax_halley", "entmax_bisect", "asentmax"};
+  float x[80], y[80];
+  for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; a++) {
+    const double t = pow(4.0, -(alphas[a] - 1.0));
+    const float xt = (float)(3.0 - t / (alphas[a] - 1.0)); /* exact: 2, 2.75, 2.96875 */
+    for (size_t n = 5; n <= 80; n++) {
+      for (size_t i = 0; i < n; i++) x[i] = i < 4 ? 3.0f : (i % 3 == 1 ? xt : (float)(i % 3));
+      for (int e = 0; e < 3; e++) {
+        const ss_kernel_info *k = N_(names[e]);
+        double p[4];
+        params_with(k, p, "beta", 0.0); /* asentmax: scale c = delta = 1 */
+        p[0] = alphas[a];
+        FOR_EACH_IMPL(impl) {
+          CHECK_STATUS(ss_normalize(k, impl, x, n, p, k->nparams, y), SS_OK);
+          for (size_t i = 0; i < n; i++) {
+            if (i < 4)
+              CHECK(fabs(y[i] - 0.25) <= 1e-6, "%s %s alpha=%g n=%zu: y[%zu] = %.9g, want 1/4",
+                    names[e], ss_impl_name(impl), alphas[a], n, i, y[i]);
+            else
+              CHECK(y[i] == 0.0f && !signbit(y[i]), "%s %s alpha=%g n=%zu: y[%zu] = %a (x %g), want +0",
+                    names[e], ss_impl_name(impl), alphas[a], n, i, y[i], x[i]);
+          }
+        }
+      }
+    }
+  }
+}
+
+/* softplus_l1 near FLT_MIN: y_i = w_i / sum w with sum w >= log 2 (the
+   maximum's weight), so y_i can be normal (up to 1.44 w_i) where w_i, and
+   the SIMD e_i = e^{c (x_i - M)} it is built from, are below FLT_MIN: SIMD
+   wrote +0 where scalar gave 1.1 FLT_MIN (defaults, deep inputs, n =
+   1000). Now the SIMD exponentials carry a factor 2 (normal down to
+   FLT_MIN / 2) and both impls decide on y: x = {0, x1} with y1 = 1.15
+   FLT_MIN is that value in every impl, and with y1 = 0.58 FLT_MIN +0. */
+TEST(regress_softplus_l1_output_near_flt_min) {
+  const ss_kernel_info *k = N_("softplus_l1");
+  const double p[1] = {64.0};
+  const double c = log(64.0) * log(2.0);
+  static const double targets[] = {1.15, 0.58};
+  for (int j = 0; j < 2; j++) {
+    const float x[2] = {0.0f, (float)(log(targets[j] * log(2.0) * FLT_MIN) / c)};
+    const double w1 = log1p(exp(c * (double)x[1]));
+    const double ref = w1 / (log(2.0) + w1);
+    FOR_EACH_IMPL(impl) {
+      float y[2];
+      CHECK_STATUS(ss_normalize(k, impl, x, 2, p, 1, y), SS_OK);
+      if (ref >= FLT_MIN)
+        CHECK(fabs(y[1] - ref) <= 1e-5 * ref, "%s x1 = %a: y1 = %a, reference %a", ss_impl_name(impl),
+              x[1], y[1], ref);
+      else
+        CHECK(y[1] == 0.0f && !signbit(y[1]), "%s x1 = %a: y1 = %a, reference %a (below FLT_MIN)",
+              ss_impl_name(impl), x[1], y[1], ref);
+    }
+  }
+}
+
 /* Runs the VJP (and the parameter VJP when there is one) in every impl on
    y = the scalar forward: the impls must agree on the status; on SS_OK no
    NaN / Inf and SIMD within 2^-12 of max |dx| of scalar. *st: the status. */
@@ -365,6 +459,45 @@ TEST(regress_entmax_halley_near_ties_alpha_10) {
   }
 }
 
+/* Fuzzer (regress-entmax-halley-jump-alpha-10): entmax_halley at alpha = 10
+   on x = {1e-12, 0, ..., 0}, n >= 2000 (and alpha = 8, n = 65536) returned
+   a one-hot y with SS_OK in both impls, 0.94 off: the 1999 zeros enter the
+   support at one threshold, where f jumps from -0.94 to +1999, the steps
+   crept towards it from one side and the 100-pass cap ended the iteration
+   unconverged; the division by the sum hid it. The answer, with a =
+   alpha - 1, d = a * (float)(-1e-12) the others' shifted logit and u their
+   common u: (|d| + u)^(1/a) + (n - 1) u^(1/a) = 1, solved here in long
+   double by bisection in u (no code under test). */
+TEST(regress_entmax_halley_jump_not_one_hot) {
+  static float x[65536], y[65536];
+  static const struct { double alpha; size_t n; } cases[] = {{10.0, 2000}, {10.0, 4096}, {8.0, 65536}};
+  static const char *const names[] = {"entmax_halley", "entmax_bisect"};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const size_t n = cases[c].n;
+    const long double a = (long double)cases[c].alpha - 1.0L, k = 1.0L / a;
+    memset(x, 0, n * sizeof x[0]);
+    x[0] = 1e-12f;
+    const long double d = fabsl((long double)((float)a * (0.0f - x[0])));
+    long double lo = 0.0L, hi = 1.0L;
+    for (int it = 0; it < 20000 && lo < hi; it++) {
+      const long double u = lo > 0.0L && hi > 16.0L * lo ? sqrtl(lo) * sqrtl(hi) : 0.5L * (lo + hi);
+      if (u <= lo || u >= hi) break;
+      if (powl(d + u, k) + (long double)(n - 1) * powl(u, k) > 1.0L) hi = u;
+      else lo = u;
+    }
+    const double r0 = (double)powl(d + lo, k), ri = (double)powl(lo, k);
+    for (int e = 0; e < 2; e++)
+      FOR_EACH_IMPL(impl) {
+        CHECK_STATUS(ss_normalize(N_(names[e]), impl, x, n, &cases[c].alpha, 1, y), SS_OK);
+        CHECK(fabs(y[0] - r0) <= 1e-6 * r0, "%s %s alpha=%g n=%zu: y0 %.9g, reference %.9g",
+              names[e], ss_impl_name(impl), cases[c].alpha, n, y[0], r0);
+        for (size_t i = 1; i < n; i++)
+          CHECK(fabs(y[i] - ri) <= 1e-5 * ri, "%s %s alpha=%g n=%zu: y[%zu] %.9g, reference %.9g",
+                names[e], ss_impl_name(impl), cases[c].alpha, n, i, y[i], ri);
+      }
+  }
+}
+
 /* ---- samplers ------------------------------------------------------------- */
 
 /* The logit samplers with temperature = 1e-300 (and 5e-324): SIMD returned NaN
@@ -400,6 +533,60 @@ TEST(regress_samplers_temperature_1e_300) {
     }
   }
   CHECK(tested >= 5, "only %d samplers have a temperature", tested);
+}
+
+/* ss_estimator_stats: tau = 1e-300 gave +-Inf and tau = 5e-324 NaN, with
+   SS_OK, inside the documented range (0, 1e3]; the exact gradient of target
+   {1e20, 0} was 0 (|t|^2 = 1e40 swallowed 2 t_i), and a target near 2.4e37
+   over a small tau gave -Inf. Now: the tau -> 0 limit exactly (a one-hot
+   softmax's Jacobian term is 0), the exact gradient against a long-double
+   reference, -2 pi_i (t_i - <pi, t>), and SS_ERR_DOMAIN (nothing written)
+   where float cannot hold an output. */
+TEST(regress_estimator_stats_extreme_tau_and_targets) {
+  const float theta[4] = {0.5f, 2.0f, 1.0f, 0.0f}, small_t[4] = {0.25f, 0.0f, 1.0f, 0.5f};
+  const float big_t[4] = {1e20f, 0.0f, 0.0f, 0.0f};
+  const float *targets[2] = {small_t, big_t};
+  const double taus[4] = {1e-300, 0x1p-1074, 1e-30, 1.0};
+  long double pi[4], s = 0.0L;
+  for (int i = 0; i < 4; i++) s += (pi[i] = expl((long double)theta[i] - 2.0L));
+  for (int i = 0; i < 4; i++) pi[i] /= s;
+  for (int tg = 0; tg < 2; tg++) {
+    long double pt = 0.0L, ref[4];
+    for (int i = 0; i < 4; i++) pt += pi[i] * targets[tg][i];
+    for (int i = 0; i < 4; i++) ref[i] = -2.0L * pi[i] * ((long double)targets[tg][i] - pt);
+    for (int e = 0; e < SS_ESTIMATOR_COUNT; e++)
+      for (int t = 0; t < 4; t++) {
+        double bias = NAN, var = NAN;
+        float mean[4], exact[4];
+        CHECK_STATUS(ss_estimator_stats(e, theta, targets[tg], 4, taus[t], 7, 64, &bias, &var, mean, exact),
+                     SS_OK);
+        CHECK(isfinite(bias) && isfinite(var) && finite_row(mean, 4), "estimator %d tau %g target %d: bias %g var %g",
+              e, taus[t], tg, bias, var);
+        for (int i = 0; i < 4; i++)
+          CHECK(fabsl(exact[i] - ref[i]) <= 1e-6L * fabsl(ref[i]), "target %d: exact[%d] = %.9g, reference %.9Lg",
+                tg, i, exact[i], ref[i]);
+        /* tau -> 0: ST and both Gumbel-Softmax estimates are exactly 0 (a
+           one-hot softmax, distinct logits), so bias = |exact| */
+        if (e != SS_ESTIMATOR_REINMAX && taus[t] <= 1e-30) {
+          long double nb = 0.0L;
+          for (int i = 0; i < 4; i++) nb += ref[i] * ref[i];
+          CHECK(mean[0] == 0.0f && mean[1] == 0.0f && var == 0.0 && fabsl(bias - sqrtl(nb)) <= 1e-6L * sqrtl(nb),
+                "estimator %d tau %g: mean %g %g var %g bias %g, want 0 0 0 %Lg", e, taus[t], mean[0], mean[1], var,
+                bias, sqrtl(nb));
+        }
+      }
+  }
+  /* ties at tau = 1e-300: straight-through's (1/tau) J term is ~1e300, more
+     than a float: SS_ERR_DOMAIN, nothing written; a target near FLT_MAX
+     over tau = 1e-3 (~2e40), also */
+  const float tied[3] = {1.0f, 1.0f, 0.0f}, huge_t[3] = {2.4e37f, 0.0f, 0.0f}, zero_t[3] = {0};
+  double bias = -1.0, var = -1.0;
+  float mean[3] = {CF_POISON, CF_POISON, CF_POISON}, exact[3] = {CF_POISON, CF_POISON, CF_POISON};
+  CHECK_STATUS(ss_estimator_stats(SS_ESTIMATOR_ST, tied, zero_t, 3, 1e-300, 1, 16, &bias, &var, mean, exact),
+               SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_estimator_stats(SS_ESTIMATOR_ST, tied, huge_t, 3, 1e-3, 1, 16, &bias, &var, mean, exact),
+               SS_ERR_DOMAIN);
+  CHECK(bias == -1.0 && var == -1.0 && cf_untouched(mean, 3) && cf_untouched(exact, 3), "written on error");
 }
 
 /* Gumbel-Softmax (and ReinMax's backward) with tau = 5e-324: SS_ERR_DOMAIN

@@ -47,6 +47,13 @@
  *   for tiny t, where log(1 + t) alone would lose it).
  * Scalar reference: the same split in double with libm exp/log1p, weights
  * stored as floats (y is the scratch), summed in double, scaled once.
+ * Exact zeros (common/flush.h's rule, decided on y in both impls): sum w >=
+ * w_max >= log 2, so y_i = w_i / sum w reaches 1.44 w_i, a normal float for
+ * weights w_i (and e_i) down to 0.69 FLT_MIN. The SIMD exp writes +0 below
+ * FLT_MIN, so there it computes 2 e_i = e^{c (x_i - M) + ln 2} (a shifted
+ * max, common/softmax_row.h's ss_expz_store_simd) and 2 w_i: a lane it
+ * flushes has y_i < 0.72 FLT_MIN, which the rule makes +0 anyway. Before,
+ * SIMD wrote +0 where scalar gave 1.1 FLT_MIN (deep inputs, n = 1000).
  * SIMD: exp/log of common/exp_simd.h and log_simd.h. Float c and the float
  * product c x_i put ~2^-23 k relative error on the exponential, k the
  * argument it sees (c (M - x_i) when c M <= 0; c |x_i| for x_i <= 0 else).
@@ -191,9 +198,12 @@ SS_ALWAYS_INLINE double weights_pass(bool high, const float *src, size_t n,
 
 static double weights_simd(const float *x, size_t n, float max, double c, float *y) {
   const double cm = c * max;
-  if (cm <= 0.0) { /* y holds e_i, then w_i */
-    ss_exp_store_simd(x, n, max, (float)c, y);
-    const double e_cm = exp(cm);
+  if (cm <= 0.0) { /* y holds 2 e_i, then 2 w_i (see above: exact zeros) */
+    const double cf = (float)c, m = (double)max - 0x1.62E42FEFA39EFp-1 / cf;
+    ss_expz_store_simd(x, n, m, cf, y);
+    /* G's argument E e_i = (E / s) (s e_i), s = e^{cf (max - m)}: 2, or 1
+       where max is so large that the shift is lost in m */
+    const double e_cm = exp(cm) / exp(cf * ((double)max - m));
     const weight_consts w = {.e = wasm_f32x4_splat(e_cm < FLT_MIN ? 0.0f : (float)e_cm)};
     return weights_pass(false, y, n, &w, y);
   }

@@ -241,9 +241,11 @@ typedef struct ss_expz {
   ss_expm_poly r;                             /* f32x4 */
 } ss_expz;
 
-static inline void ss_expz_init(float m, double beta, ss_expz *c) {
+/* m in double: a float row maximum, or one shifted (e.g. by -ln2 / beta for
+   exp(beta (x - max)) times 2, see softplus_l1.c). */
+static inline void ss_expz_init(double m, double beta, ss_expz *c) {
   const double ln2 = 0x1.62E42FEFA39EFp-1;
-  c->m = wasm_f64x2_splat((double)m);
+  c->m = wasm_f64x2_splat(m);
   c->beta = wasm_f64x2_splat(beta);
   c->zlo = wasm_f64x2_splat(-87.7);
   c->off = wasm_f64x2_splat((0.5 - 0x1p-10) * ln2);

@@ -175,13 +175,16 @@ SS_ALWAYS_INLINE double exp_store(const float *x, size_t n, const exp_row *r,
   return total;
 }
 
+double ss_expz_store_simd(const float *x, size_t n, double m, double beta, float *y) {
+  exp_row r;
+  ss_expz_init(m, beta, &r.z);
+  return exp_store(x, n, &r, EXP_Z, y);
+}
+
 double ss_exp_store_simd(const float *x, size_t n, float max, double beta,
                          float *y) {
   exp_row r;
-  if (beta != 1.0) {
-    ss_expz_init(max, beta, &r.z);
-    return exp_store(x, n, &r, EXP_Z, y);
-  }
+  if (beta != 1.0) return ss_expz_store_simd(x, n, max, beta, y);
   if (ss_expm_init(max, SS_EXPM_ONE, &r.m)) return exp_store(x, n, &r, EXP_M, y);
   r.d = ss_exp_consts_load(); /* max outside ss_expm's range */
   r.vmax = wasm_f32x4_splat(max);

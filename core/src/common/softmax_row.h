@@ -67,6 +67,11 @@ static inline void ss_exp_normalize_scalar(const float *x, size_t n, float max, 
 #if SS_HAVE_SIMD
 double ss_exp_store_simd(const float *x, size_t n, float max, double beta,
                          float *y);
+/* e_i = exp(beta (x_i - m)) stored to y, returns sum e_i: ss_exp_store_simd's
+   double-reduced exp (beta != 1) for a double m, which may lie a little
+   below the row maximum (beta (x_i - m) <= 88, e.g. m = max - ln2 / beta
+   for 2 e^{beta (x_i - max)}: normal down to e = FLT_MIN / 2). */
+double ss_expz_store_simd(const float *x, size_t n, double m, double beta, float *y);
 void ss_softmax_vjp_core_simd(const float *y, const float *g, size_t n,
                               float beta, float *dx);
 

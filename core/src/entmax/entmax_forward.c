@@ -32,20 +32,25 @@ static void report(const ss_em_problem *pr, double v, unsigned it, double *tau,
 
 /* Iterate with double-precision passes and finish: the scalar path, and
    the SIMD path where float lanes cannot decide. Returns the final v;
-   *it = the passes made. */
+   *it = the passes made, *done = converged (see ss_em_iterate; fallback:
+   Halley's bisection after its cap). */
 static double solve_scalar(const ss_em_problem *pr, ss_entmax_solver solver, double tol,
-                           unsigned max_iter, float *y, unsigned *it) {
+                           unsigned max_iter, bool fallback, float *y, unsigned *it,
+                           bool *done) {
   double f;
-  const double v = ss_em_iterate(pr, solver, tol, max_iter, ss_em_eval_f64, it, &f);
-  if (fabs(f) <= tol || !ss_em_finish_unresolved(pr, v, tol, y)) ss_em_finish_f64(pr, v, y);
+  const double v =
+      ss_em_iterate(pr, solver, tol, max_iter, fallback, ss_em_eval_f64, it, &f, done);
+  if (fabs(f) <= tol || !ss_em_finish_unresolved(pr, v, tol, y)) ss_em_finish_f64(pr, v, tol, y);
   return v;
 }
 
 #if SS_HAVE_SIMD
 static double solve_simd(const ss_em_problem *pr, ss_entmax_solver solver, double tol,
-                         unsigned max_iter, float *y, unsigned *it) {
+                         unsigned max_iter, bool fallback, float *y, unsigned *it,
+                         bool *done) {
   double f;
-  const double v = ss_em_iterate(pr, solver, tol, max_iter, ss_em_eval_simd, it, &f);
+  const double v =
+      ss_em_iterate(pr, solver, tol, max_iter, fallback, ss_em_eval_simd, it, &f, done);
   /* above alpha = 2 with near-ties the float lanes can also agree on a
      false root (p = u^(1/(alpha-1)) of u ~ 1e-32): the sum is verified in
      double once, and a miss is treated as a stall */
@@ -60,32 +65,45 @@ static double solve_simd(const ss_em_problem *pr, ss_entmax_solver solver, doubl
      impls give the same answer where float lanes cannot decide;
      *it counts the run whose result is returned */
   if (fabs(f) > (tol > 0.0 ? tol : 0x1p-20))
-    return solve_scalar(pr, solver, tol, max_iter, y, it);
-  ss_em_finish_simd(pr, v, y);
+    return solve_scalar(pr, solver, tol, max_iter, fallback, y, it, done);
+  ss_em_finish_simd(pr, v, tol, y);
   return v;
 }
 #endif
 
-/* The forward, once for both impls (common/impl_pair.h). */
+/* The forward, once for both impls (common/impl_pair.h). fallback: the
+   registry kernels' rule, under which an unconverged result is an error
+   (unreachable: bisection reaches double resolution within the fallback's
+   passes); without it (ss_entmax_solve) max_iter is the caller's own cap. */
 SS_ALWAYS_INLINE ss_status em_forward(ss_impl impl, ss_entmax_solver solver, const float *x,
                                       size_t n, double alpha, double c, double tol,
-                                      unsigned max_iter, float *y, double *tau,
-                                      unsigned *iterations) {
+                                      unsigned max_iter, bool fallback, float *y,
+                                      double *tau, unsigned *iterations) {
   ss_em_problem pr;
   ss_em_setup(&pr, alpha);
   ss_status s = SS_BY_IMPL(impl, ss_em_prep)(x, n, (alpha - 1.0) * c, y, &pr);
   if (s != SS_OK) return s;
   unsigned it;
-  const double v = SS_BY_IMPL(impl, solve)(&pr, solver, tol, max_iter, y, &it);
+  bool done;
+  const double v = SS_BY_IMPL(impl, solve)(&pr, solver, tol, max_iter, fallback, y, &it, &done);
   report(&pr, v, it, tau, iterations);
-  return SS_OK;
+  return done || !fallback ? SS_OK : SS_ERR_DOMAIN;
 }
 
 ss_status ss_em_forward_scalar(ss_entmax_solver solver, const float *x,
                                size_t n, double alpha, double c, double tol,
                                unsigned max_iter, float *y, double *tau,
                                unsigned *iterations) {
-  return em_forward(SS_IMPL_SCALAR, solver, x, n, alpha, c, tol, max_iter, y, tau, iterations);
+  return em_forward(SS_IMPL_SCALAR, solver, x, n, alpha, c, tol, max_iter, true, y, tau,
+                    iterations);
+}
+
+/* ss_entmax_solve's forward: max_iter is the caller's cap, no fallback. */
+static ss_status direct_forward_scalar(ss_entmax_solver solver, const float *x, size_t n,
+                                       double alpha, double tol, unsigned max_iter, float *y,
+                                       double *tau, unsigned *iterations) {
+  return em_forward(SS_IMPL_SCALAR, solver, x, n, alpha, 1.0, tol, max_iter, false, y, tau,
+                    iterations);
 }
 
 #if SS_HAVE_SIMD
@@ -93,7 +111,15 @@ ss_status ss_em_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
                              double alpha, double c, double tol,
                              unsigned max_iter, float *y, double *tau,
                              unsigned *iterations) {
-  return em_forward(SS_IMPL_SIMD, solver, x, n, alpha, c, tol, max_iter, y, tau, iterations);
+  return em_forward(SS_IMPL_SIMD, solver, x, n, alpha, c, tol, max_iter, true, y, tau,
+                    iterations);
+}
+
+static ss_status direct_forward_simd(ss_entmax_solver solver, const float *x, size_t n,
+                                     double alpha, double tol, unsigned max_iter, float *y,
+                                     double *tau, unsigned *iterations) {
+  return em_forward(SS_IMPL_SIMD, solver, x, n, alpha, 1.0, tol, max_iter, false, y, tau,
+                    iterations);
 }
 #endif
 
@@ -110,6 +136,6 @@ ss_status ss_entmax_solve(ss_impl impl, ss_entmax_solver solver,
   if (!(alpha > 1.0 && alpha <= 10.0) || !(tol >= 0.0 && tol < INFINITY) ||
       max_iter == 0 || (solver != SS_ENTMAX_BISECT && solver != SS_ENTMAX_HALLEY))
     return SS_ERR_PARAM_RANGE;
-  return SS_BY_IMPL(impl, ss_em_forward)(solver, x, n, alpha, 1.0, tol, max_iter, y, tau,
-                                         iterations);
+  return SS_BY_IMPL(impl, direct_forward)(solver, x, n, alpha, tol, max_iter, y, tau,
+                                          iterations);
 }

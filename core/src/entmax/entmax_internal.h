@@ -62,10 +62,13 @@ typedef void (*ss_em_eval_fn)(const ss_em_problem *pr, double v, bool derivs,
 
 /* The iteration (entmax_solve.c): bisection or the Halley hybrid on f(v).
    Returns the v to finish at; *iterations = passes made, *residual = f
-   there (|f| <= tol when it converged). */
+   there, *done (may be NULL) = whether it converged (|f| <= tol, or no
+   double left between the bracket's ends / in a step), as opposed to
+   stopping at max_iter. fallback: Halley unconverged at max_iter goes on
+   by bisection (up to SS_EM_FALLBACK_PASSES more passes). */
 double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
-                     double tol, unsigned max_iter, ss_em_eval_fn eval,
-                     unsigned *iterations, double *residual);
+                     double tol, unsigned max_iter, bool fallback, ss_em_eval_fn eval,
+                     unsigned *iterations, double *residual, bool *done);
 
 /* Bracket of the solver variable for n_eff entries: [v_lo, v_hi]. */
 void ss_em_bracket(const ss_em_problem *pr, double *v_lo, double *v_hi);
@@ -77,11 +80,13 @@ void ss_em_setup(ss_em_problem *pr, double alpha);
    y, count n_eff; writes nothing on a data error. finish: y_i = p_i(v) (in
    place over d_i), then y /= sum. The _f64 pair is the double-precision
    evaluation the scalar reference uses, and the SIMD path's fallback when
-   theta is too small for a float (t < 2^-100, only with near-ties). */
+   theta is too small for a float (t < 2^-100, only with near-ties).
+   finish's support is u_i > the cut at tol (the exact-zero rule of entmax,
+   entmax_pass.c): the same in both impls. */
 ss_status ss_em_prep_scalar(const float *x, size_t n, double A, float *y,
                             ss_em_problem *pr);
 void ss_em_eval_f64(const ss_em_problem *pr, double v, bool derivs, ss_em_sums *out);
-void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y);
+void ss_em_finish_f64(const ss_em_problem *pr, double v, double tol, float *y);
 /* The finish of an unresolved iteration (|sum p - 1| > tol left by entries
    within an ulp of the threshold; see entmax_pass.c), for both impls;
    false (nothing written) when the ordinary finish applies. */
@@ -90,7 +95,7 @@ bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, floa
 ss_status ss_em_prep_simd(const float *x, size_t n, double A, float *y,
                           ss_em_problem *pr);
 void ss_em_eval_simd(const ss_em_problem *pr, double v, bool derivs, ss_em_sums *out);
-void ss_em_finish_simd(const ss_em_problem *pr, double v, float *y);
+void ss_em_finish_simd(const ss_em_problem *pr, double v, double tol, float *y);
 #endif
 
 /* The whole forward pass (entmax_forward.c): y = entmax_alpha(c x), one
@@ -134,5 +139,9 @@ void ss_em_param_simd(const float *x, const float *y, const float *g, size_t n,
 #define SS_EM_TOL 1e-6
 #define SS_EM_MAX_ITER_BISECT 100u
 #define SS_EM_MAX_ITER_HALLEY 100u
+/* Bisection passes after an unconverged Halley run (entmax_solve.c (6)):
+   geometric halving of t's decades (<= 11 passes), then of the mantissa
+   (<= 53), or in phi down from 1 to a root near 2^-1074 at worst. */
+#define SS_EM_FALLBACK_PASSES 1200u
 
 #endif

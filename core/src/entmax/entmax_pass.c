@@ -33,6 +33,24 @@
  *    alpha = 10: 10 Halley passes as the scalar, 14 without it).
  * The scalar reference picks the same two forms in double (u >= 1/2:
  * exp(k log1p(w)), else pow(d + t, k)).
+ *
+ * Exact zeros (the support), one rule for both impls: finish writes p_i = 0
+ * where u_i <= cut, the threshold's resolution at tol (support_cut). The
+ * iteration stops at |f| <= tol, f = sum p - 1, and f' = k sum u^(k-1) >=
+ * k S / t (every u <= t, S = sum p ~ 1), so theta is within tol a t of
+ * the root (a = alpha - 1); and an entry with u > 0 where its exact u is 0
+ * means theta below the root, every p above its exact value, so p_i <= f
+ * <= tol, u_i <= tol^a. With tol' = 2 max(tol, 2^-20) (the SIMD lanes' sum
+ * error, and SIMD's own stop at tol = 0):
+ *   cut = min(tol' a t, tol'^a).
+ * An entry exactly at the threshold (p = 0 exactly: ties, e.g. four maxima
+ * at alpha = 1.5 put it 1/2 below them) thus comes out +0 in every impl;
+ * before, each impl's solver stopped on its own side of it (asentmax,
+ * beta = 1.59e-9, ties, n = 17: scalar 0, SIMD 5.9e-17). What the cut can
+ * drop is p <= tol' (alpha > 2) and p <= (tol' a t)^k <= tol' p_max
+ * (alpha <= 2, p_max = t^k): within the solver's own error. The impls can
+ * still differ on an entry whose exact u is within theta's error of the
+ * cut itself, which no exact tie puts there.
  */
 #include <float.h>
 #include <math.h>
@@ -77,18 +95,26 @@ ss_status ss_em_prep_scalar(const float *x, size_t n, double A, float *y,
   return SS_OK;
 }
 
-/* u and p of one entry in double; false outside the support. */
 /* t = -theta and phi = 1 + theta of a solver value. */
 static inline void t_phi(const ss_em_problem *pr, double v, double *t, double *phi) {
   *t = pr->tcoord ? v : 1.0 - v;
   *phi = pr->tcoord ? 1.0 - v : v;
 }
 
-/* u and p of one entry in double; false outside the support. */
+/* The support cut at solver value v (see above); 0 for the iteration. */
+static double support_cut(const ss_em_problem *pr, double v, double tol) {
+  double t, phi;
+  t_phi(pr, v, &t, &phi);
+  const double r = 2.0 * fmax(tol, 0x1p-20);
+  const double cut = fmin(r * pr->a * t, pow(r, pr->a));
+  return cut > 0.0 ? cut : 0.0;
+}
+
+/* u and p of one entry in double; false outside the support (u <= cut). */
 static inline bool point_f64(const ss_em_problem *pr, double di, double t, double phi,
-                             double *u, double *p) {
+                             double cut, double *u, double *p) {
   *u = di + t;
-  if (!(*u > 0.0)) return false;
+  if (!(*u > cut)) return false;
   const bool near1 = *u >= 0.5;
   const double w = di - phi;
   if (near1) *u = 1.0 + w;
@@ -108,7 +134,7 @@ void ss_em_eval_f64(const ss_em_problem *pr, double v, bool derivs,
     const double di = pr->d[i];
     if (di == -INFINITY) continue;
     double u, p;
-    if (!point_f64(pr, di, t, phi, &u, &p)) {
+    if (!point_f64(pr, di, t, phi, 0.0, &u, &p)) {
       if (u > uout) {
         uout = u;
         uout_c = 0.0;
@@ -129,12 +155,13 @@ void ss_em_eval_f64(const ss_em_problem *pr, double v, bool derivs,
   *out = (ss_em_sums){s0, s1, s2, umin, umin_c, uout, uout_c};
 }
 
-void ss_em_finish_f64(const ss_em_problem *pr, double v, float *y) {
+void ss_em_finish_f64(const ss_em_problem *pr, double v, double tol, float *y) {
   double sum = 0.0, t, phi;
   t_phi(pr, v, &t, &phi);
+  const double cut = support_cut(pr, v, tol);
   for (size_t i = 0; i < pr->n; i++) {
     double u, p = 0.0;
-    if (pr->d[i] == -INFINITY || !point_f64(pr, pr->d[i], t, phi, &u, &p)) p = 0.0;
+    if (pr->d[i] == -INFINITY || !point_f64(pr, pr->d[i], t, phi, cut, &u, &p)) p = 0.0;
     y[i] = (float)p; /* over d_i: each p_i needs only its own d_i */
     sum += y[i];
   }
@@ -163,13 +190,14 @@ bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, floa
      across it (never for alpha <= 2: p = u^k with k >= 1 is then smooth) */
   const double res = 64.0 * 0x1p-52 * (fabs(v) + fabs(t)) + 0x1p-1000;
   if (pr->k >= 1.0 || pow(res, pr->k) <= thr) return false;
+  const double cut = support_cut(pr, v, tol); /* below res here: alpha > 2 */
   double sum = 0.0, resolved = 0.0;
   size_t nu = 0;
   for (size_t i = 0; i < pr->n; i++) {
     const double di = pr->d[i];
     if (di == -INFINITY) continue;
     double u, p = 0.0;
-    if (!point_f64(pr, di, t, phi, &u, &p)) p = 0.0;
+    if (!point_f64(pr, di, t, phi, cut, &u, &p)) p = 0.0;
     sum += p;
     if (u < res && u > -res) nu++;
     else resolved += p;
@@ -180,7 +208,7 @@ bool ss_em_finish_unresolved(const ss_em_problem *pr, double v, double tol, floa
   for (size_t i = 0; i < pr->n; i++) {
     const double di = pr->d[i];
     double u, p = 0.0;
-    if (di != -INFINITY && !point_f64(pr, di, t, phi, &u, &p)) p = 0.0;
+    if (di != -INFINITY && !point_f64(pr, di, t, phi, cut, &u, &p)) p = 0.0;
     if (di != -INFINITY && u < res && u > -res) p = share;
     y[i] = (float)p; /* over d_i, as in finish */
     total += y[i];
@@ -223,11 +251,12 @@ ss_status ss_em_prep_simd(const float *x, size_t n, double A, float *y,
 }
 
 typedef struct em_lane {
-  v128_t thi, tlo, phi_hi, phi_lo, k, one, zero, half;
+  v128_t thi, tlo, phi_hi, phi_lo, k, one, zero, half, cut;
   ss_exp_consts ec;
 } em_lane;
 
-static inline em_lane lane_consts(const ss_em_problem *pr, double v) {
+/* cut: the support cut (finish), 0 (iteration). */
+static inline em_lane lane_consts(const ss_em_problem *pr, double v, double cut) {
   em_lane L;
   double t, phi;
   t_phi(pr, v, &t, &phi);
@@ -240,6 +269,7 @@ static inline em_lane lane_consts(const ss_em_problem *pr, double v) {
   L.one = wasm_f32x4_splat(1.0f);
   L.zero = wasm_f32x4_splat(0.0f);
   L.half = wasm_f32x4_splat(0.5f);
+  L.cut = wasm_f32x4_splat((float)cut);
   L.ec = ss_exp_consts_load();
   return L;
 }
@@ -253,7 +283,7 @@ static inline v128_t lane_p(v128_t d, const em_lane *L, ss_em_kind kind, v128_t 
   const v128_t u1 = wasm_f32x4_add(L->one, w);
   const v128_t near1 = wasm_f32x4_ge(ud, L->half);
   const v128_t uu = wasm_v128_bitselect(u1, ud, near1);
-  const v128_t mask = wasm_f32x4_gt(uu, L->zero);
+  const v128_t mask = wasm_f32x4_gt(uu, L->cut);
   /* the rounding error of 1 + w where that form is used (NaN on -Inf
      lanes, which are outside) */
   const v128_t c = wasm_v128_and(wasm_f32x4_sub(w, wasm_f32x4_sub(u1, L->one)),
@@ -405,7 +435,7 @@ void ss_em_eval_simd(const ss_em_problem *pr, double v, bool derivs,
     ss_em_eval_f64(pr, v, derivs, out);
     return;
   }
-  const em_lane L = lane_consts(pr, v);
+  const em_lane L = lane_consts(pr, v, 0.0);
   /* one specialised loop per (kind, derivs, special): constants below */
   if (!derivs) {
     if (pr->kind == SS_EM_LINEAR) eval_body(pr, &L, SS_EM_LINEAR, false, false, out);
@@ -446,12 +476,12 @@ static inline double finish_body(const ss_em_problem *pr, const em_lane *L, ss_e
   return hsum_f64x2(lo, hi);
 }
 
-void ss_em_finish_simd(const ss_em_problem *pr, double v, float *y) {
+void ss_em_finish_simd(const ss_em_problem *pr, double v, double tol, float *y) {
   if (needs_f64(pr, v)) {
-    ss_em_finish_f64(pr, v, y);
+    ss_em_finish_f64(pr, v, tol, y);
     return;
   }
-  const em_lane L = lane_consts(pr, v);
+  const em_lane L = lane_consts(pr, v, support_cut(pr, v, tol));
   double sum;
   if (pr->kind == SS_EM_LINEAR) sum = finish_body(pr, &L, SS_EM_LINEAR, y);
   else if (pr->kind == SS_EM_SQUARE) sum = finish_body(pr, &L, SS_EM_SQUARE, y);

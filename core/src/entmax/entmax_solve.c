@@ -47,13 +47,28 @@
  *       alpha = 10, n = 2^16). (Forcing that step whenever |f| failed to
  *       halve was tried too: it pre-empted (2) at support changes and was
  *       slower everywhere.)
+ *   (5) A safeguard: when 3 passes in a row neither halve the bracket (it
+ *       still holds the bisection point of a checkpoint) nor halve |f|, the
+ *       next point is the bisection point. At alpha = 10, x = {1e-12, 0,
+ *       ..., 0}, n >= 2000 the other 1999 entries enter at one t, where f
+ *       jumps from -0.94 to +1999 (u^(1/9) has an infinite slope), and the
+ *       steps crept from the f < 0 side by ever smaller secant steps: 100
+ *       passes (the cap), one-hot y with SS_OK, y0 1 where the answer is
+ *       0.0593 (also alpha = 8, n = 65536). With (5) it converges in 55 passes.
+ *       So Halley takes at most ~3x bisection's passes on any row.
+ *   (6) Should Halley still reach its cap unconverged, bisection of its
+ *       bracket finishes (`fallback`, the registry kernels; at most
+ *       SS_EM_FALLBACK_PASSES more, which reaches double resolution from
+ *       any bracket), so no registry kernel returns an unconverged y.
  *   The result: 2.3-8 passes on average over Gaussian and uniform rows,
  *   alpha in 1.001..10, n = 2^10..2^20, where bisection takes 19-37.
  * Stopping rule (both solvers): stop as soon as |f| <= tol; else when the
  * next point is an evaluated bracket end, or a Halley step rounds to no
- * change of v (no representable progress left in double); else after
- * max_iter passes. The result is the evaluated point of smallest |f|; the
- * caller then divides p by its sum (as deep-spin's ensure_sum_one does).
+ * change of v (no representable progress left in double) -- these three
+ * are convergence (*done); else after max_iter passes (and Halley's
+ * fallback), unconverged. The result is the evaluated point of smallest
+ * |f|; the caller then divides p by its sum (as deep-spin's
+ * ensure_sum_one does).
  */
 #include <math.h>
 
@@ -173,8 +188,8 @@ static double bracket_step(double v_pos, double f_pos, double v_neg, double f_ne
 }
 
 double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
-                     double tol, unsigned max_iter, ss_em_eval_fn eval,
-                     unsigned *iterations, double *residual) {
+                     double tol, unsigned max_iter, bool fallback, ss_em_eval_fn eval,
+                     unsigned *iterations, double *residual, bool *done) {
   double v_lo, v_hi;
   ss_em_bracket(pr, &v_lo, &v_hi);
   /* f >= 0 at theta = -1, f <= 0 at the other end. */
@@ -186,21 +201,35 @@ double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
   if (!(v_lo < v_hi)) { /* n_eff == 1: theta = -1, p = 1 exactly */
     *iterations = 0;
     *residual = 0.0;
+    if (done) *done = true;
     return v_pos;
   }
   const bool use_halley = solver == SS_ENTMAX_HALLEY;
   const double sigma = pr->tcoord ? -1.0 : 1.0; /* dtheta / dv */
   double v = 0.5 * (v_lo + v_hi), best_v = v, best_f = INFINITY;
-  while (it < max_iter) {
+  /* (5)'s checkpoint: the bisection point of the bracket and |f| when it
+     was taken, and the pass */
+  double chk_mid = NAN, chk_f = INFINITY;
+  unsigned chk_it = 0;
+  bool converged = false;
+  for (;;) {
+    /* (6) Halley's cap reached unconverged: with `fallback`, bisection of
+       the bracket finishes (to resolution within the budget) */
+    if (it >= max_iter && (!use_halley || !fallback || it >= max_iter + SS_EM_FALLBACK_PASSES))
+      break;
     ss_em_sums s;
-    eval(pr, v, use_halley, &s);
+    const bool halley_pass = use_halley && it < max_iter;
+    eval(pr, v, halley_pass, &s);
     it++;
     const double f = s.s0 - 1.0;
     if (fabs(f) < fabs(best_f)) {
       best_f = f;
       best_v = v;
     }
-    if (fabs(f) <= tol) break;
+    if (fabs(f) <= tol) {
+      converged = true;
+      break;
+    }
     if (f > 0.0) {
       v_pos = v;
       f_pos = f;
@@ -216,7 +245,14 @@ double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
     }
     const double lo = fmin(v_pos, v_neg), hi = fmax(v_pos, v_neg);
     double next = bisect_point(v_pos, v_neg);
-    if (use_halley) {
+    /* (5) the bracket has lost the checkpoint's bisection point (it halved)
+       or |f| halved: a new checkpoint; else after 3 such passes bisect */
+    if (!(chk_mid > lo && chk_mid < hi) || fabs(best_f) <= 0.5 * chk_f) {
+      chk_mid = next;
+      chk_f = fabs(best_f);
+      chk_it = it;
+    }
+    if (halley_pass && it - chk_it < 3) {
       /* derivatives in theta, then the step in v */
       const double f1 = -pr->k * s.s1, f2 = pr->k * (pr->k - 1.0) * s.s2;
       double dv;
@@ -237,13 +273,19 @@ double ss_em_iterate(const ss_em_problem *pr, ss_entmax_solver solver,
       if (cand > lo && cand < hi) next = cand;
       else if (cand <= lo && lo_free) next = v_lo; /* (1) */
       else if (cand >= hi && hi_free) next = v_hi;
-      else if (cand == v && dv != 0.0) break; /* converged to resolution */
-      else next = bracket_step(v_pos, f_pos, v_neg, f_neg); /* (4) */
+      else if (cand == v && dv != 0.0) { /* converged to resolution */
+        converged = true;
+        break;
+      } else next = bracket_step(v_pos, f_pos, v_neg, f_neg); /* (4) */
     }
-    if ((next == v_pos && pos_seen) || (next == v_neg && neg_seen)) break;
+    if ((next == v_pos && pos_seen) || (next == v_neg && neg_seen)) {
+      converged = true; /* no double left between the bracket's ends */
+      break;
+    }
     v = next;
   }
   *iterations = it;
   *residual = best_f;
+  if (done) *done = converged;
   return best_v;
 }

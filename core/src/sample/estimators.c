@@ -6,7 +6,10 @@
  * pi = softmax(theta), f(z) = sum_i (z_i - t_i)^2.
  *
  * Exact gradient, by enumeration: E f = sum_i pi_i c_i with
- * c_i = f(e_i) = |t|^2 - 2 t_i + 1, so  dE/dtheta = pi (c - <pi, c>).
+ * c_i = f(e_i) = |t|^2 - 2 t_i + 1, so  dE/dtheta = pi (c - <pi, c>)
+ *   = -2 pi_i sum_j pi_j (t_i - t_j),
+ * the form computed: |t|^2 + 1 cancels, and summing c first lost the
+ * gradient to it (target {1e20, 0}: |t|^2 = 1e40 swallowed 2 t_i, exact 0).
  *
  * Estimators (u = grad f at the forward value, J_p^T u = p (u - <p, u>)):
  *   ST        D = onehot(argmax(theta + G)), (1/tau) J_{softmax(theta/tau)}^T 2(D - t)
@@ -17,26 +20,36 @@
  * All four use the same draws (common random numbers), so their curves
  * differ by the estimator, not by the noise. Everything is double; the
  * noise is the samplers' Gumbel noise (float), so draws match gumbel_max.
+ * Over the whole range of tau, (0, 1e3]: softmax(v / tau) is formed as
+ * exp((v - max v) / tau) (v / tau overflowed: NaN at tau = 5e-324), and
+ * the (1/tau) J^T u terms as J^T u / tau (1/tau is +Inf below 5.6e-309,
+ * and Inf * 0 was NaN), so the tau -> 0 limits come out exactly: J^T u = 0
+ * for a one-hot softmax. What float (mean, exact) or double (bias,
+ * variance) cannot hold -- (1/tau) times a tie's O(1) Jacobian, a target
+ * near FLT_MAX over a small tau -- is SS_ERR_DOMAIN, nothing written.
  */
+#include <float.h>
 #include <math.h>
 
 #include "common/check.h"
 #include "sample/noise.h"
 #include "sample/sample_internal.h"
 
-/* p = softmax(v / tau) in double. */
+/* p = softmax(v / tau) in double, as exp((v - max v) / tau): no v / tau
+   overflows, the max gets exp(0) = 1 at any tau. */
 static void softmax64(const double *v, size_t n, double tau, double *p) {
   double m = -INFINITY, s = 0.0;
-  for (size_t i = 0; i < n; i++) if (v[i] / tau > m) m = v[i] / tau;
-  for (size_t i = 0; i < n; i++) s += (p[i] = v[i] == -INFINITY ? 0.0 : exp(v[i] / tau - m));
+  for (size_t i = 0; i < n; i++) if (v[i] > m) m = v[i];
+  for (size_t i = 0; i < n; i++) s += (p[i] = v[i] == -INFINITY ? 0.0 : exp((v[i] - m) / tau));
   for (size_t i = 0; i < n; i++) p[i] /= s;
 }
 
-/* out += w * J_p^T u. */
-static void jtu(const double *p, const double *u, size_t n, double w, double *out) {
+/* out += w * J_p^T u / div (div = tau: dividing, not multiplying by 1/tau,
+   keeps 0 / tau = 0 where 1/tau is +Inf). */
+static void jtu(const double *p, const double *u, size_t n, double w, double div, double *out) {
   double pu = 0.0;
   for (size_t i = 0; i < n; i++) pu += p[i] * u[i];
-  for (size_t i = 0; i < n; i++) out[i] += w * p[i] * (u[i] - pu);
+  for (size_t i = 0; i < n; i++) out[i] += w * (p[i] * (u[i] - pu)) / div;
 }
 
 ss_status ss_estimator_stats(int estimator, const float *theta, const float *target, size_t n,
@@ -55,17 +68,18 @@ ss_status ss_estimator_stats(int estimator, const float *theta, const float *tar
   if (st != SS_OK) return st;
 
   double th[SS_ESTIMATOR_MAX_N], pi[SS_ESTIMATOR_MAX_N], q[SS_ESTIMATOR_MAX_N];
-  double c[SS_ESTIMATOR_MAX_N], ex[SS_ESTIMATOR_MAX_N], y[SS_ESTIMATOR_MAX_N];
+  double ex[SS_ESTIMATOR_MAX_N], y[SS_ESTIMATOR_MAX_N];
   double u[SS_ESTIMATOR_MAX_N], est[SS_ESTIMATOR_MAX_N];
   double mu[SS_ESTIMATOR_MAX_N] = {0}, m2[SS_ESTIMATOR_MAX_N] = {0};
   float g[SS_ESTIMATOR_MAX_N];
-  double tt = 0.0;
-  for (size_t i = 0; i < n; i++) th[i] = theta[i], tt += (double)target[i] * target[i];
+  for (size_t i = 0; i < n; i++) th[i] = theta[i];
   softmax64(th, n, 1.0, pi);
   softmax64(th, n, tau, q);
-  for (size_t i = 0; i < n; i++) c[i] = tt - 2.0 * target[i] + 1.0;
-  for (size_t i = 0; i < n; i++) ex[i] = 0.0;
-  jtu(pi, c, n, 1.0, ex);
+  for (size_t i = 0; i < n; i++) { /* -2 pi_i sum_j pi_j (t_i - t_j), see above */
+    double acc = 0.0;
+    for (size_t j = 0; j < n; j++) acc += pi[j] * ((double)target[i] - (double)target[j]);
+    ex[i] = -2.0 * pi[i] * acc;
+  }
 
   for (size_t d = 0; d < samples; d++) {
     ss_gumbel_noise_scalar(seed, SS_STREAM_GUMBEL, (uint64_t)d * ss_blocks_per_draw(n), n, g);
@@ -77,7 +91,7 @@ ss_status ss_estimator_stats(int estimator, const float *theta, const float *tar
     }
     for (size_t i = 0; i < n; i++) u[i] = 2.0 * ((i == k) - (double)target[i]), est[i] = 0.0;
     switch (estimator) {
-      case SS_ESTIMATOR_ST: jtu(q, u, n, 1.0 / tau, est); break;
+      case SS_ESTIMATOR_ST: jtu(q, u, n, 1.0, tau, est); break;
       case SS_ESTIMATOR_GUMBEL_SOFTMAX:
       case SS_ESTIMATOR_ST_GUMBEL: {
         double w[SS_ESTIMATOR_MAX_N];
@@ -85,14 +99,14 @@ ss_status ss_estimator_stats(int estimator, const float *theta, const float *tar
         softmax64(w, n, tau, y);
         if (estimator == SS_ESTIMATOR_GUMBEL_SOFTMAX)
           for (size_t i = 0; i < n; i++) u[i] = 2.0 * (y[i] - (double)target[i]);
-        jtu(y, u, n, 1.0 / tau, est);
+        jtu(y, u, n, 1.0, tau, est);
         break;
       }
       default: { /* ReinMax */
         double p1[SS_ESTIMATOR_MAX_N];
         for (size_t i = 0; i < n; i++) p1[i] = 0.5 * (q[i] + (i == k));
-        jtu(p1, u, n, 2.0, est);
-        jtu(pi, u, n, -0.5, est);
+        jtu(p1, u, n, 2.0, 1.0, est);
+        jtu(pi, u, n, -0.5, 1.0, est);
         break;
       }
     }
@@ -105,13 +119,19 @@ ss_status ss_estimator_stats(int estimator, const float *theta, const float *tar
     }
   }
   double b = 0.0, v = 0.0;
+  bool fits = true; /* every output finite in its type */
   for (size_t i = 0; i < n; i++) {
     b += (mu[i] - ex[i]) * (mu[i] - ex[i]);
     v += m2[i];
+    fits &= fabs(mu[i]) <= FLT_MAX && fabs(ex[i]) <= FLT_MAX;
+  }
+  v /= (double)samples;
+  if (!fits || !(b <= DBL_MAX) || !(v <= DBL_MAX)) return SS_ERR_DOMAIN;
+  for (size_t i = 0; i < n; i++) {
     mean[i] = (float)mu[i];
     exact[i] = (float)ex[i];
   }
   *bias = sqrt(b);
-  *variance = v / (double)samples;
+  *variance = v;
   return SS_OK;
 }

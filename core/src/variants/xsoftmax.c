@@ -14,6 +14,13 @@
  * rounding is 0 (|beta| < 7e-46) takes the uniform path: there float beta
  * times a -Inf logit would be NaN in the vector exp.
  *
+ * Exact zeros (common/flush.h's rule, one for every build): p_i follows
+ * softmax's rule (+0 below FLT_MIN) before the product, and the product
+ * is flushed too, so y_i = 0 exactly where p_i or x_i p_i is below FLT_MIN.
+ * Before, the SIMD exp wrote +0 for p_i < FLT_MIN while the scalar kept the
+ * denormal p_i and a normal x_i p_i (boltzmann of [0, -88]: SIMD [0, 0],
+ * scalar [0, -5.33e-37]): the support differed between builds.
+ *
  * Backward: dy_i/dx_j = delta_ij p_i (1 + beta x_i) - beta x_i p_i p_j, so
  *   dx_j = p_j (g_j (1 + beta x_j) - beta <g, y>).
  * The VJP recomputes p into dx (the caller passes only x, y, g) and uses the
@@ -61,8 +68,8 @@ ss_status ss_xsoftmax_scalar(const float *x, size_t n, double beta, float *y) {
   ss_status s = ss_check_logits(x, n, &max);
   if (s != SS_OK) return s;
   const double inv = 1.0 / ss_xs_exp_store_scalar(x, n, max, beta, y);
-  for (size_t i = 0; i < n; i++)
-    y[i] = x[i] == -INFINITY ? 0.0f : ss_flush((float)((double)x[i] * ((double)y[i] * inv)));
+  for (size_t i = 0; i < n; i++) /* p_i by softmax's exact-zero rule, then x_i p_i by it */
+    y[i] = x[i] == -INFINITY ? 0.0f : ss_flush((float)((double)x[i] * ss_flush_tiny((double)y[i] * inv)));
   return SS_OK;
 }
 
@@ -139,13 +146,14 @@ ss_status ss_xsoftmax_simd(const float *x, size_t n, double beta, float *y) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     const v128_t vx = wasm_v128_load(x + i);
-    const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
+    const v128_t r = wasm_f32x4_mul(vx, ss_flush_f32x4(wasm_f32x4_mul(wasm_v128_load(y + i), vinv)));
     wasm_v128_store(y + i, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   if (i < n) {
     const size_t rem = n - i;
     const v128_t vx = ss_load_partial(x + i, rem, 0.0f);
-    const v128_t r = wasm_f32x4_mul(vx, wasm_f32x4_mul(ss_load_partial(y + i, rem, 0.0f), vinv));
+    const v128_t r =
+        wasm_f32x4_mul(vx, ss_flush_f32x4(wasm_f32x4_mul(ss_load_partial(y + i, rem, 0.0f), vinv)));
     ss_store_partial(y + i, rem, ss_flush_f32x4(wasm_v128_andnot(r, wasm_f32x4_eq(vx, ninf))));
   }
   return SS_OK;
