@@ -57,6 +57,24 @@ static void fill_rows(const cf_adapter *a, const ss_kernel_info *k, float *x, fl
   }
 }
 
+/* A rows call's status s and bad_row against the first failing single
+   call's (want, want_bad; SS_OK and SS_NO_ROW when none failed), and a NaN
+   put in row poison_row (>= 0) reported there. Reports and returns false. */
+static bool verdict(const ss_kernel_info *k, ss_impl im, size_t n, ss_status s, size_t bad, ss_status want,
+                    size_t want_bad, long poison_row) {
+  if (s != want || bad != want_bad) {
+    ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: status %s bad_row %zu, want %s row %zu", k->name, (int)im,
+                 n, ss_status_name(s), bad, ss_status_name(want), want_bad);
+    return false;
+  }
+  if (poison_row >= 0 && (s != SS_ERR_NAN || bad != (size_t)poison_row)) {
+    ss_test_fail(__FILE__, __LINE__, "%s n %zu: a NaN in row %ld gave %s at row %zu", k->name, n, poison_row,
+                 ss_status_name(s), bad);
+    return false;
+  }
+  return true;
+}
+
 /* ---- normalizers ----------------------------------------------------------- */
 
 /* The batch of k at length n (impl im) against ROWS single calls: each row
@@ -109,53 +127,47 @@ static bool normalize_case(const ss_kernel_info *k, ss_impl im, size_t n, long p
     }
   }
   ss_test_count(1);
-  if (ok && (s != want || bad != want_bad)) {
-    ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: status %s bad_row %zu, want %s row %zu", k->name,
-                 (int)im, n, ss_status_name(s), bad, ss_status_name(want), want_bad);
-    ok = false;
-  }
+  ok = ok && verdict(k, im, n, s, bad, want, want_bad, poison_row);
   if (ok && (!gaps_guarded(y, ROWS, n, ys) || !gaps_guarded(x, ROWS, n, xs))) {
     ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: a gap between rows was written", k->name, (int)im, n);
-    ok = false;
-  }
-  if (ok && poison_row >= 0 && (s != SS_ERR_NAN || bad != (size_t)poison_row)) {
-    ss_test_fail(__FILE__, __LINE__, "%s n %zu: a NaN in row %ld gave %s at row %zu", k->name, n, poison_row,
-                 ss_status_name(s), bad);
     ok = false;
   }
   free(x), free(y), free(one);
   return ok;
 }
 
-static bool each_impl(ss_impl *out, size_t *count) {
-  *count = 0;
-  for (int i = 0; i < SS_IMPL_COUNT; i++)
-    if (ss_impl_available((ss_impl)i)) out[(*count)++] = (ss_impl)i;
-  return *count > 0;
+/* One rows case: kernel k, impl im, length n, a NaN in row poison_row (< 0: none). */
+typedef bool (*row_case_fn)(const ss_kernel_info *k, ss_impl im, size_t n, long poison_row);
+
+/* fn over every kernel of the family, each available impl, each length of
+   ns (without a NaN), or at n = 33 with a NaN in rows 0, step, 2 step, ...
+   (step > 0). Returns the kernels run, 0 after a failure. */
+static size_t each_case(ss_family family, row_case_fn fn, long step) {
+  size_t kernels = 0;
+  CF_FOR_EACH_KERNEL(k, family) {
+    kernels++;
+    for (int im = 0; im < SS_IMPL_COUNT; im++) {
+      if (!ss_impl_available((ss_impl)im)) continue;
+      if (step > 0) {
+        for (long r = 0; r < ROWS; r += step)
+          if (!fn(k, (ss_impl)im, 33, r)) return 0;
+      } else {
+        for (size_t t = 0; t < sizeof LENGTHS / sizeof LENGTHS[0]; t++)
+          if (!fn(k, (ss_impl)im, LENGTHS[t], -1)) return 0;
+      }
+    }
+  }
+  return kernels;
 }
 
 TEST(rows_normalizers_equal_single_calls) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni, kernels = 0;
-  each_impl(impls, &ni);
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_NORMALIZER) {
-    kernels++;
-    for (size_t t = 0; t < sizeof LENGTHS / sizeof LENGTHS[0]; t++)
-      for (size_t i = 0; i < ni; i++)
-        if (!normalize_case(k, impls[i], LENGTHS[t], -1)) return;
-  }
-  CHECK(kernels > 10, "only %zu normalizers in the registry", kernels);
+  const size_t kernels = each_case(SS_FAMILY_NORMALIZER, normalize_case, 0);
+  CHECK(kernels >= 10, "SS_FAMILY_NORMALIZER: %zu kernels ran", kernels);
 }
 
 TEST(rows_normalizers_error_names_the_row) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni;
-  each_impl(impls, &ni);
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_NORMALIZER) {
-    for (size_t i = 0; i < ni; i++)
-      for (long r = 0; r < ROWS; r += 2)
-        if (!normalize_case(k, impls[i], 33, r)) return;
-  }
+  const size_t kernels = each_case(SS_FAMILY_NORMALIZER, normalize_case, 2);
+  CHECK(kernels >= 10, "SS_FAMILY_NORMALIZER: %zu kernels ran", kernels);
 }
 
 /* The first kernel of a family in the registry (with input `input`, or any
@@ -276,16 +288,7 @@ static bool measure_case(const ss_kernel_info *k, ss_impl im, size_t n, long poi
     ss_test_fail(__FILE__, __LINE__, "%s n %zu: a value written outside out[0 .. rows)", k->name, n);
     ok = false;
   }
-  if (ok && (s != want || bad != want_bad)) {
-    ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: status %s bad_row %zu, want %s row %zu", k->name,
-                 (int)im, n, ss_status_name(s), bad, ss_status_name(want), want_bad);
-    ok = false;
-  }
-  if (ok && poison_row >= 0 && (s != SS_ERR_NAN || bad != (size_t)poison_row)) {
-    ss_test_fail(__FILE__, __LINE__, "%s n %zu: a NaN in row %ld gave %s at row %zu", k->name, n, poison_row,
-                 ss_status_name(s), bad);
-    ok = false;
-  }
+  ok = ok && verdict(k, im, n, s, bad, want, want_bad, poison_row);
   if (ok && (!gaps_guarded(pp, ROWS, n, ps) || !gaps_guarded(qq, ROWS, n, qs))) {
     ss_test_fail(__FILE__, __LINE__, "%s n %zu: a gap of the inputs was written", k->name, n);
     ok = false;
@@ -295,27 +298,13 @@ static bool measure_case(const ss_kernel_info *k, ss_impl im, size_t n, long poi
 }
 
 TEST(rows_measures_equal_single_calls) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni, kernels = 0;
-  each_impl(impls, &ni);
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_MEASURE) {
-    kernels++;
-    for (size_t t = 0; t < sizeof LENGTHS / sizeof LENGTHS[0]; t++)
-      for (size_t i = 0; i < ni; i++)
-        if (!measure_case(k, impls[i], LENGTHS[t], -1)) return;
-  }
-  CHECK(kernels > 5, "only %zu measures in the registry", kernels);
+  const size_t kernels = each_case(SS_FAMILY_MEASURE, measure_case, 0);
+  CHECK(kernels >= 5, "SS_FAMILY_MEASURE: %zu kernels ran", kernels);
 }
 
 TEST(rows_measures_error_names_the_row) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni;
-  each_impl(impls, &ni);
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_MEASURE) {
-    for (size_t i = 0; i < ni; i++)
-      for (long r = 1; r < ROWS; r += 2)
-        if (!measure_case(k, impls[i], 33, r)) return;
-  }
+  const size_t kernels = each_case(SS_FAMILY_MEASURE, measure_case, 2);
+  CHECK(kernels >= 5, "SS_FAMILY_MEASURE: %zu kernels ran", kernels);
 }
 
 /* ---- samplers ----------------------------------------------------------- */
@@ -364,11 +353,7 @@ static bool sample_case(const ss_kernel_info *k, ss_impl im, size_t n, long pois
     }
   }
   ss_test_count(1);
-  if (ok && (s != want || bad != want_bad)) {
-    ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: status %s bad_row %zu, want %s row %zu", k->name,
-                 (int)im, n, ss_status_name(s), bad, ss_status_name(want), want_bad);
-    ok = false;
-  }
+  ok = ok && verdict(k, im, n, s, bad, want, want_bad, poison_row);
   for (size_t r = upto + 1; ok && r < ROWS; r++)
     if (!all_guard(probs + r * ps, n)) {
       ss_test_fail(__FILE__, __LINE__, "%s n %zu: probs of row %zu written after the failing row %zu", k->name,
@@ -381,40 +366,23 @@ static bool sample_case(const ss_kernel_info *k, ss_impl im, size_t n, long pois
     ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: written outside the rows' outputs", k->name, (int)im, n);
     ok = false;
   }
-  if (ok && poison_row >= 0 && (s != SS_ERR_NAN || bad != (size_t)poison_row)) {
-    ss_test_fail(__FILE__, __LINE__, "%s n %zu: a NaN in row %ld gave %s at row %zu", k->name, n, poison_row,
-                 ss_status_name(s), bad);
-    ok = false;
-  }
   free(x), free(probs), free(samples), free(p1), free(s1);
   return ok;
 }
 
 TEST(rows_samplers_equal_single_calls_with_seed_plus_row) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni, kernels = 0;
-  each_impl(impls, &ni);
   CF_FOR_EACH_KERNEL(k, SS_FAMILY_SAMPLER) {
-    kernels++;
     CHECK(k->nparams <= SS_ROW_PARAMS_MAX, "%s has %zu parameters; ss_sample_rows copies %d", k->name,
           k->nparams, SS_ROW_PARAMS_MAX);
     CHECK(cf_param_index(k, "seed") >= 0, "%s has no seed: its rows would draw alike", k->name);
-    for (size_t t = 0; t < sizeof LENGTHS / sizeof LENGTHS[0]; t++)
-      for (size_t i = 0; i < ni; i++)
-        if (!sample_case(k, impls[i], LENGTHS[t], -1)) return;
   }
-  CHECK(kernels > 5, "only %zu samplers in the registry", kernels);
+  const size_t kernels = each_case(SS_FAMILY_SAMPLER, sample_case, 0);
+  CHECK(kernels >= 5, "SS_FAMILY_SAMPLER: %zu kernels ran", kernels);
 }
 
 TEST(rows_samplers_error_names_the_row) {
-  ss_impl impls[SS_IMPL_COUNT];
-  size_t ni;
-  each_impl(impls, &ni);
-  CF_FOR_EACH_KERNEL(k, SS_FAMILY_SAMPLER) {
-    for (size_t i = 0; i < ni; i++)
-      for (long r = 0; r < ROWS; r += 3)
-        if (!sample_case(k, impls[i], 33, r)) return;
-  }
+  const size_t kernels = each_case(SS_FAMILY_SAMPLER, sample_case, 3);
+  CHECK(kernels >= 5, "SS_FAMILY_SAMPLER: %zu kernels ran", kernels);
 }
 
 /* Row r's seed is seed + r: the last row's must stay within the seed's
