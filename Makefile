@@ -43,6 +43,7 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_kernel_count ss_kernel_at ss_kernel_find ss_params_bad_index ss_params_check_n \
   ss_params_bad_index_n ss_registry_json \
   ss_normalize ss_normalize_vjp ss_normalize_param_vjp ss_measure ss_measure_vjp ss_loss \
+  ss_normalize_rows ss_measure_rows ss_sample_rows \
   ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
   ss_softmax_state_apply ss_softmax_topk \
   ss_sparsemax_ex ss_entmax15_ex ss_entmax_solve ss_masked_softmax ss_vq_softmax ss_boltzmann \

@@ -433,6 +433,50 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
                          const float *p, size_t n, const double *params,
                          size_t nparams, double g, float *dp);
 
+/* Rows. */
+/* rows x n problems in one call: row r of x starts at x + r * x_stride (a
+   stride in elements, >= n; SS_ERR_LENGTH otherwise), and each row is one
+   problem of the single-vector entry point, with the same parameters:
+
+     ss_normalize_rows:  y_r = kernel(x_r; params)          for r < rows
+     ss_measure_rows:    out[r] = measure(p_r[, q_r]; params)
+     ss_sample_rows:     row r = ss_sample(x_r) with `seed` replaced by seed + r
+
+   bit for bit what the single call gives on that row (masks, exact zeros
+   and statuses per row: a row that is all -Inf is that row's
+   SS_ERR_ALL_MASKED). The kernel, impl, n and the parameters are checked
+   once, before any row runs; then the row kernel runs rows times with no
+   further checks. Entries between rows (from n to the stride) are neither
+   read nor written. rows = 0 is SS_ERR_EMPTY; a last row past SIZE_MAX
+   SS_ERR_TOO_LARGE.
+   bad_row (may be NULL) is written on every return: the index of the row
+   that failed, or SS_NO_ROW when the call succeeded or failed before any
+   row ran (an argument's status). When row r fails, the call stops there
+   with that row's status: rows 0 .. r-1 are written as on success, row r's
+   outputs as the single call leaves them on that error, rows after r are
+   untouched. y must not overlap x. */
+#define SS_NO_ROW ((size_t)-1)
+ss_status ss_normalize_rows(const ss_kernel_info *k, ss_impl impl, const float *x,
+                            size_t rows, size_t n, size_t x_stride, const double *params,
+                            size_t nparams, float *y, size_t y_stride, size_t *bad_row);
+/* out has rows doubles; q (two-input measures only, else ignored) has its
+   own stride. */
+ss_status ss_measure_rows(const ss_kernel_info *k, ss_impl impl, const float *p,
+                          const float *q, size_t rows, size_t n, size_t p_stride,
+                          size_t q_stride, const double *params, size_t nparams, double *out,
+                          size_t *bad_row);
+/* Batch decoding: row r draws with seed + r (its own Philox key; params'
+   seed + rows - 1 must stay within the seed's range, 2^53, else
+   SS_ERR_PARAM_RANGE before any row), so its probs, indices and samples are
+   bit for bit those of ss_sample on x_r with params' seed + r, in every
+   build. probs: row r at probs + r * probs_stride (>= n); indices: row r's
+   draws at indices + r * draws (may be NULL); samples: row r's draws * n
+   values at samples + r * draws * n (may be NULL). */
+ss_status ss_sample_rows(const ss_kernel_info *k, ss_impl impl, const float *x, size_t rows,
+                         size_t n, size_t x_stride, const double *params, size_t nparams,
+                         float *probs, size_t probs_stride, uint32_t *indices, float *samples,
+                         size_t *bad_row);
+
 /* Losses. */
 /* A loss kernel: *loss and grad[0..n) = dL/dx (see ss_loss_fn). A target
    index >= n is SS_ERR_LENGTH; a masked (-Inf) target SS_ERR_DOMAIN. */

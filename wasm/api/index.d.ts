@@ -151,7 +151,10 @@ export interface Softscope {
   /** The C enums by value: family, impl, schedule, threshold_method, entmax_solver, estimator. */
   readonly enums: Readonly<Record<string, readonly string[]>>;
 
-  normalize<K extends NormalizerName>(kernel: K, x: Vector, params?: ParamsOf<'normalizer', K>): Float32Array;
+  /** y = kernel(x; params). options.rows: x is rows × n (row-major), each row normalized on its own in one call;
+   *  an error in row r has `.row` = r and a message "row r: ...". options.out: the caller's Float32Array of
+   *  exactly x.length, written and returned instead of a new array (it may be x itself). */
+  normalize<K extends NormalizerName>(kernel: K, x: Vector, params?: ParamsOf<'normalizer', K>, options?: RowsOptions<Float32Array>): Float32Array;
   normalizeBackward<K extends NormalizerName>(kernel: K, x: Vector, y: Vector, g: Vector, params?: ParamsOf<'normalizer', K>): Float32Array;
   /** Gradient of sum_j g_j y_j w.r.t. each parameter (int / bool: 0), for kernels with has_param_backward. */
   normalizeParamBackward<K extends NormalizerName>(kernel: K, x: Vector, y: Vector, g: Vector, params?: ParamsOf<'normalizer', K>): Record<string, number>;
@@ -167,8 +170,9 @@ export interface Softscope {
   boltzmann(x: Vector, b?: number): number;
   /** Loss of logits x against params.target (a class index < x.length) and its gradient dL/dx. */
   loss<K extends LossName>(kernel: K, x: Vector, params?: ParamsOf<'loss', K>): { loss: number; grad: Float32Array };
-  /** Run a sampler (params.seed, params.draws and the kernel's own). */
-  sample<K extends SamplerName>(kernel: K, x: Vector, params?: ParamsOf<'sampler', K>): SampleResult;
+  /** Run a sampler (params.seed, params.draws and the kernel's own). options.rows: batch decoding, x is rows × n and
+   *  row r draws with params.seed + r (bit for bit the single call on that row with that seed, in every build). */
+  sample<K extends SamplerName>(kernel: K, x: Vector, params?: ParamsOf<'sampler', K>, options?: { rows?: number }): SampleResult;
   /** d/dx sum_d <g_d, sample_d>, g of length draws * n (relaxed / straight-through samplers). */
   sampleBackward<K extends SamplerName>(kernel: K, x: Vector, g: Vector, params?: ParamsOf<'sampler', K>): Float32Array;
   /** n uniforms in (0, 1): numbers first.. of the Philox stream (seed, stream). */
@@ -226,6 +230,10 @@ export interface Softscope {
    *  about 5 ns per nvec * k * dim (maxWork's unit is nvec * k * dim * (iters + 1)); see CallLimits. */
   vqTrain(x: Vector, options?: { k?: number; dim?: number; iters?: number; seed?: number } & CallLimits):
     { codebook: Float32Array; codes: Int32Array; loss: number[] };
+  /** options.rows: p (and q) are rows × n, one value per row (a Float64Array of rows, or options.out filled). */
+  measure<K extends MeasureName>(kernel: K, p: Vector, q: Vector | null | undefined, params: ParamsOf<'measure', K> | undefined,
+    options: MeasureRowsOptions): Float64Array;
+  measure<K extends MeasureName>(kernel: K, p: Vector, params: ParamsOf<'measure', K>, options: MeasureRowsOptions): Float64Array;
   /** For one-input measures the params may be passed in q's place. */
   measure<K extends MeasureName>(kernel: K, p: Vector, q?: Vector | null | Params, params?: ParamsOf<'measure', K>): number;
   measureBackward<K extends MeasureName>(kernel: K, p: Vector, g?: number, params?: ParamsOf<'measure', K>): Float32Array;
@@ -234,7 +242,9 @@ export interface Softscope {
   softmaxState(): SoftmaxState;
 
   alloc(n: number): HeapBuffer;
-  normalizeInto<K extends NormalizerName>(kernel: K, x: HeapBuffer, y: HeapBuffer, params?: ParamsOf<'normalizer', K>): HeapBuffer;
+  /** options.rows: x and y are rows × n, each row normalized on its own (one C call, no copy). */
+  normalizeInto<K extends NormalizerName>(kernel: K, x: HeapBuffer, y: HeapBuffer, params?: ParamsOf<'normalizer', K>,
+    options?: { rows?: number }): HeapBuffer;
   heapStats(): HeapStats;
   /** A fresh wasm instance of the same module: the wasm memory back to its initial size,
    *  every buffer from alloc() freed. Also done by itself after a trap (SoftscopeTrapError). */
@@ -244,6 +254,20 @@ export interface Softscope {
 export type DrawKind = 'index' | 'relaxed' | 'vector';
 export type { Estimator };
 
+/** Rows and a caller-owned output (see normalize). */
+export interface RowsOptions<T> {
+  /** x is rows × n, row-major: an integer >= 1 that divides x.length. */
+  rows?: number;
+  /** Written instead of a new array: exactly the result's length, not a view of the wasm memory. */
+  out?: T;
+}
+
+export interface MeasureRowsOptions {
+  rows: number;
+  /** Exactly rows entries. */
+  out?: Float64Array;
+}
+
 export interface SampleResult {
   /** The distribution the draws come from (vector samplers: the mean of one draw). */
   probs: Float32Array;
@@ -252,7 +276,10 @@ export interface SampleResult {
   /** draws * n values, draw d at [d*n, (d+1)*n) (relaxed and vector samplers), else null. */
   samples: Float32Array | null;
   draws: number;
+  /** The length of one row (of x without options.rows). */
   n: number;
+  /** With options.rows: probs is rows × n, indices rows × draws, samples rows × draws × n. */
+  rows?: number;
 }
 
 export interface StreamOptions {

@@ -3,30 +3,38 @@
 // Softscope prototype (softscope.js); `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
 import { isHeapBufferOf } from './heap.js';
+import { options as opts } from './args.js';
+import { rowsOption, outOption, copyOut, rowError, badRow } from './rows.js';
 
 // A measure of values (kurtosis, max_median_ratio) outside its domain: what
 // about p is degenerate (no spread; a zero median magnitude), or null.
-function valuesDomainError(where, status, k, pa) {
+// (row: the row of a rows call, set as the error's .row)
+function valuesDomainError(where, status, k, pa, row) {
   if (status !== STATUS.SS_ERR_DOMAIN || k.input !== 'values' || !pa.array) return null;
-  const a = pa.array;
+  const a = pa.array, extra = { argument: 'p', ...(row === undefined ? {} : { row }) };
   if (a.every((v) => v === a[0]))
-    return new SoftscopeError(`${where}: p has no spread (${a.length === 1 ? 'one value' : `all ${a.length} values are ${fmt(a[0])}`}): "${k.name}" is undefined there`, status, { argument: 'p' });
+    return new SoftscopeError(`${where}: p has no spread (${a.length === 1 ? 'one value' : `all ${a.length} values are ${fmt(a[0])}`}): "${k.name}" is undefined there`, status, extra);
   if (2 * a.filter((v) => v === 0).length > a.length)
-    return new SoftscopeError(`${where}: p is 0 in more than half of its ${a.length} entries: its median magnitude is 0, and "${k.name}" is undefined there`, status, { argument: 'p' });
+    return new SoftscopeError(`${where}: p is 0 in more than half of its ${a.length} entries: its median magnitude is 0, and "${k.name}" is undefined there`, status, extra);
   return null;
 }
 
 export const measureCalls = {
-  /** A scalar of p (and q for two-input measures). May be Infinity. */
-  measure(kernel, p, q, params = {}) {
+  /** A scalar of p (and q for two-input measures). May be Infinity.
+   *  options.rows: p (and q) are rows × n, one measure per row: a
+   *  Float64Array of rows values (one C call, ss_measure_rows), or
+   *  options.out (a Float64Array of exactly rows entries) written instead. */
+  measure(kernel, p, q, params = {}, options) {
     const k = this._lookup(kernel, 'measure', 'softscope.measure');
     const where = `softscope.measure("${k.name}")`;
     const pair = k.input === 'probs_pair';
-    // measure('renyi_entropy', p, { alpha: 2 }): params in q's place.
+    // measure('renyi_entropy', p, { alpha: 2 }[, options]): params in q's place.
     if (!pair && q && typeof q === 'object' && !ArrayBuffer.isView(q) && !isHeapBufferOf(q, this) && !Array.isArray(q)) {
+      options = params;
       params = q;
       q = undefined;
     }
+    const o = opts(options, where, ['rows', 'out']);
     const pa = this._input(p, 'p', where);
     this._checkN(pa, where);
     const inputs = [pa];
@@ -39,8 +47,27 @@ export const measureCalls = {
     } else if (q !== undefined && q !== null) {
       throw new SoftscopeTypeError(`${where}: q must be omitted ("${k.name}" reads one vector; got ${describe(q)})`, { argument: 'q' });
     }
+    const shape = rowsOption(o, pa.n, 'p', where);
+    if (!shape && o.out !== undefined)
+      throw new SoftscopeError(`${where}: options.out needs options.rows (one measure is a number)`, STATUS.SS_ERR_PARAM_COUNT, { argument: 'options.out' });
+    const out = shape && outOption(o, Float64Array, shape.rows, 'one value per row', where, this._heap.memory.buffer);
     const np = this._packParams(k, params, where);
     const [pp, pq] = this._stage(inputs);
+    if (shape) {
+      const po = this._scratch.get('out0', shape.rows * 8), pb = this._scratch.get('bad-row', 8);
+      const s = this._need('ss_measure_rows', where)(this._ptr.get(k), this._implFor(k), pp, pair ? pq : 0, shape.rows, shape.n,
+        shape.n, shape.n, this._paramsPtr, np, po, pb);
+      if (s !== 0) {
+        const r = badRow(this, pb);
+        if (r < 0) throw this._fail(where, s, inputs, k);
+        const e = rowError(this, where, s, inputs, k, r, shape.n);
+        const row = this._arrayOf(pa).subarray(r * shape.n, (r + 1) * shape.n);
+        throw valuesDomainError(`${where}: row ${r}`, s, k, { array: row }, r) ?? e;
+      }
+      this._heap.refresh();
+      if (out) return copyOut(out, this._heap.f64, po >>> 3, shape.rows, where);
+      return this._heap.f64.slice(po >>> 3, (po >>> 3) + shape.rows);
+    }
     const s = this.exports.ss_measure(this._ptr.get(k), this._implFor(k), pp, pair ? pq : 0, pa.n, this._paramsPtr, np, this._outPtr);
     if (s !== 0) throw valuesDomainError(where, s, k, pa) ?? this._fail(where, s, inputs, k);
     this._heap.refresh();

@@ -4,21 +4,46 @@
 // (softscope.js); `this` is a Softscope instance.
 import { SoftscopeError, SoftscopeTypeError, STATUS, statusCode, describe, fmt } from './errors.js';
 import { isHeapBufferOf } from './heap.js';
+import { options as opts } from './args.js';
+import { rowsOption, outOption, copyOut, rowError, badRow } from './rows.js';
 
 export const normalizerCalls = {
-  /** y = kernel(x; params), a new Float32Array. */
-  normalize(kernel, x, params = {}) {
+  /** y = kernel(x; params), a new Float32Array, or options.out.
+   *  options.rows: x is rows × n (row-major), each row normalized on its own
+   *  (one C call, ss_normalize_rows); options.out: a Float32Array of
+   *  x.length written instead of a new array (one copy in, the kernel, one
+   *  copy out; it may be x itself). */
+  normalize(kernel, x, params = {}, options) {
     const k = this._lookup(kernel, 'normalizer', 'softscope.normalize');
     const where = `softscope.normalize("${k.name}")`;
+    const o = opts(options, where, ['rows', 'out']);
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
-    const np = this._packParams(k, params, where, xa.n);
+    const shape = rowsOption(o, xa.n, 'x', where);
+    const out = outOption(o, Float32Array, xa.n, 'the length of x', where, this._heap.memory.buffer);
+    const n = shape ? shape.n : xa.n;
+    const np = this._packParams(k, params, where, n);
     const [px] = this._stage([xa]);
     const py = this._scratch.get('out0', xa.n * 4);
-    const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);
-    if (s !== 0) throw this._fail(where, s, [xa], k);
+    if (shape) this._normalizeRows(k, where, xa, shape, np, px, py);
+    else {
+      const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);
+      if (s !== 0) throw this._fail(where, s, [xa], k);
+    }
     this._heap.refresh();
+    if (out) return copyOut(out, this._heap.f32, py >>> 2, xa.n, where);
     return this._heap.f32.slice(py >>> 2, (py >>> 2) + xa.n);
+  },
+
+  // ss_normalize_rows over rows × n at px into py (contiguous rows); a
+  // failing row is an Error naming it.
+  _normalizeRows(k, where, xa, shape, np, px, py) {
+    const pb = this._scratch.get('bad-row', 8);
+    const s = this._need('ss_normalize_rows', where)(this._ptr.get(k), this._implFor(k), px, shape.rows, shape.n, shape.n,
+      this._paramsPtr, np, py, shape.n, pb);
+    if (s === 0) return;
+    const r = badRow(this, pb);
+    throw r < 0 ? this._fail(where, s, [xa], k) : rowError(this, where, s, [xa], k, r, shape.n);
   },
 
   /** dx = J(x)^T g (vector-Jacobian product), given y = normalize(kernel, x). */
@@ -63,19 +88,26 @@ export const normalizerCalls = {
     return out;
   },
 
-  /** y = kernel(x) with x, y heap buffers from alloc(): no copy, no allocation. */
-  normalizeInto(kernel, x, y, params = {}) {
+  /** y = kernel(x) with x, y heap buffers from alloc(): no copy, no
+   *  allocation. options.rows: x and y are rows × n, each row on its own. */
+  normalizeInto(kernel, x, y, params = {}, options) {
     const k = this._lookup(kernel, 'normalizer', 'softscope.normalizeInto');
     const where = `softscope.normalizeInto("${k.name}")`;
+    const o = opts(options, where, ['rows']);
     for (const [v, name] of [[x, 'x'], [y, 'y']])
       if (!isHeapBufferOf(v, this))
         throw new SoftscopeTypeError(`${where}: ${name} must be a buffer from this instance's alloc(n) (got ${describe(v)})`, { argument: name });
     const xa = this._input(x, 'x', where), ya = this._input(y, 'y', where);
     this._sameLength(xa, ya, where);
     if (x === y) throw new SoftscopeError(`${where}: y must be a different buffer from x`, STATUS.SS_ERR_BUFFER, { argument: 'y' });
-    const np = this._packParams(k, params, where, xa.n);
+    const shape = rowsOption(o, xa.n, 'x', where);
+    const np = this._packParams(k, params, where, shape ? shape.n : xa.n);
     // after the params' getters: x and y must still be live
     const [px, py] = this._stage([xa, ya]);
+    if (shape) {
+      this._normalizeRows(k, where, xa, shape, np, px, py);
+      return y;
+    }
     const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);
     if (s !== 0) throw this._fail(where, s, [xa], k);
     return y;

@@ -6,6 +6,7 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe, fmt } from './errors.js';
 import { options as opts, u64, count } from './args.js';
 import { limits, mayStart } from './budget.js';
+import { rowsOption, rowError, badRow } from './rows.js';
 
 function stream(self, fnName, where, n, o) {
   o = opts(o, where, ['seed', 'stream', 'first']);
@@ -108,31 +109,65 @@ const registrySamplerCalls = {
    *  vector samplers the mean of one draw); indices: Uint32Array of the drawn
    *  indices (index and relaxed samplers, else null); samples: Float32Array of
    *  draws * n values, draw d at [d*n, (d+1)*n) (relaxed and vector samplers,
-   *  else null). params.seed and params.draws as in the registry. */
-  sample(kernel, x, params = {}) {
+   *  else null). params.seed and params.draws as in the registry.
+   *  options.rows: x is rows × n, each row sampled on its own (batch
+   *  decoding, one C call: ss_sample_rows); row r draws with params.seed + r,
+   *  bit for bit the single call on that row with that seed. probs is then
+   *  rows × n, indices rows × draws, samples rows × draws × n (row-major),
+   *  and the result has `rows`. */
+  sample(kernel, x, params = {}, options) {
     const k = this._lookup(kernel, 'sampler', 'softscope.sample');
     const where = `softscope.sample("${k.name}")`;
+    const o = opts(options, where, ['rows']);
     const xa = this._input(x, 'x', where);
     this._checkN(xa, where);
-    const np = this._packParams(k, params, where, xa.n);
+    const shape = rowsOption(o, xa.n, 'x', where);
+    const rows = shape ? shape.rows : 1, n = shape ? shape.n : xa.n;
+    const np = this._packParams(k, params, where, n);
     const draws = this._drawsParam(k);
     const vectors = k.draws !== 'index', indexed = k.draws !== 'vector';
-    this._checkDraws(k, draws, xa.n, where);
+    this._checkDraws(k, draws, n, where);
+    if (shape) this._checkRowSeeds(k, rows, where);
+    if (indexed) this._fits(rows * draws, 4, 'options.rows * params.draws', where);
+    if (vectors) this._fits(rows * draws * n, 4, 'options.rows * params.draws * n', where);
     const [px] = this._stage([xa]);
     const pp = this._scratch.get('out0', xa.n * 4);
-    const pi = indexed ? this._scratch.get('draws', Math.max(1, draws) * 4) : 0;
-    const ps = vectors ? this._scratch.get('samples', Math.max(1, draws * xa.n) * 4) : 0;
-    const s = this._need('ss_sample', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pp, pi, ps);
-    if (s !== 0) throw this._fail(where, s, [xa], k);
+    const pi = indexed ? this._scratch.get('draws', Math.max(1, rows * draws) * 4) : 0;
+    const ps = vectors ? this._scratch.get('samples', Math.max(1, rows * draws * n) * 4) : 0;
+    if (shape) {
+      const pb = this._scratch.get('bad-row', 8);
+      const s = this._need('ss_sample_rows', where)(this._ptr.get(k), this._implFor(k), px, rows, n, n, this._paramsPtr, np,
+        pp, n, pi, ps, pb);
+      if (s !== 0) {
+        const r = badRow(this, pb);
+        throw r < 0 ? this._fail(where, s, [xa], k) : rowError(this, where, s, [xa], k, r, n);
+      }
+    } else {
+      const s = this._need('ss_sample', where)(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, pp, pi, ps);
+      if (s !== 0) throw this._fail(where, s, [xa], k);
+    }
     const h = this._heap;
     h.refresh();
-    return {
+    const result = {
       probs: h.f32.slice(pp >>> 2, (pp >>> 2) + xa.n),
-      indices: indexed ? h.u32.slice(pi >>> 2, (pi >>> 2) + draws) : null,
-      samples: vectors ? h.f32.slice(ps >>> 2, (ps >>> 2) + draws * xa.n) : null,
+      indices: indexed ? h.u32.slice(pi >>> 2, (pi >>> 2) + rows * draws) : null,
+      samples: vectors ? h.f32.slice(ps >>> 2, (ps >>> 2) + rows * draws * n) : null,
       draws,
-      n: xa.n,
+      n,
     };
+    if (shape) result.rows = rows;
+    return result;
+  },
+
+  // Row r of a rows call draws with seed + r: the last row's seed must be
+  // within the seed parameter's range (C would say SS_ERR_PARAM_RANGE).
+  _checkRowSeeds(k, rows, where) {
+    const i = k.params.findIndex((p) => p.name === 'seed');
+    if (i < 0) return;
+    const seed = this._heap.f64[(this._paramsPtr >>> 3) + i], max = k.params[i].max;
+    if (rows - 1 > max - seed)
+      throw new SoftscopeError(`${where}: row r draws with params.seed + r, and params.seed + options.rows - 1 = ${seed} + ${rows - 1} is past the seed's range (at most ${max})`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'params.seed' });
   },
 
   /** The sampler's surrogate gradient: dx = d/dx sum_d <g_d, sample_d> with

@@ -169,6 +169,48 @@ export async function readVector(spec, what) {
   return Float32Array.from(parseVector(await readText(spec, what), what));
 }
 
+/** The rows of an input: a nested JSON array [[...], [...]] (rows of equal
+ *  length) or, with --rows R, a flat vector read as R rows of n. Returns
+ *  { x: Float32Array of rows * n, rows, n }, rows null for a plain vector.
+ *  A bad shape is a UsageError (exit 2, one line). */
+export async function readRows(spec, what, rowsFlag) {
+  const text = await readText(spec, what);
+  let j;
+  try { j = JSON.parse(text); } catch { j = undefined; }
+  let rows = null, x;
+  if (Array.isArray(j) && j.length > 0 && Array.isArray(j[0])) {
+    const parts = j.map((r, ri) => {
+      if (!Array.isArray(r)) throw new UsageError(`${what}: row ${ri} is not an array (a nested input is an array of rows of numbers)`);
+      const xs = new Float64Array(r.length);
+      for (let i = 0; i < r.length; i++) {
+        const v = r[i];
+        if (typeof v === 'number') xs[i] = v;
+        else if (typeof v === 'string') xs[i] = parseNumberToken(v, `${what} row ${ri}`, i);
+        else throw new UsageError(`${what}: row ${ri} item ${i} is ${Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`}, not a number (rows of numbers are expected)`);
+        if (overflowsFloat32(xs[i]))
+          throw new UsageError(`${what}: row ${ri} item ${i} (${xs[i]}) overflows float32 (|x| > 3.4e38); -Infinity, written as such, is a masked entry`);
+      }
+      return xs;
+    });
+    const n = parts[0].length;
+    const bad = parts.findIndex((r) => r.length !== n);
+    if (bad >= 0) throw new UsageError(`${what}: row ${bad} has ${parts[bad].length} numbers, row 0 has ${n}; the rows must have equal lengths`);
+    rows = parts.length;
+    x = new Float32Array(rows * n);
+    parts.forEach((r, i) => x.set(r, i * n));
+  } else {
+    x = Float32Array.from(parseVector(text, what));
+  }
+  if (rowsFlag !== undefined) {
+    const r = /^\d+$/.test(rowsFlag) ? Number(rowsFlag) : NaN;
+    if (!(r >= 1) || !Number.isSafeInteger(r)) throw new UsageError(`--rows ${rowsFlag}: must be an integer >= 1`);
+    if (rows !== null && r !== rows) throw new UsageError(`--rows ${r}: ${what} holds ${rows} rows`);
+    if (x.length % r !== 0) throw new UsageError(`--rows ${r}: ${what} has ${x.length} numbers, not a multiple of ${r} (read as rows of n)`);
+    rows = r;
+  }
+  return { x, rows, n: rows ? x.length / rows : x.length };
+}
+
 /** { name: value } from --param name=value (names checked by the API; named
  *  choices and true/false kept). The object has no prototype, so every name
  *  (__proto__ and constructor too) is an own key the API sees and checks. */
@@ -242,6 +284,9 @@ export function paramList(params, none = '') {
  */
 export function cliMessage(e, flags = {}) {
   let m = String(e.message).replace(/^softscope\.\w+(\("[^"]*"\))?( normalizer "[^"]*")?: /, '');
+  // a failing row of a rows call ("row 3: x contains NaN ..."): the row stays in front
+  const row = /^row \d+: /.exec(m)?.[0] ?? '';
+  m = m.slice(row.length);
   const arg = e.argument;
   const param = /^(?:options\.)?(?:params|normalizerParams)\.(.+)$/.exec(arg ?? '');
   const option = /^options\.(\w+)$/.exec(arg ?? '');
@@ -250,5 +295,5 @@ export function cliMessage(e, flags = {}) {
   if (flag && m.startsWith(arg)) m = `${flag}${m.slice(arg.length)}`;
   // a dotted name inside the sentence ("unknown parameter params.x; ...")
   else if (flag && arg.includes('.')) m = m.replace(new RegExp(`${arg.replace(/\./g, '\\.')}(?![\\w.])`), flag);
-  return m;
+  return row + m;
 }

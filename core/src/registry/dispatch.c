@@ -4,6 +4,8 @@
    validates the data, fused into its first pass). Attention's are in
    dispatch_attention.c. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "common/check.h"
 #include "registry/dispatch.h"
@@ -161,16 +163,12 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
   return s;
 }
 
-ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
-                     const float *q, size_t n, const double *params,
-                     size_t nparams, double *out) {
-  if (!p || !out) return SS_ERR_NULL;
-  if (k && k->input == SS_INPUT_PROBS_PAIR && !q) return SS_ERR_NULL;
-  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
-  if (s != SS_OK) return s;
-  if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
+/* One measure value through the kernel fn (q NULL for one-input measures):
+   *out written only when it is a value. */
+static ss_status measure_one(const ss_kernel_info *k, ss_measure_fn fn, const float *p,
+                             const float *q, size_t n, const double *params, double *out) {
   double v;
-  s = k->measure[impl](p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n, params, &v);
+  const ss_status s = fn(p, q, n, params, &v);
   if (s != SS_OK) return s;
   /* a value beyond double's range (sum p^a of unnormalized p near FLT_MAX
      with a = 1000 in Tsallis entropy): not a value; a divergence may be
@@ -179,6 +177,18 @@ ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
     return SS_ERR_DOMAIN;
   *out = v;
   return SS_OK;
+}
+
+ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
+                     const float *q, size_t n, const double *params,
+                     size_t nparams, double *out) {
+  if (!p || !out) return SS_ERR_NULL;
+  if (k && k->input == SS_INPUT_PROBS_PAIR && !q) return SS_ERR_NULL;
+  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  if (s != SS_OK) return s;
+  if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
+  return measure_one(k, k->measure[impl], p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n,
+                     params, out);
 }
 
 ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -226,5 +236,103 @@ ss_status ss_optimize(const ss_kernel_info *k, ss_impl impl, float *w, const flo
   for (int i = 1; i < SS_OPT_SCALARS; i++) finite = finite && isfinite(scalars[i]);
   if (!finite) return SS_ERR_DOMAIN;
   scalars[0] = (double)t;
+  return SS_OK;
+}
+
+/* ---- Rows: rows x n problems in one call (softscope.h, "Rows") ----------
+   The kernel's impl, the parameters and n are checked once; the loop then
+   calls the row kernel itself, so a row costs what the kernel costs. */
+
+/* The checks of a rows call after check_vector: rows >= 1, strides >= n, and
+   the last row's end addressable ((rows - 1) * stride + n fits a size_t). */
+static ss_status check_rows(size_t rows, size_t n, size_t stride_a, size_t stride_b) {
+  if (rows == 0) return SS_ERR_EMPTY;
+  if (stride_a < n || stride_b < n) return SS_ERR_LENGTH;
+  const size_t last = rows - 1, stride = stride_a > stride_b ? stride_a : stride_b;
+  if (stride && last > (SIZE_MAX - n) / stride) return SS_ERR_TOO_LARGE;
+  return SS_OK;
+}
+
+static ss_status row_error(ss_status s, size_t r, size_t *bad_row) {
+  if (bad_row) *bad_row = r;
+  return s;
+}
+
+ss_status ss_normalize_rows(const ss_kernel_info *k, ss_impl impl, const float *x,
+                            size_t rows, size_t n, size_t x_stride, const double *params,
+                            size_t nparams, float *y, size_t y_stride, size_t *bad_row) {
+  if (bad_row) *bad_row = SS_NO_ROW;
+  if (!x || !y) return SS_ERR_NULL;
+  ss_status s = check_vector(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
+  if (s == SS_OK) s = check_rows(rows, n, x_stride, y_stride);
+  if (s != SS_OK) return s;
+  const ss_normalize_fn fn = k->normalize[impl];
+  if (!fn) return SS_ERR_UNSUPPORTED;
+  for (size_t r = 0; r < rows; r++) {
+    s = fn(x + r * x_stride, n, params, y + r * y_stride);
+    if (s != SS_OK) return row_error(s, r, bad_row);
+  }
+  return SS_OK;
+}
+
+ss_status ss_measure_rows(const ss_kernel_info *k, ss_impl impl, const float *p,
+                          const float *q, size_t rows, size_t n, size_t p_stride,
+                          size_t q_stride, const double *params, size_t nparams, double *out,
+                          size_t *bad_row) {
+  if (bad_row) *bad_row = SS_NO_ROW;
+  if (!p || !out) return SS_ERR_NULL;
+  const bool pair = k && k->input == SS_INPUT_PROBS_PAIR;
+  if (pair && !q) return SS_ERR_NULL;
+  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
+  if (s == SS_OK) s = check_rows(rows, n, p_stride, pair ? q_stride : n);
+  if (s != SS_OK) return s;
+  const ss_measure_fn fn = k->measure[impl];
+  if (!fn) return SS_ERR_UNSUPPORTED;
+  for (size_t r = 0; r < rows; r++) {
+    s = measure_one(k, fn, p + r * p_stride, pair ? q + r * q_stride : NULL, n, params, out + r);
+    if (s != SS_OK) return row_error(s, r, bad_row);
+  }
+  return SS_OK;
+}
+
+/* The registry index of k's `seed` parameter, or -1. */
+static long seed_index(const ss_kernel_info *k) {
+  for (size_t i = 0; i < k->nparams; i++)
+    if (strcmp(k->params[i].name, "seed") == 0) return (long)i;
+  return -1;
+}
+
+ss_status ss_sample_rows(const ss_kernel_info *k, ss_impl impl, const float *x, size_t rows,
+                         size_t n, size_t x_stride, const double *params, size_t nparams,
+                         float *probs, size_t probs_stride, uint32_t *indices, float *samples,
+                         size_t *bad_row) {
+  if (bad_row) *bad_row = SS_NO_ROW;
+  if (!x || !probs) return SS_ERR_NULL;
+  ss_status s = check_vector(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
+  if (s == SS_OK) s = check_rows(rows, n, x_stride, probs_stride);
+  if (s != SS_OK) return s;
+  const ss_sample_fn fn = k->sample[impl];
+  if (!fn) return SS_ERR_UNSUPPORTED;
+  if (nparams > SS_ROW_PARAMS_MAX) return SS_ERR_PARAM_COUNT;
+  s = check_draws(k, params, n, samples != NULL);
+  if (s != SS_OK) return s;
+  if (k->draws == SS_DRAW_VECTOR) indices = NULL;
+  if (k->draws == SS_DRAW_INDEX) samples = NULL;
+  /* each row's draws and samples: draws and draws * n entries */
+  const size_t draws = (size_t)ss_param_value(k, params, "draws", 0.0);
+  if (draws && (rows > SIZE_MAX / draws || (samples && rows * draws > SIZE_MAX / n)))
+    return SS_ERR_TOO_LARGE;
+  /* row r draws under seed + r, within the seed's range */
+  double row_params[SS_ROW_PARAMS_MAX];
+  for (size_t i = 0; i < nparams; i++) row_params[i] = params[i];
+  const long si = seed_index(k);
+  /* (max - seed is exact: integers <= 2^53; seed + rows - 1 may not be) */
+  if (si >= 0 && (double)(rows - 1) > k->params[si].max - params[si]) return SS_ERR_PARAM_RANGE;
+  for (size_t r = 0; r < rows; r++) {
+    if (si >= 0) row_params[si] = params[si] + (double)r;
+    s = fn(x + r * x_stride, n, row_params, probs + r * probs_stride,
+           indices ? indices + r * draws : NULL, samples ? samples + r * draws * n : NULL);
+    if (s != SS_OK) return row_error(s, r, bad_row);
+  }
   return SS_OK;
 }

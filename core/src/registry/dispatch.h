@@ -16,4 +16,8 @@ static inline ss_status ss_check_common(const ss_kernel_info *k, ss_family famil
   return SS_OK;
 }
 
+/* The most parameters a sampler's rows call copies to give each row its
+   seed (ss_sample_rows; tests/c/test_rows.c checks every sampler fits). */
+#define SS_ROW_PARAMS_MAX 32
+
 #endif

@@ -8,6 +8,9 @@ const x = new Float32Array([2, 1, 0.1]);
 ss.normalize('sofmax', x); // BAD: unknown kernel
 ss.normalize('softmax_temperature', x, { temprature: 2 }); // BAD: unknown parameter
 ss.sample('softmax', x); // BAD: a normalizer is not a sampler
+ss.normalize('softmax', x, {}, { out: new Float64Array(3) }); // BAD: out of a normalizer is a Float32Array
+ss.normalize('softmax', x, {}, { rows: '2' }); // BAD: rows is a number
+const h: number = ss.measure('entropy', x, {}, { rows: 3 }); // BAD: rows give a Float64Array
 ss.quantize('uniform', x, { bits: 'four' }); // BAD: a parameter is a number
 ss.threshold('sparsemax', x, { method: 'quick' }); // BAD: not a threshold method
 ss.attentionKernelEstimate('sdpa', { q: x, k: x, n: 3 }); // BAD: sdpa has no random features
