@@ -68,12 +68,14 @@ static inline size_t fz_len(fz *f, size_t max) {
   return n > max ? max : n;
 }
 
-/* Whether an input is a rare large case, given a larger work budget: its
-   last two bytes are 0x5a 0xa5 (neither the 0x00 / 0xff runs libFuzzer
-   inserts nor a byte the targets compare with, so few inputs are; read in
-   place, so the bytes still mean what they mean to the reader). */
+/* Whether an input is a rare large case, given a larger work budget: one
+   input in 128, by a hash of all its bytes (FNV-1a). No byte value marks
+   it: libFuzzer's comparison tracing finds such a marker and spreads it
+   (a two-byte tail 5a a5 ended most of a run's slowest inputs). */
 static inline bool fz_large(const uint8_t *data, size_t size) {
-  return size >= 2 && data[size - 2] == 0x5a && data[size - 1] == 0xa5;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
+  return h >> 25 == 0;
 }
 
 /* The kernels of one family, in registry order. */
