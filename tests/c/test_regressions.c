@@ -309,6 +309,22 @@ TEST(regress_softpick_vjp_cancellation_overflow) {
   }
 }
 
+/* Fuzzer (regress-multimax-vjp-cancellation-overflow): multimax with t0 =
+   t1 = t2 = 1000, logits ~+-1e6 and g = -2^123 on every entry: the softmax
+   VJP in z cancels (g constant), but times the modulator's slope (~1e9) its
+   rounding error overflowed in the scalar reference (SS_ERR_DOMAIN) where
+   the SIMD one cancelled to SS_OK. The class: a SIMD VJP whose bound
+   2 max|g| max|slope| may pass FLT_MAX / 2 takes the scalar path. */
+TEST(regress_multimax_vjp_cancellation_overflow) {
+  const float x[6] = {-INFINITY, -0x1.b8p+20f, -0x1.b8p+20f, -0x1.b8p+20f, 0x1.08p+19f, 0x1.2p+20f};
+  const double p[8] = {1000, 1000, 1000, -7.7530787046172157e-13, -7.7530787046172244e-12, -7.7530787046172244e-12,
+                       -7.7530787046172244e-12, -7.7530787046172244e-12};
+  float g[6];
+  for (int i = 0; i < 6; i++) g[i] = -0x1p+123f;
+  ss_status s;
+  vjp_agree("multimax", p, x, g, 6, &s);
+}
+
 /* Fuzzer (regress-boltzmann-param-vjp-huge-gy): boltzmann, b = 1000, x =
    {2^102, 0, 0, 0, 0}, g_0 = -2^93.8: the SIMD parameter VJP formed g y in
    float (overflow, SS_ERR_DOMAIN) where the scalar one (double) is finite. */
