@@ -6,7 +6,7 @@
 # Suites: C natively (ASan+UBSan), C as wasm scalar, C as wasm SIMD, C as
 # wasm relaxed SIMD (Node 20 validates relaxed ops only behind a flag), the
 # libFuzzer targets over their committed corpus for a fixed number of
-# inputs each (FUZZ_TEST_RUNS, default 20000; seed fixed: the same run
+# inputs each (FUZZ_TEST_RUNS, default 10000; seed fixed: the same run
 # whatever the machine's load, a few seconds a target), checks on the built wasm,
 # Vitest (JS API, CLI, UI), the examples, and the real-browser test (Chromium).
 set -uo pipefail
@@ -63,7 +63,7 @@ end_lane() {
 mkdir -p "$B/logs"
 (
   quiet_suite c-native "$B/native/tests" native-asan
-  quiet_suite fuzz env FUZZ_SEED=1 FUZZ_FRESH=1 FUZZ_RUNS="${FUZZ_TEST_RUNS:-20000}" bash tests/fuzz/run.sh
+  quiet_suite fuzz env FUZZ_SEED=1 FUZZ_FRESH=1 FUZZ_RUNS="${FUZZ_TEST_RUNS:-10000}" bash tests/fuzz/run.sh
   quiet_suite build-checks bash tests/build-checks.sh
 ) &
 lane=$!
