@@ -382,6 +382,43 @@ TEST(regress_vjp_float_intermediate_overflow) {
   }
 }
 
+/* Fuzzer (regress-softpick-vjp-cancellation-overflow): softpick on logits
+   ~1e-14 (D ~ 4e-14, so w = e^{x - m} / D ~ 2e13) with g = 2^113.9 on
+   every entry: dx = w (g - <g, y>) is 0 (y sums to 1), but its terms are
+   ~1e48. The scalar reference (double, from the float y) rounded to an
+   overflow, SS_ERR_DOMAIN, where the SIMD one (float) cancelled to 0, SS_OK.
+   The class: a SIMD VJP whose terms (|g| + |<g, y>|) / D may pass FLT_MAX
+   takes the scalar path, so both impls give one status (here also at
+   logits ~1e-20 and g ~ 1e38, where double rounding overflows too). */
+TEST(regress_softpick_vjp_cancellation_overflow) {
+  const float rows[2][8] = {
+      {0x1.38p-48f, 0x1.2p-49f, 0x1.38p-48f, 0x1.38p-48f, 0x1.38p-48f, -INFINITY, 0x1p-48f, 0x1.fcp-48f},
+      {0x1.38p-66f, 0x1.2p-67f, 0x1.38p-66f, 0x1.38p-66f, 0x1.38p-66f, -INFINITY, 0x1p-66f, 0x1.fcp-66f}};
+  const float gv[2] = {0x1.f0f0fp+113f, 0x1.2p+126f};
+  for (int r = 0; r < 2; r++) {
+    float g[8];
+    for (int i = 0; i < 8; i++) g[i] = gv[r];
+    ss_status s;
+    vjp_agree("softpick", NULL, rows[r], g, 8, &s);
+  }
+}
+
+/* Fuzzer (regress-multimax-vjp-cancellation-overflow): multimax with t0 =
+   t1 = t2 = 1000, logits ~+-1e6 and g = -2^123 on every entry: the softmax
+   VJP in z cancels (g constant), but times the modulator's slope (~1e9) its
+   rounding error overflowed in the scalar reference (SS_ERR_DOMAIN) where
+   the SIMD one cancelled to SS_OK. The class: a SIMD VJP whose bound
+   2 max|g| max|slope| may pass FLT_MAX / 2 takes the scalar path. */
+TEST(regress_multimax_vjp_cancellation_overflow) {
+  const float x[6] = {-INFINITY, -0x1.b8p+20f, -0x1.b8p+20f, -0x1.b8p+20f, 0x1.08p+19f, 0x1.2p+20f};
+  const double p[8] = {1000, 1000, 1000, -7.7530787046172157e-13, -7.7530787046172244e-12, -7.7530787046172244e-12,
+                       -7.7530787046172244e-12, -7.7530787046172244e-12};
+  float g[6];
+  for (int i = 0; i < 6; i++) g[i] = -0x1p+123f;
+  ss_status s;
+  vjp_agree("multimax", p, x, g, 6, &s);
+}
+
 /* Fuzzer (regress-boltzmann-param-vjp-huge-gy): boltzmann, b = 1000, x =
    {2^102, 0, 0, 0, 0}, g_0 = -2^93.8: the SIMD parameter VJP formed g y in
    float (overflow, SS_ERR_DOMAIN) where the scalar one (double) is finite. */

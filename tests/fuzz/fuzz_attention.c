@@ -11,6 +11,13 @@
  * kernels also through ss_attention_kernel_estimate on the same io: the
  * same status in both impls, no NaN on SS_OK, never SS_OK where the scratch
  * size is 0.
+ *
+ * Work budget: the in-range feature counts are capped so that one input
+ * costs at most about FZ_ATT_WORK (rf_work; ~0.7 ms): up to ~780 features
+ * at the smallest shapes, fewer at larger ones. An input that fz_large
+ * marks has 16 times the budget (the rare large case: 4096 features, the
+ * maximum, at the smallest shapes). Without the cap a few inputs of 4096
+ * features at d = 64 (seconds each) took most of a run.
  */
 #include "fuzz_common.h"
 
@@ -19,6 +26,43 @@ static float q[FZ_ATT * 64], kk[FZ_ATT * 64], v[FZ_ATT * 64], o0[FZ_ATT * 64], o
 static float a0[FZ_ATT * FZ_ATT * 64], a1[FZ_ATT * FZ_ATT * 64];
 static uint8_t mask[FZ_ATT];
 static double est[FZ_ATT * FZ_ATT * 64];
+
+/* The work of one random-feature call, in units of about 10 ns under
+   ASan (the four calls of an input: about 20 ns), fitted to timings of trig
+   and hrf: per head, R projections (the parameters named *features) drawn
+   (R dh normal draws, ~30 units each) and orthogonalized in blocks of dh
+   (~2 R dh^2), the n + m feature rows (R dh each), their products with V
+   (F dvh per row, F <= 2 R (1 + a) features, a = angle_features) and the
+   pointwise estimate (~2 n m F). 0 for a kernel without features. */
+#define FZ_ATT_WORK 0x1p15
+static double rf_work(const ss_kernel_info *k, const double *p, size_t n, size_t m, size_t d, size_t dv,
+                      size_t heads) {
+  double R = 0.0;
+  for (size_t i = 0; i < k->nparams; i++)
+    if (strstr(k->params[i].name, "features") && isfinite(p[i]) && p[i] > 0) R += p[i];
+  if (R == 0.0 || heads == 0) return 0.0;
+  const double a = fmax(0.0, ss_param_value(k, p, "angle_features", 0.0));
+  const double dh = fmax(1.0, (double)(d / heads)), dvh = (double)(dv / heads), F = 2.0 * R * (1.0 + a);
+  const double rows = (double)(n + m);
+  return (double)heads * (R * dh * (30.0 + 2.0 * dh + rows) + F * (rows * dvh + 2.0 * (double)(n * m)));
+}
+
+/* Caps the in-range feature counts (out-of-range ones stay as drawn: their
+   rejection is fuzzed) until rf_work fits `budget`, each scaled by the same
+   factor (at least 1). */
+static void cap_features(const ss_kernel_info *k, double *p, size_t n, size_t m, size_t d, size_t dv,
+                         size_t heads, double budget) {
+  for (int round = 0; round < 16; round++) {
+    const double w = rf_work(k, p, n, m, d, dv, heads);
+    if (w <= budget) return;
+    const double scale = fmin(0.5, budget / w);
+    for (size_t i = 0; i < k->nparams; i++) {
+      const ss_param_info *pi = &k->params[i];
+      if (strstr(pi->name, "features") && p[i] >= pi->min && p[i] <= pi->max && p[i] == floor(p[i]))
+        p[i] = fmax(pi->min, floor(p[i] * scale));
+    }
+  }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
@@ -38,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_floats(&f, q, n * d);
   fz_floats(&f, kk, m * d);
   fz_floats(&f, v, m * dv);
+  cap_features(k, p, n, m, d, dv, heads, fz_large(data, size) ? 16 * FZ_ATT_WORK : FZ_ATT_WORK);
   fz_case(k, p, q, n * d);
   fz_show("k", kk, m * d);
   const bool masked = fz_u8(&f) & 1, want_attn = fz_u8(&f) & 1;

@@ -54,11 +54,28 @@ static inline double fz_f64_bits(fz *f) {
 /* A value in [0, 1). */
 static inline double fz_unit(fz *f) { return (double)(fz_u32(f) >> 8) * 0x1p-24; }
 
-/* A length: mostly small (every SIMD tail), sometimes up to `max`. */
+/* A length: mostly small (a first byte below 200: n < 70, every SIMD
+   tail), sometimes log-uniform in [70, max] (a byte in [200, 252): every
+   size class, at a mean near max / ln(max / 70) rather than max / 2: large
+   rows are what an execution costs), rarely uniform in [0, max] (a byte
+   from 252: the largest sizes). The same bytes are read either way. */
 static inline size_t fz_len(fz *f, size_t max) {
   const uint8_t m = fz_u8(f);
-  size_t n = m < 200 ? (size_t)(m % 70) : (size_t)(fz_u32(f) % (max + 1));
+  if (m < 200) return m % 70 < max ? (size_t)(m % 70) : max;
+  const uint32_t u = fz_u32(f);
+  size_t n = u % (max + 1);
+  if (m < 252 && max > 70) n = (size_t)(70.0 * pow((double)max / 70.0, (double)(u >> 8) * 0x1p-24));
   return n > max ? max : n;
+}
+
+/* Whether an input is a rare large case, given a larger work budget: one
+   input in 128, by a hash of all its bytes (FNV-1a). No byte value marks
+   it: libFuzzer's comparison tracing finds such a marker and spreads it
+   (a two-byte tail 5a a5 ended most of a run's slowest inputs). */
+static inline bool fz_large(const uint8_t *data, size_t size) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
+  return h >> 25 == 0;
 }
 
 /* The kernels of one family, in registry order. */

@@ -6,19 +6,31 @@
 # A target passes when it ends without a crash, a sanitizer report or a
 # violated property (libFuzzer's exit status 0). Crashing inputs are left in
 # build/fuzz/crashes/<target>/.
-#   tests/fuzz/run.sh SECONDS [target...]
-# FUZZ_SEED=s fixes libFuzzer's seed and FUZZ_FRESH=1 starts from the
-# committed corpus alone (a temporary work directory): `make test` runs
-# both, so a run is reproducible; `make fuzz` keeps build/fuzz/work/.
+#   tests/fuzz/run.sh [SECONDS] [target...]
+# A timed run scales each input's energy by its speed
+# (-entropic_scale_per_exec_time: slow inputs are mutated less often, so a
+# few large ones cannot take the run). FUZZ_RUNS=N runs N inputs per target
+# instead of SECONDS (then at most 300 s each), without that scaling:
+# with FUZZ_SEED=s (libFuzzer's seed) and FUZZ_FRESH=1 (the committed corpus
+# alone, in a temporary work directory) the run is the same whatever the
+# machine's load (and, where address randomization can be turned off, the
+# same inputs every time). `make test` runs that way; `make fuzz` is timed
+# and keeps build/fuzz/work/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 B=${B:-build}
-secs=${1:-5}
-shift || true
+secs=5
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then secs=$1; shift; fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in tests/fuzz/fuzz_*.c; do targets+=("$(basename "$f" .c)"); done
 fi
+# A run of N inputs repeats exactly only without libFuzzer's reload of its
+# work directory every second (-reload=0) and without address randomization
+# (its comparison and call features are keyed by code address; where the
+# system lets setarch turn it off).
+norand=()
+[ -n "${FUZZ_RUNS:-}" ] && setarch "$(uname -m)" -R true 2>/dev/null && norand=(setarch "$(uname -m)" -R)
 pass=0 fail=0 skip=0
 for t in "${targets[@]}"; do
   bin="$B/fuzz/$t"
@@ -34,7 +46,9 @@ for t in "${targets[@]}"; do
   [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
   log="$B/fuzz/$t.log"
   start=$(date +%s.%N)
-  "$bin" "${seed[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
+  limit=(-max_total_time="$secs" -entropic_scale_per_exec_time=1)
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS" -max_total_time=300 -reload=0)
+  "${norand[@]}" "$bin" "${seed[@]}" "${limit[@]}" -timeout=20 -rss_limit_mb=2560 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$crashes/" "$work" "$corpus" >"$log" 2>&1
   rc=$?
   [ "${FUZZ_FRESH:-0}" = 1 ] && rm -rf "$work"
@@ -45,6 +59,7 @@ for t in "${targets[@]}"; do
     pass=$((pass + 1))
     echo "ok   fuzz/$t"
     echo "    $t: ${execs:-0} executions in ${took} s over $(ls "$corpus" | wc -l) corpus inputs"
+    [ -n "${FUZZ_RUNS:-}" ] && [ "${execs:-0}" -lt "$FUZZ_RUNS" ] && echo "    $t: stopped by the 300 s limit before $FUZZ_RUNS runs"
   else
     fail=$((fail + 1))
     echo "FAIL fuzz/$t: exit $rc after ${execs:-?} executions (log $log, inputs in $crashes)"

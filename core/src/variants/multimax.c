@@ -42,6 +42,7 @@
  * 2.2e-6 at max|z| ~ 36, 0.4e-6 at max|z| ~ 6. SIMD vs scalar <= 16 ulp,
  * measured 9 (tests/c/test_multimax.c).
  */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
@@ -246,11 +247,31 @@ static ss_status multimax_simd(const float *x, size_t n, const double *params,
   return SS_OK;
 }
 
+/* A bound on |dx_i| = |v_i slope(x_i)|, v the softmax VJP in z:
+   |v_i| <= y_i (|g_i| + |<g, y>|) <= 2 max|g|, and |slope| <= 1 + |t0| +
+   |t1| + 2 |t2| relu(r2 - min x) + 2 |t3| relu(max x - r3) over the finite
+   x. Where it may pass FLT_MAX / 2, the cancellation in v decides between a
+   finite result and an overflow (g = -2^123 on every entry, slope ~1e9:
+   scalar SS_ERR_DOMAIN, SIMD SS_OK), so the scalar reference answers. */
+static double vjp_bound(const float *x, const float *g, size_t n, float xmax, const double *p) {
+  float xmin = xmax, gmax = 0.0f;
+  for (size_t i = 0; i < n; i++) {
+    if (x[i] != -INFINITY) xmin = fminf(xmin, x[i]);
+    gmax = fmaxf(gmax, fabsf(g[i]));
+  }
+  const double sl = 1.0 + fabs(p[0]) + fabs(p[1]) + 2.0 * fabs(p[2]) * relu(p[6] - (double)xmin) +
+                    2.0 * fabs(p[3]) * relu((double)xmax - p[7]);
+  return 2.0 * (double)gmax * sl;
+}
+
 static ss_status multimax_vjp_simd(const float *x, const float *y,
                                    const float *g, size_t n,
                                    const double *params, float *dx) {
-  ss_status s = ss_classify_max(ss_max_simd(x, n));
+  const float xmax = ss_max_simd(x, n);
+  ss_status s = ss_classify_max(xmax);
   if (s != SS_OK) return s;
+  if (!(vjp_bound(x, g, n, xmax, params) < 0.5 * FLT_MAX))
+    return multimax_vjp_scalar(x, y, g, n, params, dx);
   ss_softmax_vjp_core_simd(y, g, n, 1.0f, dx);
   const mm_consts c = mm_load(params);
   const v128_t ninf = wasm_f32x4_splat(-INFINITY);

@@ -42,11 +42,15 @@
  * one positive entry gives exactly 1 there). Rows whose max is below 2^-100
  * (1/D would not be a float, and such logits are mostly denormal) take the
  * scalar path; denormal logits in other rows keep only denormal precision
- * in their (tiny) terms.
+ * in their (tiny) terms. The VJP's |dx_j| <= (|g_j| + |<g, y>|) / D: where
+ * that bound may pass FLT_MAX / 2, the cancellation in g_j - <g, y> decides
+ * between a finite result and an overflow, so the scalar reference answers
+ * (one status from both impls).
  * Accuracy (tests/c/test_softpick.c, logit scales 1e-20 .. 1e3): rel err vs
  * float64 <= 1e-6 for outputs >= 1e-30, measured 6e-8 (scalar) and 3.3e-7
  * (SIMD); SIMD vs scalar <= 8 ulp, measured 5.
  */
+#include <float.h>
 #include <math.h>
 
 #include "common/check.h"
@@ -181,6 +185,17 @@ static void divide_simd(float *y, size_t n, float d) {
   for (; i < n; i++) y[i] = ss_flush(y[i] / d);
 }
 
+/* max_i |g_i|. */
+static float max_abs_simd(const float *g, size_t n) {
+  v128_t m = wasm_f32x4_splat(0.0f);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) m = wasm_f32x4_pmax(m, wasm_f32x4_abs(wasm_v128_load(g + i)));
+  float r = fmaxf(fmaxf(wasm_f32x4_extract_lane(m, 0), wasm_f32x4_extract_lane(m, 1)),
+                  fmaxf(wasm_f32x4_extract_lane(m, 2), wasm_f32x4_extract_lane(m, 3)));
+  for (; i < n; i++) r = fmaxf(r, fabsf(g[i]));
+  return r;
+}
+
 static void zero_fill_simd(float *y, size_t n) {
   const v128_t z = wasm_f32x4_splat(0.0f);
   size_t i = 0;
@@ -214,7 +229,14 @@ static ss_status softpick_vjp_simd(const float *x, const float *y,
   }
   if (max < 0x1p-100f) return softpick_vjp_scalar(x, y, g, n, params, dx);
   const float dot = (float)ss_dot_simd(g, y, n);
-  const v128_t vinv = wasm_f32x4_splat((float)(1.0 / terms_simd(x, n, max, dx)));
+  const double d = terms_simd(x, n, max, dx);
+  /* |dx_j| <= (|g_j| + |<g, y>|) / D in both impls; where that bound may
+     pass FLT_MAX, the float difference g_j - <g, y> can cancel to a finite
+     result where the double one rounds to an overflow (or the reverse):
+     the scalar reference answers, so both impls give one status. */
+  if (!(((double)max_abs_simd(g, n) + fabs((double)dot)) / d < 0.5 * FLT_MAX))
+    return softpick_vjp_scalar(x, y, g, n, params, dx);
+  const v128_t vinv = wasm_f32x4_splat((float)(1.0 / d));
   const ss_exp_consts c = ss_exp_consts_load();
   const v128_t vm = wasm_f32x4_splat(max), zero = wasm_f32x4_splat(0.0f);
   const v128_t vdot = wasm_f32x4_splat(dot), vndot = wasm_f32x4_splat(-dot);
