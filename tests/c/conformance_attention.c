@@ -11,8 +11,10 @@
  *     scaled scores), as long as both impls agree;
  *   - on SS_OK out and the attention matrix are finite, invisible keys
  *     (padding, causal) get exactly +0 weight, no weight is subnormal (the
- *     exact-zero rule), and SIMD agrees with scalar within ATT_REL of the
- *     largest |out| (and of the largest weight);
+ *     exact-zero rule), exact attention's weights have the same support
+ *     in both impls (the same exact zeros: cf_same_support), and SIMD
+ *     agrees with scalar within ATT_REL of the largest |out| (and of the
+ *     largest weight);
  *   - every n = m from 1 to 67, n = 1 with m = 65539 and n = 65539 with m = 1;
  *   - bad inputs get their status (NaN / +-Inf in Q, K or V, NULL
  *     pointers, empty or too large shapes, heads not matching or not
@@ -144,6 +146,12 @@ static bool run_shape(const ss_kernel_info *k, const ss_kernel_info *norm, size_
                      k->name, what, n, m, t, b.out1[t], b.out0[t]);
         ok = false;
       }
+    size_t at = 0;
+    if (ok && exact(k) && !cf_same_support(b.attn0, b.attn1, NULL, heads * n * m, &at)) {
+      ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu m=%zu: support differs at weight[%zu]: SIMD %.9g, scalar %.9g",
+                   k->name, what, n, m, at, b.attn1[at], b.attn0[at]);
+      ok = false;
+    }
     for (size_t t = 0; t < heads * n * m && ok; t++)
       if (fabs((double)b.attn1[t] - b.attn0[t]) > ATT_REL * am) {
         ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu m=%zu: SIMD weight[%zu] %.9g, scalar %.9g",
