@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `make bench-browser`: the benchmark's softmax, log-softmax, rows and
+// top-p tables in Chromium -- one page (browser/page.html), softscope's
+// three wasm builds side by side with tfjs-backend-wasm and onnxruntime-web
+// loaded in the same page -- by the same harness as `make bench` (run.js,
+// families.js, timing.js, served to the page as ES modules), so Node and
+// Chromium numbers are the same measure. Chromium is the system one
+// (/usr/bin/chromium, or CHROMIUM) through playwright-core, headless, a
+// fresh profile (tests/browser/chromium.js). The page's clock is the wall
+// clock (performance.now(), 0.1 ms steps without cross-origin isolation;
+// rounds are ~60 ms).
+//
+// Prints the tables; writes $B/bench/browser/bench-browser.{json,txt}. The
+// full run behind the README is kept in tests/bench/results/.
+//
+// Usage: node tests/bench/bench-browser.js [--quick] [--families a,b] [--kernels a,b]
+//        [--sizes n1,n2] [--js-flags "--no-liftoff ..."] [--chromium-arg ARG]...
+//        [--builds relaxed,simd] [--no-peers] [--out DIR]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { launchChromium } from '../browser/chromium.js';
+import { serveStatic } from '../../scripts/static-server.js';
+import { machine } from './bench.js';
+import { familyTable } from './report.js';
+import { computeTargets, formatTargets } from './targets.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (s) => process.stderr.write(s + '\n');
+
+// The tables of the browser run: kernels and sizes per family.
+const N = [1024, 8192, 65536, 1 << 20, 1 << 22];
+export const TABLES = {
+  families: ['normalizer', 'rows', 'sampler'],
+  kernels: ['softmax', 'log_softmax', 'top_p'],
+  sizes: (quick) => ({ normalizer: quick ? [1024, 65536] : N, sampler: quick ? [262144] : [32768, 262144] }),
+};
+
+export function parseArgs(argv) {
+  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, sizes: null, jsFlags: null, chromiumArgs: [], builds: null, peers: true, out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') o.quick = true;
+    else if (a === '--families') o.families = argv[++i].split(',');
+    else if (a === '--kernels') o.kernels = argv[++i].split(',');
+    else if (a === '--sizes') o.sizes = argv[++i].split(',').map(Number);
+    else if (a === '--js-flags') o.jsFlags = argv[++i];
+    else if (a === '--chromium-arg') o.chromiumArgs.push(argv[++i]);
+    else if (a === '--builds') o.builds = argv[++i].split(',');
+    else if (a === '--no-peers') o.peers = false;
+    else if (a === '--out') o.out = argv[++i];
+    else throw new Error(`bench-browser: unknown argument "${a}"`);
+  }
+  return o;
+}
+
+/** Opens the page, runs the tables, closes Chromium: the result (also written). */
+export async function runBrowserBench(opts, { settings, write = true } = {}) {
+  const server = await serveStatic(root);
+  const args = [...(opts.jsFlags ? [`--js-flags=${opts.jsFlags}`] : []), ...opts.chromiumArgs];
+  const chrome = await launchChromium({ args });
+  try {
+    const { page } = chrome;
+    const errors = [];
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : log(m.text())));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}tests/bench/browser/page.html`);
+    await page.waitForFunction(() => globalThis.benchReady === true || null, null, { timeout: 30000 }).catch(() => {
+      throw new Error(`bench-browser: the page did not load: ${errors.join('; ') || 'no error logged'}`);
+    });
+    const run = await page.evaluate((o) => globalThis.benchRun(o), {
+      quick: opts.quick, families: opts.families ?? TABLES.families, kernels: opts.kernels ?? TABLES.kernels,
+      sizes: opts.sizes ?? TABLES.sizes(opts.quick), peers: opts.peers, builds: opts.builds, settings,
+    });
+    const browser = { name: 'chromium', version: chrome.context.browser()?.version() ?? null, ua: await page.evaluate(() => navigator.userAgent),
+      args, crossOriginIsolated: await page.evaluate(() => globalThis.crossOriginIsolated) };
+    const result = { machine: { ...machine(), browser }, ...run, errors };
+    result.targets = computeTargets(result).filter((t) => t.status !== 'not measured');
+    if (write) {
+      const outDir = path.resolve(root, opts.out ?? path.join(process.env.B || 'build', 'bench', 'browser'));
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(path.join(outDir, 'bench-browser.json'), JSON.stringify(result, null, 1) + '\n');
+      writeFileSync(path.join(outDir, 'bench-browser.txt'), formatBrowserBench(result));
+      result.outDir = outDir;
+    }
+    return result;
+  } finally {
+    await chrome.close();
+    await server.close();
+  }
+}
+
+export function formatBrowserBench(result) {
+  const m = result.machine, s = result.settings, b = m.browser;
+  let text = `softscope bench-browser — ${m.cpu}, ${m.cores} cores, ${b.ua}${b.args.length ? ` (${b.args.join(' ')})` : ''}, load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
+  text += `one page; medians of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), wall clock (performance.now); builds: ${s.builds.join(', ')}\n`;
+  text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
+  for (const fam of Object.values(result.families)) {
+    text += `\n== ${fam.title} — ${fam.unit}, median of ${fam.rounds} rounds; input: ${fam.input}\n`;
+    text += familyTable(fam);
+  }
+  text += '\n' + formatTargets(result.targets);
+  if (result.errors.length) text += `\npage errors: ${result.errors.join('; ')}\n`;
+  return text;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const result = await runBrowserBench(parseArgs(process.argv.slice(2)));
+  process.stdout.write(formatBrowserBench(result));
+  console.log(`\nwrote ${path.relative(root, result.outDir)}/bench-browser.{json,txt}`);
+}
