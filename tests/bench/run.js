@@ -45,7 +45,7 @@ export async function runFamilies(ctx0, opts, st, log) {
         bySize.get(key).ks.push(k);
       }
     const rows = [];
-    for (const { s, ks } of [...bySize.values()].sort((a, b) => sizeN(a.s) - sizeN(b.s) || (a.s.rows ?? 0) - (b.s.rows ?? 0))) {
+    for (const { s, ks } of [...bySize.values()].sort((a, b) => sizeN(a.s) - sizeN(b.s) || (b.s.rows ?? 0) - (a.s.rows ?? 0))) {
       const n = sizeN(s), shape = typeof s === 'number' ? null : s;
       const inp = spec.input(n, shape);
       for (const k of ks) {
