@@ -28,7 +28,7 @@ export async function runFamilies(ctx0, opts, st, log) {
     if (!kernels.length) continue;
     const t0 = Date.now();
     const ctx = { ...ctx0, family: name };
-    const fst = spec.rounds && !opts.quick ? { ...st, rounds: spec.rounds } : st;
+    const fst = spec.rounds && !opts.quick && !opts.settings?.rounds ? { ...st, rounds: spec.rounds } : st; // --rounds wins
     const head = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline, rounds: fst.rounds };
     const note = spec.skip?.(ctx);
     if (note) {

@@ -21,7 +21,11 @@ const version = async (pkg) => {
 
 async function loadPagePeers() {
   const { tf, ort } = globalThis;
-  if (tf?.wasm) tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  if (tf?.wasm) {
+    tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+    // the page is cross-origin isolated (for the clock): tfjs could start threads; one, as in Node
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  }
   if (ort) ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
   return setupPeers({ tf: tf?.wasm ? tf : null, ortWeb: ort ?? null }, version);
 }
