@@ -18,6 +18,7 @@
 // Usage: node tests/bench/bench-browser.js [--quick] [--families a,b] [--kernels a,b]
 //        [--sizes n1,n2] [--js-flags "--no-liftoff ..."] [--chromium-arg ARG]...
 //        [--builds relaxed,simd] [--no-peers] [--out DIR] [--rounds N] [--round-ms MS]
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +81,9 @@ export async function runBrowserBench(opts, { settings, write = true } = {}) {
       quick: opts.quick, families: opts.families ?? TABLES.families, kernels: opts.kernels ?? TABLES.kernels,
       sizes: opts.sizes ?? TABLES.sizes(opts.quick), peers: opts.peers, builds: opts.builds, settings: settings ?? opts.settings,
     });
-    const browser = { name: 'chromium', version: chrome.context.browser()?.version() ?? null, ua: await page.evaluate(() => navigator.userAgent),
+    // the full version (the user agent says 156.0.0.0)
+    const v = spawnSync(process.env.CHROMIUM || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
+    const browser = { name: 'chromium', version: /([\d.]+\d)/.exec(v.stdout ?? '')?.[1] ?? null, ua: await page.evaluate(() => navigator.userAgent),
       args, crossOriginIsolated: await page.evaluate(() => globalThis.crossOriginIsolated) };
     const result = { machine: { ...machine(), browser }, ...run, errors };
     result.targets = computeTargets(result).filter((t) => t.status !== 'not measured');

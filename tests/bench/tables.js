@@ -89,7 +89,7 @@ export function browserSections(res, browser) {
   const rowOf = (r, k, n) => r.families.normalizer?.rows.find((x) => x.kernel === k && x.n === n)?.results ?? null;
   function browserMachine() {
     const s = browser.settings, m = browser.machine;
-    const ver = /Chrome\/([\d.]+)/.exec(b.ua)?.[1] ?? b.version;
+    const ver = b.version ?? /Chrome\/([\d.]+)/.exec(b.ua)?.[1];
     return `Chromium: measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared; load ${m.loadavg[0].toFixed(1)}), Chromium ${ver} headless${b.args.length ? ` (${b.args.join(' ')})` : ''}, ` +
       `git ${m.git}, one page (\`make bench-browser\`); ${s.quick ? 'QUICK run; ' : ''}medians of ${browser.families.normalizer?.rounds ?? s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, wall clock. ` +
       `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
