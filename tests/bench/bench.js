@@ -12,7 +12,7 @@
 //
 // Usage: node tests/bench/bench.js [--quick] [--families a,b] [--kernels a,b]
 //        [--sizes n1,n2] [--clock cpu|wall] [--no-peers] [--out DIR] [--merge]
-//        [--rounds N] [--round-ms MS]
+//        [--rounds N] [--round-ms MS] [--estimator median|min]
 //        (env: B, DIST, BENCH_QUICK=1). --merge: the families run now replace
 //        theirs in an existing bench.json, the others stay.
 import v8 from 'node:v8';
@@ -46,6 +46,7 @@ export function parseArgs(argv) {
     else if (a === '--no-peers') o.peers = false;
     else if (a === '--out') o.out = argv[++i];
     else if (a === '--merge') o.merge = true;
+    else if (a === '--estimator') o.estimator = argv[++i]; // median (default) | min
     else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(argv[++i]) };
     else if (a === '--round-ms') o.settings = { ...o.settings, roundMs: Number(argv[++i]) };
     else throw new Error(`bench: unknown argument "${a}"`);

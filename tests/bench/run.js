@@ -16,7 +16,7 @@ const sizeN = (s) => (typeof s === 'number' ? s : s.n);
 const sizeKey = (s) => (typeof s === 'number' ? String(s) : s.label);
 
 /**
- * ctx: { builds, peers }; opts: { quick, families, kernels, sizes (a list, or one per family), clock }; st: { rounds, roundMs, warmupMs, minCalls };
+ * ctx: { builds, peers }; opts: { quick, families, kernels, sizes (a list, or one per family), clock, estimator ('median' | 'min') }; st: { rounds, roundMs, warmupMs, minCalls };
  * log(line). Returns { [family]: { family, title, unit, input, headline, rounds, rows, seconds, note? } }.
  */
 export async function runFamilies(ctx0, opts, st, log) {
@@ -64,7 +64,9 @@ export async function runFamilies(ctx0, opts, st, log) {
         const ref = cands.some((c) => c.out) && spec.reference ? spec.reference(k, inp, shape) : null;
         for (const c of cands) {
           const t = times.get(c.id);
-          const r = { ns_per_elem: t.ns_per_elem, min: t.min, max: t.max };
+          // estimator 'min': the fastest round (a page's wall clock counts the
+          // time the page waits for a core; bench-browser.js); else the median
+          const r = { ns_per_elem: opts.estimator === 'min' ? t.min : t.ns_per_elem, median: t.ns_per_elem, min: t.min, max: t.max };
           if (spec.bytes) r.gbps = spec.bytes(n) / (t.ns_per_elem * n);
           if (ref && c.out) r.max_rel_err = maxRelErr(c.out(), ref, k === 'log_softmax').maxRelErr;
           row.results[c.id] = r;

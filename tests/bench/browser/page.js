@@ -39,6 +39,6 @@ globalThis.benchRun = async (opts) => {
   const log = (s) => console.log(s);
   log(`bench-browser: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock wall (performance.now)${opts.quick ? '; QUICK' : ''}`);
   const families = await runFamilies({ builds, peers }, { ...opts, clock: 'wall' }, st, log);
-  return { settings: { quick: !!opts.quick, clock: 'wall', ...st, builds: labels, peers: peers.versions }, families };
+  return { settings: { quick: !!opts.quick, clock: 'wall', estimator: opts.estimator ?? 'median', ...st, builds: labels, peers: peers.versions }, families };
 };
 globalThis.benchReady = true;
