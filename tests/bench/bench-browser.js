@@ -37,6 +37,7 @@ import { launchChromium } from '../browser/chromium.js';
 import { serveStatic } from '../../scripts/static-server.js';
 import { machine } from './bench.js';
 import { familyTable } from './report.js';
+import { commonArg } from './run.js';
 import { computeTargets, formatTargets } from './targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -60,19 +61,11 @@ export function parseArgs(argv) {
   const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, sizes: null, jsFlags: null, chromiumArgs: [], builds: null, peers: true, out: null,
     estimator: 'min', settings: null };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--quick') o.quick = true;
-    else if (a === '--families') o.families = argv[++i].split(',');
-    else if (a === '--kernels') o.kernels = argv[++i].split(',');
-    else if (a === '--sizes') o.sizes = argv[++i].split(',').map(Number);
+    const a = argv[i], j = commonArg(o, argv, i);
+    if (j >= 0) i = j;
     else if (a === '--js-flags') o.jsFlags = argv[++i];
     else if (a === '--chromium-arg') o.chromiumArgs.push(argv[++i]);
     else if (a === '--builds') o.builds = argv[++i].split(',');
-    else if (a === '--no-peers') o.peers = false;
-    else if (a === '--out') o.out = argv[++i];
-    else if (a === '--estimator') o.estimator = argv[++i];
-    else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(argv[++i]) };
-    else if (a === '--round-ms') o.settings = { ...o.settings, roundMs: Number(argv[++i]) };
     else throw new Error(`bench-browser: unknown argument "${a}"`);
   }
   return o;

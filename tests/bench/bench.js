@@ -26,7 +26,7 @@ const path = await import('node:path');
 const { fileURLToPath } = await import('node:url');
 const { loadBuilds } = await import('./raw.js');
 const { loadPeers } = await import('./peers.js');
-const { runFamilies } = await import('./run.js');
+const { runFamilies, commonArg } = await import('./run.js');
 const { settings } = await import('./timing.js');
 const { familyTable, familySvg } = await import('./report.js');
 const { computeTargets, formatTargets } = await import('./targets.js');
@@ -37,18 +37,10 @@ const log = (s) => process.stderr.write(s + '\n');
 export function parseArgs(argv) {
   const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, sizes: null, clock: 'cpu', peers: true, out: null, merge: false };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--quick') o.quick = true;
-    else if (a === '--families') o.families = argv[++i].split(',');
-    else if (a === '--kernels') o.kernels = argv[++i].split(',');
-    else if (a === '--sizes') o.sizes = argv[++i].split(',').map(Number);
+    const a = argv[i], j = commonArg(o, argv, i);
+    if (j >= 0) i = j;
     else if (a === '--clock') o.clock = argv[++i];
-    else if (a === '--no-peers') o.peers = false;
-    else if (a === '--out') o.out = argv[++i];
     else if (a === '--merge') o.merge = true;
-    else if (a === '--estimator') o.estimator = argv[++i]; // median (default) | min
-    else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(argv[++i]) };
-    else if (a === '--round-ms') o.settings = { ...o.settings, roundMs: Number(argv[++i]) };
     else throw new Error(`bench: unknown argument "${a}"`);
   }
   return o;

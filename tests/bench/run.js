@@ -12,6 +12,24 @@ import { race } from './timing.js';
 import { maxRelErr } from './plain-js.js';
 import { fmtE, pow2 } from './report.js';
 
+/** The options both runners take (bench.js, bench-browser.js): o updated
+    from argv[i] (and its value); returns the index of the last argument
+    read, or -1 when argv[i] is not one of them. */
+export function commonArg(o, argv, i) {
+  const a = argv[i], next = () => argv[++i];
+  if (a === '--quick') o.quick = true;
+  else if (a === '--families') o.families = next().split(',');
+  else if (a === '--kernels') o.kernels = next().split(',');
+  else if (a === '--sizes') o.sizes = next().split(',').map(Number);
+  else if (a === '--no-peers') o.peers = false;
+  else if (a === '--out') o.out = next();
+  else if (a === '--estimator') o.estimator = next(); // median | min
+  else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(next()) };
+  else if (a === '--round-ms') o.settings = { ...o.settings, roundMs: Number(next()) };
+  else return -1;
+  return i;
+}
+
 const sizeN = (s) => (typeof s === 'number' ? s : s.n);
 const sizeKey = (s) => (typeof s === 'number' ? String(s) : s.label);
 

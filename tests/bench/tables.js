@@ -82,8 +82,8 @@ export function benchSections(res) {
 
 /** The sections comparing the Node run (res) with the Chromium run of
     `make bench-browser` (browser): browser-machine and side-by-side (softmax
-    and log-softmax, one vector: the relaxed kernel, tfjs and the API, ns per
-    element and ratios, each engine's own run). */
+    (side-by-side-log: log-softmax), one vector: the relaxed kernel, tfjs and
+    the API, ns per element and ratios, each engine's own run). */
 export function browserSections(res, browser) {
   const b = browser.machine.browser;
   const rowOf = (r, k, n) => r.families.normalizer?.rows.find((x) => x.kernel === k && x.n === n)?.results ?? null;
@@ -94,9 +94,9 @@ export function browserSections(res, browser) {
       `git ${m.git}, one page (\`make bench-browser\`); ${s.quick ? 'QUICK run; ' : ''}${s.estimator === 'min' ? 'the fastest' : 'medians'} of ${browser.families.normalizer?.rounds ?? s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, wall clock (a page has no CPU clock). ` +
       `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
   }
-  function sideBySide() {
+  function sideBySide(kernels) {
     const out = [];
-    for (const k of ['softmax', 'log_softmax']) {
+    for (const k of kernels) {
       const ns = [...new Set([res, browser].flatMap((r) => r.families.normalizer?.rows.filter((x) => x.kernel === k).map((x) => x.n) ?? []))]
         .filter((n) => rowOf(browser, k, n)).sort((p, q) => p - q);
       if (!ns.length) continue;
@@ -115,7 +115,7 @@ export function browserSections(res, browser) {
     }
     return `ns per element; ratios > 1 mean softscope is faster; each engine's ratios come from its own run (candidates side by side in one process or one page)\n\n${out.join('\n\n')}`;
   }
-  return { 'browser-machine': browserMachine, 'side-by-side': sideBySide };
+  return { 'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']) };
 }
 
 /** The text with every <!-- bench:NAME --> section it holds filled from sections. */
