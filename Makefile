@@ -8,6 +8,7 @@
 #   make docs    the docs site (build/docs/): docs/ plus pages generated from the registry
 #   make bench   benchmarks (wasm relaxed / SIMD / scalar, peers, plain JS)
 #   make bench-check  a quick benchmark run's ratios against the baseline
+#   make bench-browser  the softmax, rows and top-p tables in Chromium, next to tfjs and ort-web
 #   make native  C library + native test and bench binaries
 #   make wasm    wasm/dist/softscope-{simd,scalar,relaxed}.wasm and the wasm tests
 SHELL := /bin/bash
@@ -96,7 +97,7 @@ WASM_BUILDS := $(DIST)/softscope-relaxed.wasm $(DIST)/softscope-simd.wasm $(DIST
 VERSION := $(shell node -p "require('./package.json').version" 2>/dev/null)
 
 .PHONY: all deps example native valgrind wasm test test-c-native test-c-wasm test-js test-browser \
-        play bench bench-check web embed build dist docs-example docs mkdocs-example notebook-example \
+        play bench bench-check bench-browser web embed build dist docs-example docs mkdocs-example notebook-example \
         screenshots clean fuzz fuzz-build
 
 all: native wasm
@@ -350,6 +351,12 @@ bench: deps $(BENCH_WASM)
 
 bench-check: deps $(BENCH_WASM)
 	$(NODE) tests/bench/bench-check.js
+
+# The softmax, log-softmax, rows and top-p tables in Chromium (one page,
+# softscope's builds next to tfjs-backend-wasm and onnxruntime-web), by the
+# same harness; tables on stdout, JSON and text in $(B)/bench/browser.
+bench-browser: deps $(BENCH_WASM)
+	$(NODE) tests/bench/bench-browser.js
 
 clean:
 	rm -rf $(B) $(DIST) web/dist examples/docs/.vitepress/dist examples/docs/.vitepress/cache examples/docs/public/softscope

@@ -77,10 +77,13 @@ async function main(argv) {
     return 2;
   }
   const benchFile = opt.bench ?? path.join(ROOT, 'tests/bench/results/bench.json');
+  // the Chromium run (make bench-browser) kept next to it
+  const browserFile = path.join(path.dirname(benchFile), 'bench-browser.json');
   const site = buildSite({
     registry: JSON.parse(readFileSync(opt.registry, 'utf8')),
     views: viewSources(),
     bench: existsSync(benchFile) ? JSON.parse(readFileSync(benchFile, 'utf8')) : null,
+    benchBrowser: existsSync(browserFile) ? JSON.parse(readFileSync(browserFile, 'utf8')) : null,
     cli: await cliHelp(),
     dts: typeSources(),
     header: read('core/include/softscope.h'),

@@ -25,10 +25,11 @@ const TYPES = {
 const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 
 /** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close() }.
- *  cors: false leaves the CORS header out (a server as many are: the tests' case). */
-export function serveStatic(root, port = 0, { cors = true } = {}) {
+ *  cors: false leaves the CORS header out (a server as many are: the tests' case);
+ *  headers: more headers on every response (the benchmark's cross-origin isolation). */
+export function serveStatic(root, port = 0, { cors = true, headers = {} } = {}) {
   const base = resolve(root);
-  const CORS = cors ? CORS_HEADERS : {};
+  const CORS = { ...(cors ? CORS_HEADERS : {}), ...headers };
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);

@@ -6,7 +6,7 @@
 import { kernelPage, kernelIndex, FAMILY_TITLES } from './kernels.js';
 import { viewPage, viewIndex, viewsShowing, registryShim } from './views.js';
 import { jsPage, cliPage, cPage } from './reference.js';
-import { benchSections, fillSections } from '../../tests/bench/tables.js';
+import { benchSections, browserSections, fillSections } from '../../tests/bench/tables.js';
 
 // The guides in reading order; a guide not listed comes after these, by name.
 export const GUIDE_ORDER = ['getting-started', 'widgets', 'registry', 'js-api', 'cli', 'c-api', 'accuracy', 'adding-a-kernel', 'adding-a-view'];
@@ -16,19 +16,20 @@ const titleOf = (text, fallback) => /^---\n[\s\S]*?^title:\s*(.+)$[\s\S]*?^---/m
 
 /**
  * input: { registry (JSON of build/native/registry-json), views: [{ view (a
- * module of wasm/views), description }], bench (bench.json or null), cli: {
+ * module of wasm/views), description }], bench (bench.json or null),
+ * benchBrowser (bench-browser.json of make bench-browser, or null), cli: {
  * overview, commands: [{ name, summary, help }] }, dts ([{ specifier, file,
  * text }]: the package's typed entry points, see typedEntries), header
  * (softscope.h text), pages: Map of docs/ path -> text (hand-written) }.
  * Returns { files: Map(path -> text), sidebar }.
  */
-export function buildSite({ registry, views, bench, cli, dts, header, pages }) {
+export function buildSite({ registry, views, bench, benchBrowser = null, cli, dts, header, pages }) {
   const files = new Map();
   const ss = registryShim(registry);
   const kernels = registry.kernels;
   const names = kernels.map((k) => k.name);
   const modules = views.map((v) => v.view);
-  const sections = bench ? benchSections(bench) : {};
+  const sections = bench ? { ...benchSections(bench), ...(benchBrowser ? browserSections(bench, benchBrowser) : {}) } : {};
 
   for (const [path, text] of pages) files.set(path, path.endsWith('.md') && bench ? fillSections(text, sections) : text);
   for (const k of kernels) files.set(`kernels/${k.name}.md`, kernelPage(k, { names, bench, shows: viewsShowing(k, modules, ss) }));

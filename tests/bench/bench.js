@@ -11,7 +11,8 @@
 // (every family, machine, settings, targets).
 //
 // Usage: node tests/bench/bench.js [--quick] [--families a,b] [--kernels a,b]
-//        [--clock cpu|wall] [--no-peers] [--out DIR] [--merge]
+//        [--sizes n1,n2] [--clock cpu|wall] [--no-peers] [--out DIR] [--merge]
+//        [--rounds N] [--round-ms MS] [--estimator median|min]
 //        (env: B, DIST, BENCH_QUICK=1). --merge: the families run now replace
 //        theirs in an existing bench.json, the others stay.
 import v8 from 'node:v8';
@@ -25,32 +26,27 @@ const path = await import('node:path');
 const { fileURLToPath } = await import('node:url');
 const { loadBuilds } = await import('./raw.js');
 const { loadPeers } = await import('./peers.js');
-const { FAMILIES } = await import('./families.js');
-const { race, settings } = await import('./timing.js');
-const { reference64, maxRelErr } = await import('./plain-js.js');
-const { familyTable, familySvg, fmtE, pow2 } = await import('./report.js');
+const { runFamilies, commonArg } = await import('./run.js');
+const { settings } = await import('./timing.js');
+const { familyTable, familySvg } = await import('./report.js');
 const { computeTargets, formatTargets } = await import('./targets.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (s) => process.stderr.write(s + '\n');
 
 export function parseArgs(argv) {
-  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, clock: 'cpu', peers: true, out: null, merge: false };
+  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, sizes: null, clock: 'cpu', peers: true, out: null, merge: false };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--quick') o.quick = true;
-    else if (a === '--families') o.families = argv[++i].split(',');
-    else if (a === '--kernels') o.kernels = argv[++i].split(',');
+    const a = argv[i], j = commonArg(o, argv, i);
+    if (j >= 0) i = j;
     else if (a === '--clock') o.clock = argv[++i];
-    else if (a === '--no-peers') o.peers = false;
-    else if (a === '--out') o.out = argv[++i];
     else if (a === '--merge') o.merge = true;
     else throw new Error(`bench: unknown argument "${a}"`);
   }
   return o;
 }
 
-function machine() {
+export function machine() {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
   try {
     const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
@@ -71,48 +67,7 @@ export async function runBench(opts) {
   const result = { machine: machine(), settings: { quick: opts.quick, clock: opts.clock, ...st, builds: labels, peers: peers.versions }, families: {} };
   log(`bench: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock ${opts.clock}${opts.quick ? '; QUICK' : ''}`);
 
-  for (const [name, spec] of Object.entries(FAMILIES)) {
-    if (opts.families && !opts.families.includes(name)) continue;
-    const kernels = builds.simd.registry.kernels.filter((k) => k.family === name && (!opts.kernels || opts.kernels.includes(k.name))).map((k) => k.name);
-    if (!kernels.length) continue;
-    const t0 = Date.now();
-    const ctx = { family: name, builds, peers };
-    const fst = spec.rounds && !opts.quick ? { ...st, rounds: spec.rounds } : st;
-    // by size, so the inputs are resident once per n
-    const bySize = new Map();
-    for (const k of kernels) for (const n of spec.sizes(k, opts.quick)) bySize.set(n, [...(bySize.get(n) ?? []), k]);
-    const rows = [];
-    for (const n of [...bySize.keys()].sort((a, b) => a - b)) {
-      const inp = spec.input(n);
-      for (const k of bySize.get(n)) {
-        let cands;
-        try {
-          cands = await spec.candidates(ctx, k, n, inp);
-        } catch (e) {
-          log(`  ${name} ${k} n=${n}: ${e.message}`);
-          rows.push({ kernel: k, n, error: e.message, results: {} });
-          continue;
-        }
-        const times = await race(cands, n, fst, opts.clock);
-        const row = { kernel: k, n, results: {} };
-        const ref = cands.some((c) => c.out) && spec.family === 'normalizer' ? reference64(k, inp.x, spec.params(k)) : null;
-        for (const c of cands) {
-          const t = times.get(c.id);
-          const r = { ns_per_elem: t.ns_per_elem, min: t.min, max: t.max };
-          if (spec.bytes) r.gbps = spec.bytes(n) / (t.ns_per_elem * n);
-          if (ref && c.out) r.max_rel_err = maxRelErr(c.out(), ref, k === 'log_softmax').maxRelErr;
-          row.results[c.id] = r;
-          c.fn.free?.();
-          c.dispose?.();
-        }
-        rows.push(row);
-        const lead = row.results.relaxed ?? row.results.simd;
-        log(`  ${name} ${k} n=${pow2(n)}: ${Object.entries(row.results).map(([id, r]) => `${id} ${r.ns_per_elem.toPrecision(3)}`).join(', ')}${lead?.max_rel_err != null ? ` (err ${fmtE(lead.max_rel_err)})` : ''}`);
-      }
-    }
-    result.families[name] = { family: name, title: spec.title, unit: spec.unit, input: spec.inputText, headline: spec.headline,
-      rounds: fst.rounds, rows, seconds: (Date.now() - t0) / 1000 };
-  }
+  result.families = await runFamilies({ builds, peers }, opts, st, log);
   const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
   if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
     const old = JSON.parse(readFileSync(path.join(outDir, 'bench.json'), 'utf8'));

@@ -7,7 +7,12 @@
 //
 // A family spec: sizes (full / quick), unit of the report, inputs(n), and
 // candidates(ctx, kernel, n, input) -> [{ id, fn, out? }]; `out` gives the
-// last result for the accuracy report (normalizers).
+// last result for the accuracy report (normalizers), against the spec's
+// reference(kernel, input): the kernel's own float64 reference
+// (wasm/analysis/reference.js), or null (no error reported).
+// sizes(kernel, quick, override): override is the run's --sizes.
+// Engine-neutral: run.js runs these in Node (bench.js) and in a Chromium
+// page (bench-browser.js), where the peers are the ones that load there.
 import { memcpyCandidates } from './memcpy.js';
 import * as P from './peers.js';
 import { jsVariants, fillUniform } from './plain-js.js';
@@ -15,7 +20,8 @@ import { samplerJs, lmLogits } from './plain-js-samplers.js';
 import { int8Js, pow2Js, fp8E4M3Js, weights } from './plain-js-quantizers.js';
 import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
 import { sdpaJs } from './plain-js-attention.js';
-import { normalizeCall, sampleCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
+import { NORMALIZER_REFERENCES } from '../../wasm/analysis/reference.js';
+import { normalizeCall, normalizeRowsCall, sampleCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
 const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
@@ -32,6 +38,10 @@ function resident(ctx, key, arrays) {
     ctx.resident.set(k, per);
   }
   return ctx.resident.get(k);
+}
+/** Frees a family's resident inputs (run.js, after the family). */
+export function release(ctx) {
+  for (const k of [...(ctx.resident?.keys() ?? [])]) freeResident(ctx, k);
 }
 function freeResident(ctx, k) {
   for (const bufs of Object.values(ctx.resident.get(k))) for (const b of Object.values(bufs)) b.free();
@@ -61,13 +71,14 @@ const normalizer = {
   // the four sizes of the targets; every other normalizer at two.
   // The memory-bound rows (the out-of-cache targets) also at 2^24: 64 MB in
   // and 64 MB out, past this machine's 32 MB L3 (2^22 may still sit in it).
-  sizes: (k, quick) => (JS_NORM.has(k) || k === 'softmax_temperature' ? [...HEADLINE, ...(!quick && MEMORY_BOUND.has(k) ? [N24] : [])]
+  sizes: (k, quick, override) => override ?? (JS_NORM.has(k) || k === 'softmax_temperature' ? [...HEADLINE, ...(!quick && MEMORY_BOUND.has(k) ? [N24] : [])]
     : quick ? [65536] : [65536, 1 << 20]),
   headline: 1 << 20,
   rounds: 11, // the targets' rows: more rounds for a steadier median
   bytes: (n) => 8 * n, // x read, y written
   params: (k) => (k === 'softmax_temperature' ? { temperature: 0.37 } : {}),
   input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),
+  reference: (k, inp) => NORMALIZER_REFERENCES[k]?.(inp.x, normalizer.params(k)) ?? null,
   async candidates(ctx, k, n, inp) {
     const res = resident(ctx, `${n}`, { x: inp.x, y: new Float32Array(n) });
     const over = normalizer.params(k);
@@ -89,9 +100,14 @@ const normalizer = {
     if (k === 'softmax' || k === 'log_softmax') {
       // the public API, copies included, on the build impl 'auto' loads
       // where the engine validates relaxed SIMD (Chromium; Node 22)
-      const ss = (ctx.builds.relaxed ?? ctx.builds.simd).ss;
+      const ss = apiBuild(ctx);
       let y = null;
       cands.push({ id: 'api', engine: 'api', fn: () => { y = ss.normalize(k, inp.x); }, out: () => y });
+      // the caller's array (issue 26), once the API takes { out }
+      if (apiOptions(ss).out) {
+        const out = new Float32Array(n);
+        cands.push({ id: 'api out', engine: 'api', fn: () => ss.normalize(k, inp.x, {}, { out }), out: () => out });
+      }
       const peers = [
         ['tfjs', P.tfjsKernel(ctx.peers, k, inp.x)],
         ['tfjs+dataSync', P.tfjsEndToEnd(ctx.peers, k, inp.x)],
@@ -116,6 +132,73 @@ const normalizer = {
   },
 };
 
+// ---- rows: one call over a [rows, n] matrix ---------------------------------------
+
+/** What the API's normalize takes as options in this build, probed on a
+    tiny input: { rows } (x is rows x n) and { out } (the caller's array). */
+export function apiOptions(ss) {
+  const probe = (f) => {
+    try {
+      return f();
+    } catch {
+      return false;
+    }
+  };
+  return {
+    rows: probe(() => ss.normalize('softmax', new Float32Array(4), {}, { rows: 2 })[0] === 0.5),
+    out: probe(() => {
+      const o = new Float32Array(2);
+      return ss.normalize('softmax', new Float32Array(2), {}, { out: o }) === o && o[0] === 0.5;
+    }),
+  };
+}
+const apiBuild = (ctx) => (ctx.builds.relaxed ?? ctx.builds.simd ?? ctx.builds.scalar).ss;
+
+// the shapes of the issue's rows target: 2^18 elements each
+const ROW_SHAPES = [[4096, 64], [512, 512], [64, 4096], [8, 32768]].map(([r, c]) => ({ n: r * c, rows: r, cols: c, label: `${r}x${c}` }));
+const rows = {
+  family: 'rows',
+  title: 'softmax over the rows of a [rows, n] matrix (one call)',
+  unit: 'ns per element',
+  inputText: 'logits uniform in [-10, 10), splitmix64 seed 0x50f75c09e, row-major',
+  headline: null,
+  kernels: () => ['softmax'],
+  sizes: (k, quick) => (quick ? [ROW_SHAPES[0], ROW_SHAPES[3]] : ROW_SHAPES),
+  skip(ctx) {
+    const raw = Object.values(ctx.builds).some((b) => b.ex.ss_normalize_rows), api = apiOptions(apiBuild(ctx));
+    return raw || api.rows ? null : 'this build has no rows entry point (ss_normalize_rows) and ss.normalize no { rows } option';
+  },
+  input: (n) => ({ x: fillUniform(n, 0x50f75c09e, -10, 10) }),
+  reference(k, inp, shape) {
+    const ref = new Float64Array(shape.n);
+    for (let r = 0; r < shape.rows; r++)
+      ref.set(NORMALIZER_REFERENCES[k](inp.x.subarray(r * shape.cols, (r + 1) * shape.cols), {}), r * shape.cols);
+    return ref;
+  },
+  async candidates(ctx, k, n, inp, shape) {
+    const res = resident(ctx, shape.label, { x: inp.x, y: new Float32Array(n) });
+    const cands = buildCands(ctx, (b, l) => {
+      const fn = normalizeRowsCall(b, k, {}, res[l].x, res[l].y, shape.rows, shape.cols);
+      return fn && { fn, out: () => res[l].y.view() };
+    });
+    const ss = apiBuild(ctx), api = apiOptions(ss), opt = { rows: shape.rows };
+    if (api.rows) {
+      let y = null;
+      const out = new Float32Array(n);
+      cands.push({ id: 'api', engine: 'api', fn: () => { y = ss.normalize(k, inp.x, {}, opt); }, out: () => y });
+      if (api.out) cands.push({ id: 'api out', engine: 'api', fn: () => ss.normalize(k, inp.x, {}, { ...opt, out }), out: () => out });
+    }
+    const peers = [
+      ['tfjs', P.tfjsKernel(ctx.peers, k, inp.x, [shape.rows, shape.cols])],
+      ['tfjs+dataSync', P.tfjsEndToEnd(ctx.peers, k, inp.x, [shape.rows, shape.cols])],
+      ['ort-web', await P.ortSoftmax(ctx.peers, 'web', k, inp.x, shape.rows)],
+      ['ort-node', await P.ortSoftmax(ctx.peers, 'node', k, inp.x, shape.rows)],
+    ];
+    for (const [id, c] of peers) if (c) cands.push({ id, engine: id, ...c });
+    return cands;
+  },
+};
+
 // ---- samplers ------------------------------------------------------------------
 
 const sampler = {
@@ -123,7 +206,7 @@ const sampler = {
   title: 'samplers (one draw per call)',
   unit: 'us per call',
   inputText: 'LM-like logits N(0, 2^2), seeded (lmLogits(n, 7)); probability inputs: their softmax; value inputs: 0.1 + |logits|',
-  sizes: (k, quick) => (quick ? [262144] : [32768, 131072, 262144]),
+  sizes: (k, quick, override) => override ?? (quick ? [262144] : [32768, 131072, 262144]),
   headline: 262144,
   input(n) {
     const x = lmLogits(n, 7);
@@ -279,4 +362,4 @@ const attention = {
   },
 };
 
-export const FAMILIES = { normalizer, sampler, quantizer, optimizer, measure, loss, attention };
+export const FAMILIES = { normalizer, rows, sampler, quantizer, optimizer, measure, loss, attention };

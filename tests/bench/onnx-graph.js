@@ -1,10 +1,10 @@
 // ONNX model bytes for a one-node graph, written here so the benchmark needs
 // no model file: the protobuf wire format of ModelProto (onnx/onnx.proto) for
 // the few fields a single operator needs. Inputs and outputs are float
-// tensors of shape [1, n] (TopK: values float and indices int64, K an int64
+// tensors of shape [rows, n], rows 1 unless given (TopK: values float and indices int64, K an int64
 // initializer).
 //
-//   softmaxModel('Softmax', n)      y = Softmax(x, axis = -1)     (opset 13)
+//   softmaxModel('Softmax', n[, rows])  y = Softmax(x, axis = -1) over [rows, n] (opset 13)
 //   softmaxModel('LogSoftmax', n)   y = LogSoftmax(x, axis = -1)
 //   topkModel(n, k)                 values, indices = TopK(x, K = [k], axis = -1)
 
@@ -43,9 +43,9 @@ function model(nodeParts, inputs, outputs, initializers = []) {
   ]);
 }
 
-export function softmaxModel(op, n) {
+export function softmaxModel(op, n, rows = 1) {
   return model([str(1, 'x'), str(2, 'y'), str(3, 'n'), str(4, op), attrInt('axis', -1)],
-    [valueInfo(11, 'x', FLOAT, [1, n])], [valueInfo(12, 'y', FLOAT, [1, n])]);
+    [valueInfo(11, 'x', FLOAT, [rows, n])], [valueInfo(12, 'y', FLOAT, [rows, n])]);
 }
 
 export function topkModel(n, k) {

@@ -16,7 +16,7 @@
 //                topk (its ORT TopK op) -> softmax -> a weighted draw.
 import { softmaxModel, topkModel } from './onnx-graph.js';
 
-const log = (s) => process.stderr.write(s + '\n');
+const log = (s) => (typeof process !== 'undefined' && process.stderr ? process.stderr.write(s + '\n') : console.log(s));
 
 async function tryImport(name) {
   try {
@@ -28,7 +28,6 @@ async function tryImport(name) {
 }
 
 export async function loadPeers() {
-  const peers = { versions: {} };
   const version = async (pkg) => {
     try {
       const { readFileSync } = await import('node:fs');
@@ -37,9 +36,18 @@ export async function loadPeers() {
       return null;
     }
   };
-
   const tf = await tryImport('@tensorflow/tfjs-core');
-  if (tf && (await tryImport('@tensorflow/tfjs-backend-wasm'))) {
+  const tfWasm = tf && (await tryImport('@tensorflow/tfjs-backend-wasm'));
+  return setupPeers({ tf: tfWasm ? tf : null, ortWeb: await tryImport('onnxruntime-web'), ortNode: await tryImport('onnxruntime-node'),
+    transformers: await tryImport('@huggingface/transformers') }, version);
+}
+
+/** The peers from their modules (null: missing); version(pkg) reads a
+    package's version. Node: loadPeers; a page: bench-browser's page.js with
+    the modules the page loaded (tfjs with its wasm backend, onnxruntime-web). */
+export async function setupPeers({ tf, ortWeb, ortNode, transformers }, version) {
+  const peers = { versions: {} };
+  if (tf) {
     try {
       await tf.setBackend('wasm');
       await tf.ready();
@@ -49,21 +57,18 @@ export async function loadPeers() {
       log(`peer tfjs: ${e.message}`);
     }
   }
-  const ortWeb = await tryImport('onnxruntime-web');
   if (ortWeb) {
     ortWeb.env.wasm.numThreads = 1;
     ortWeb.env.logLevel = 'error';
     peers.ortWeb = ortWeb;
     peers.versions['ort-web'] = `${await version('onnxruntime-web')} (wasm backend, 1 thread)`;
   }
-  const ortNode = await tryImport('onnxruntime-node');
   if (ortNode) {
     peers.ortNode = ortNode;
     peers.versions['ort-node'] = `${await version('onnxruntime-node')} (CPU, MLAS, 1 intra-op thread)`;
   }
-  const tr = await tryImport('@huggingface/transformers');
-  if (tr) {
-    peers.transformers = tr;
+  if (transformers) {
+    peers.transformers = transformers;
     peers.versions.transformers = await version('@huggingface/transformers');
   }
   return peers;
@@ -76,11 +81,14 @@ export async function loadPeers() {
 const TF_OPS = { softmax: 'softmax', log_softmax: 'logSoftmax' };
 const ORT_OPS = { softmax: 'Softmax', log_softmax: 'LogSoftmax' };
 
+// shape: [rows, n] for a matrix (the op runs over the last axis), else 1-D.
+const tensor = (tf, x, shape) => (shape ? tf.tensor2d(x, shape) : tf.tensor1d(x));
+
 /** tf.softmax on a resident tensor, no readback (the kernel's time). */
-export function tfjsKernel(peers, kernel, x) {
+export function tfjsKernel(peers, kernel, x, shape) {
   const tf = peers.tfjs, op = TF_OPS[kernel];
   if (!tf || !op) return null;
-  const t = tf.tensor1d(x);
+  const t = tensor(tf, x, shape);
   let last = null;
   return {
     fn: () => {
@@ -93,13 +101,13 @@ export function tfjsKernel(peers, kernel, x) {
 }
 
 /** tf.tensor1d(x) -> op -> dataSync(): what a JS caller pays end to end. */
-export function tfjsEndToEnd(peers, kernel, x) {
+export function tfjsEndToEnd(peers, kernel, x, shape) {
   const tf = peers.tfjs, op = TF_OPS[kernel];
   if (!tf || !op) return null;
   let y = null;
   return {
     fn: () => {
-      const t = tf.tensor1d(x), r = tf[op](t);
+      const t = tensor(tf, x, shape), r = tf[op](t);
       y = r.dataSync();
       t.dispose();
       r.dispose();
@@ -118,13 +126,13 @@ const ORT_OPTS = {
   node: { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' },
 };
 
-/** onnxruntime-web / -node: Softmax or LogSoftmax over [1, n]. */
-export async function ortSoftmax(peers, which, kernel, x) {
+/** onnxruntime-web / -node: Softmax or LogSoftmax over [rows, n] (rows 1: one vector). */
+export async function ortSoftmax(peers, which, kernel, x, rows = 1) {
   const ort = which === 'web' ? peers.ortWeb : peers.ortNode, op = ORT_OPS[kernel];
   if (!ort || !op) return null;
-  const n = x.length;
-  const s = await session(ort, softmaxModel(op, n), ORT_OPTS[which], `${which}:${op}:${n}`);
-  const feeds = { x: new ort.Tensor('float32', x, [1, n]) };
+  const n = x.length / rows;
+  const s = await session(ort, softmaxModel(op, n, rows), ORT_OPTS[which], `${which}:${op}:${rows}x${n}`);
+  const feeds = { x: new ort.Tensor('float32', x, [rows, n]) };
   let y = null;
   return {
     fn: async () => { y = (await s.run(feeds)).y; },

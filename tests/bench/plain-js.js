@@ -1,9 +1,9 @@
 // The normalizers a JavaScript user writes over Float32Arrays -- the "plain
 // JS" column of the benchmark (wasm/analysis/plain-js.js) -- plus the input
-// generator and the float64 references of the accuracy report.
+// generator and the error measure of the accuracy report (its float64
+// references are wasm/analysis/reference.js, one per kernel: families.js).
 
 // The plain-JS normalizers live in the package (the Performance view runs them too).
-import { sparsemaxJs, entmax15Js } from '../../wasm/analysis/plain-js.js';
 export { softmaxJs, logSoftmaxJs, sparsemaxJs, entmax15Js, jsVariants } from '../../wasm/analysis/plain-js.js';
 
 // splitmix64 -> 53-bit uniform u in [0, 1) -> fround(lo + (hi - lo) * u),
@@ -24,43 +24,6 @@ export function fillUniform(n, seed, lo, hi) {
     x[i] = v;
   }
   return x;
-}
-
-// Float64 references for the accuracy report. softmax / log-softmax with a
-// compensated sum; sparsemax and 1.5-entmax by the same sort algorithms in
-// float64 (exact up to double rounding).
-export function refSoftmax64(x, log) {
-  const n = x.length;
-  let m = -Infinity;
-  for (let i = 0; i < n; i++) if (x[i] > m) m = x[i];
-  const out = new Float64Array(n);
-  let s = 0, c = 0;
-  for (let i = 0; i < n; i++) {
-    const e = Math.exp(x[i] - m);
-    out[i] = e;
-    const t = s + e;
-    c += Math.abs(s) >= Math.abs(e) ? s - t + e : e - t + s;
-    s = t;
-  }
-  s += c;
-  if (log) {
-    const lse = m + Math.log(s);
-    for (let i = 0; i < n; i++) out[i] = x[i] - lse;
-  } else {
-    for (let i = 0; i < n; i++) out[i] /= s;
-  }
-  return out;
-}
-
-export function reference64(kernel, x, params = {}) {
-  if (kernel === 'log_softmax') return refSoftmax64(x, true);
-  if (params.temperature) return refSoftmax64(Float64Array.from(x, (v) => v / params.temperature), false);
-  if (kernel === 'sparsemax' || kernel === 'entmax15') {
-    const y = new Float64Array(x.length);
-    (kernel === 'sparsemax' ? sparsemaxJs : entmax15Js)(x, y);
-    return y;
-  }
-  return refSoftmax64(x, false);
 }
 
 // Relative error of p over ref >= floor (probabilities below the floor must

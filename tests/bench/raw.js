@@ -10,9 +10,9 @@
 // 18): ss.normalizeInto covers normalizers; samplers, quantizers,
 // optimizers, measures and losses are called here through ss_sample,
 // ss_quantize, ss_optimize, ss_measure and ss_loss directly.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
+//
+// Engine-neutral (no Node module): `make bench` loads the builds from a
+// directory, `make bench-browser` (browser/page.js) from a URL.
 import { createSoftscope } from '../../wasm/api/index.js';
 
 const BUILDS = { relaxed: 'softscope-relaxed.wasm', simd: 'softscope-simd.wasm', scalar: 'softscope-scalar.wasm' };
@@ -29,9 +29,9 @@ export class Build {
     this._kernels = new Map();
   }
 
+  /** dist: a directory (Node) or a URL (a page) holding the builds. */
   static async load(label, dist) {
-    const file = path.join(dist, BUILDS[label]);
-    const ss = await createSoftscope({ impl: label, wasm: readFileSync(file) });
+    const ss = await createSoftscope({ impl: label, wasm: `${String(dist).replace(/\/$/, '')}/${BUILDS[label]}` });
     return new Build(label, ss);
   }
 
@@ -128,6 +128,17 @@ export function normalizeCall(b, name, over, x, y, n) {
   const f = b.ex.ss_normalize;
   check(`${b.label} ${name}`, f(k.ptr, k.impl, x.ptr, n, p.ptr, p.n, y.ptr));
   return withFree(() => f(k.ptr, k.impl, x.ptr, n, p.ptr, p.n, y.ptr), a);
+}
+
+/** ss_normalize_rows on a resident rows x n matrix (strides n), or null
+    where the build has no rows entry point yet. */
+export function normalizeRowsCall(b, name, over, x, y, rows, n) {
+  const f = b.ex.ss_normalize_rows;
+  if (!f) return null;
+  const k = b.kernel(name, 'normalizer'), a = b.arena();
+  const p = paramsIn(b, a, k, over), bad = a.malloc(8);
+  check(`${b.label} ${name} rows`, f(k.ptr, k.impl, x.ptr, rows, n, n, p.ptr, p.n, y.ptr, n, bad));
+  return withFree(() => f(k.ptr, k.impl, x.ptr, rows, n, n, p.ptr, p.n, y.ptr, n, bad), a);
 }
 
 /** ss_sample (one draw) on resident logits; probs and the index in wasm memory. */

@@ -2,7 +2,7 @@
 // made from (bench.js writes the JSON). Only formatting here.
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
-const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'js', 'tfjs', 'tfjs+dataSync',
+const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs+dataSync',
   'ort-web', 'ort-node', 'transformers', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
@@ -36,6 +36,7 @@ export function alignTable(rows) {
     the speed-ups of the relaxed build (vs SIMD128, scalar, plain JS and the
     fastest peer) and, for normalizers, the max relative error. */
 export function familyTable(fam) {
+  if (fam.note) return `(skipped: ${fam.note})\n`;
   const ids = orderIds(new Set(fam.rows.flatMap((r) => Object.keys(r.results))));
   const hasErr = fam.rows.some((r) => Object.values(r.results).some((x) => x.max_rel_err != null));
   const head = ['kernel', 'n', ...ids, 'relaxed/simd', 'simd/scalar', 'vs js', 'vs best peer', ...(hasErr ? ['max rel err (relaxed / best peer)'] : [])];
@@ -44,12 +45,18 @@ export function familyTable(fam) {
     const t = (id) => r.results[id]?.ns_per_elem ?? null;
     const best = bestPeer(r);
     const lead = t('relaxed') ?? t('simd');
-    out.push([r.kernel, pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))),
+    out.push([r.kernel, r.shape ?? pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))),
       fmtX(ratio(t('simd'), t('relaxed'))), fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)),
       best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
-      ...(hasErr ? [`${fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`] : [])]);
+      ...(hasErr ? [errCell(r, best)] : [])]);
   }
   return alignTable(out);
+}
+
+// the error against the kernel's own float64 reference; empty where it has none
+function errCell(r, best) {
+  const e = r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err;
+  return e == null ? '' : `${fmtE(e)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`;
 }
 
 const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers'];
@@ -65,7 +72,7 @@ export function bestPeer(row) {
 // ---- SVG ----------------------------------------------------------------------
 
 const COLORS = {
-  relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', js: '#bbbbbb',
+  relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', 'api out': '#c2a5cf', js: '#bbbbbb',
   tfjs: '#e08214', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
   transformers: '#d6604d', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
   'memcpy wasm': '#404040', 'memcpy native': '#878787', 'memcpy new array': '#b0b0b0',

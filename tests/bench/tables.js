@@ -10,7 +10,7 @@ import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2Sup, ratio } from './r
 const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
 export const NAMES = {
-  relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', js: 'plain JS',
+  relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', 'api out': '`ss.normalize` into `{ out }`', js: 'plain JS',
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
   transformers: 'transformers.js', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
@@ -72,12 +72,50 @@ export function benchSections(res) {
 
   function targets() {
     return res.targets.map((tg) => {
-      const vals = tg.values.map((v) => `${pow2Sup(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+      const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2Sup(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
       return `- **${tg.status}** — ${tg.name} ${tg.want}: ${vals}${tg.note ? ` (${tg.note})` : ''}`;
     }).join('\n');
   }
 
   return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])) };
+}
+
+/** The sections comparing the Node run (res) with the Chromium run of
+    `make bench-browser` (browser): browser-machine and side-by-side (softmax
+    (side-by-side-log: log-softmax), one vector: the relaxed kernel, tfjs and
+    the API, ns per element and ratios, each engine's own run). */
+export function browserSections(res, browser) {
+  const b = browser.machine.browser;
+  const rowOf = (r, k, n) => r.families.normalizer?.rows.find((x) => x.kernel === k && x.n === n)?.results ?? null;
+  function browserMachine() {
+    const s = browser.settings, m = browser.machine;
+    const ver = b.version ?? /Chrome\/([\d.]+)/.exec(b.ua)?.[1];
+    return `Chromium: measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared; load ${m.loadavg[0].toFixed(1)}), Chromium ${ver} headless${b.args.length ? ` (${b.args.join(' ')})` : ''}, ` +
+      `git ${m.git}, one page (\`make bench-browser\`); ${s.quick ? 'QUICK run; ' : ''}${s.estimator === 'min' ? 'the fastest' : 'medians'} of ${browser.families.normalizer?.rounds ?? s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, wall clock (a page has no CPU clock). ` +
+      `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
+  }
+  function sideBySide(kernels) {
+    const out = [];
+    for (const k of kernels) {
+      const ns = [...new Set([res, browser].flatMap((r) => r.families.normalizer?.rows.filter((x) => x.kernel === k).map((x) => x.n) ?? []))]
+        .filter((n) => rowOf(browser, k, n)).sort((p, q) => p - q);
+      if (!ns.length) continue;
+      const head = [`${k}, n`];
+      for (const e of ['Node', 'Chromium']) head.push(`${e}: relaxed`, `${e}: tfjs-wasm`, `${e}: kernel vs tfjs`, `${e}: \`ss.normalize\` vs tfjs + \`dataSync\``);
+      const tab = [head];
+      for (const n of ns) {
+        const line = [pow2Sup(n)];
+        for (const r of [rowOf(res, k, n), rowOf(browser, k, n)]) {
+          const t = (id) => r?.[id]?.ns_per_elem ?? null;
+          line.push(fmt(t('relaxed')), fmt(t('tfjs')), fmtX(ratio(t('tfjs'), t('relaxed'))), fmtX(ratio(t('tfjs+dataSync'), t('api'))));
+        }
+        tab.push(line);
+      }
+      out.push(md(tab));
+    }
+    return `ns per element; ratios > 1 mean softscope is faster; each engine's ratios come from its own run (candidates side by side in one process or one page)\n\n${out.join('\n\n')}`;
+  }
+  return { 'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']) };
 }
 
 /** The text with every <!-- bench:NAME --> section it holds filled from sections. */

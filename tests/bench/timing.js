@@ -16,11 +16,14 @@
 // Performance view runs too.
 import { race as raceWith } from '../../wasm/analysis/race.js';
 
-const wallNs = () => Number(process.hrtime.bigint());
-const cpuNs = () => {
+// In a page (`make bench-browser`) there is no process: the wall clock is
+// performance.now() and there is no CPU clock.
+const inNode = typeof process !== 'undefined' && !!process.hrtime;
+const wallNs = inNode ? () => Number(process.hrtime.bigint()) : () => performance.now() * 1e6;
+const cpuNs = inNode ? () => {
   const u = process.cpuUsage();
   return (u.user + u.system) * 1000;
-};
+} : null;
 export const CLOCKS = { cpu: cpuNs, wall: wallNs };
 
 export function settings(quick) {
@@ -33,4 +36,7 @@ export function settings(quick) {
  * cands: [{ id, fn }] (fn does the work for `units` elements once).
  * Returns Map id -> { ns_per_elem (median), min, max, rounds: [...], reps }.
  */
-export const race = (cands, units, st, clock = 'cpu') => raceWith(cands, units, st, CLOCKS[clock]);
+export const race = (cands, units, st, clock = 'cpu') => {
+  if (!CLOCKS[clock]) throw new Error(`bench: no ${clock} clock in this engine`);
+  return raceWith(cands, units, st, CLOCKS[clock]);
+};

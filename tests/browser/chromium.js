@@ -8,13 +8,13 @@ import { SIMD_PROBE, RELAXED_PROBE } from '../../wasm/api/simd-detect.js';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** Resolves to { context, page, close() }. */
-export async function launchChromium({ width = 1280, height = 1000 } = {}) {
+/** Resolves to { context, page, close() }; args: more command-line flags (the benchmark's --js-flags). */
+export async function launchChromium({ width = 1280, height = 1000, args = [] } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'softscope-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...args],
     viewport: { width, height },
   });
   const page = context.pages()[0] || (await context.newPage());

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// `make bench-browser`: the benchmark's softmax, log-softmax, rows and
+// top-p tables in Chromium -- one page (browser/page.html), softscope's
+// three wasm builds side by side with tfjs-backend-wasm and onnxruntime-web
+// loaded in the same page -- by the same harness as `make bench` (run.js,
+// families.js, timing.js, served to the page as ES modules), so Node and
+// Chromium numbers are the same measure. Chromium is the system one
+// (/usr/bin/chromium, or CHROMIUM) through playwright-core, headless, a
+// fresh profile (tests/browser/chromium.js). The page's clock is the wall
+// clock, performance.now(): the page is served cross-origin isolated
+// (COOP/COEP headers), so it ticks in 5 us steps rather than 0.1 ms; tfjs is
+// told not to use the threads that isolation would allow (one thread, as
+// in Node).
+//
+// A page has no CPU clock, and a wall clock counts the time the page waits
+// for a core: on this shared 2-core machine (load 3-5) the medians of 60 ms
+// rounds came out 1.5-3x the CPU-time medians of the Node run. So the page
+// times 41 rounds of ~5 ms per candidate and reports the fastest round
+// (--estimator min; every candidate alike): Node timed the same way (wall
+// clock, min) gave relaxed softmax 0.65-0.69 ns per element where its
+// CPU-clock medians gave 0.70-0.73 (n <= 2^20). --estimator median and
+// --rounds / --round-ms give the Node run's method back.
+//
+// Prints the tables; writes $B/bench/browser/bench-browser.{json,txt}. The
+// full run behind the README is kept in tests/bench/results/.
+//
+// Usage: node tests/bench/bench-browser.js [--quick] [--families a,b] [--kernels a,b]
+//        [--sizes n1,n2] [--js-flags "--no-liftoff ..."] [--chromium-arg ARG]...
+//        [--builds relaxed,simd] [--no-peers] [--out DIR] [--rounds N] [--round-ms MS]
+//        [--estimator min|median]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { launchChromium } from '../browser/chromium.js';
+import { serveStatic } from '../../scripts/static-server.js';
+import { machine } from './bench.js';
+import { familyTable } from './report.js';
+import { commonArg } from './run.js';
+import { computeTargets, formatTargets } from './targets.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const log = (s) => process.stderr.write(s + '\n');
+
+// Cross-origin isolation: performance.now() in 5 us steps (0.1 ms without).
+const ISOLATED = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+// The rounds of the min estimator (see above).
+const MIN_ROUNDS = { rounds: 41, roundMs: 5 };
+
+// The tables of the browser run: kernels and sizes per family.
+const N = [1024, 8192, 65536, 1 << 20, 1 << 22];
+export const TABLES = {
+  families: ['normalizer', 'rows', 'sampler'],
+  kernels: ['softmax', 'log_softmax', 'top_p'],
+  sizes: (quick) => ({ normalizer: quick ? [1024, 65536] : N, sampler: quick ? [262144] : [32768, 262144] }),
+};
+
+export function parseArgs(argv) {
+  const o = { quick: process.env.BENCH_QUICK === '1', families: null, kernels: null, sizes: null, jsFlags: null, chromiumArgs: [], builds: null, peers: true, out: null,
+    estimator: 'min', settings: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i], j = commonArg(o, argv, i);
+    if (j >= 0) i = j;
+    else if (a === '--js-flags') o.jsFlags = argv[++i];
+    else if (a === '--chromium-arg') o.chromiumArgs.push(argv[++i]);
+    else if (a === '--builds') o.builds = argv[++i].split(',');
+    else throw new Error(`bench-browser: unknown argument "${a}"`);
+  }
+  return o;
+}
+
+/** Opens the page, runs the tables, closes Chromium: the result (also written). */
+export async function runBrowserBench(opts, { settings, write = true } = {}) {
+  const server = await serveStatic(root, 0, { headers: ISOLATED });
+  const args = [...(opts.jsFlags ? [`--js-flags=${opts.jsFlags}`] : []), ...opts.chromiumArgs];
+  const chrome = await launchChromium({ args });
+  try {
+    const { page } = chrome;
+    const errors = [];
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : log(m.text())));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}tests/bench/browser/page.html`);
+    await page.waitForFunction(() => globalThis.benchReady === true || null, null, { timeout: 30000 }).catch(() => {
+      throw new Error(`bench-browser: the page did not load: ${errors.join('; ') || 'no error logged'}`);
+    });
+    const run = await page.evaluate((o) => globalThis.benchRun(o), {
+      quick: opts.quick, families: opts.families ?? TABLES.families, kernels: opts.kernels ?? TABLES.kernels,
+      sizes: opts.sizes ?? TABLES.sizes(opts.quick), peers: opts.peers, builds: opts.builds, estimator: opts.estimator ?? 'min',
+      settings: settings ?? { ...(opts.quick || opts.estimator === 'median' ? {} : MIN_ROUNDS), ...opts.settings },
+    });
+    // the full version (the user agent says 156.0.0.0)
+    const v = spawnSync(process.env.CHROMIUM || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
+    const browser = { name: 'chromium', version: /([\d.]+\d)/.exec(v.stdout ?? '')?.[1] ?? null, ua: await page.evaluate(() => navigator.userAgent),
+      args, crossOriginIsolated: await page.evaluate(() => globalThis.crossOriginIsolated) };
+    const result = { machine: { ...machine(), browser }, ...run, errors };
+    result.targets = computeTargets(result).filter((t) => t.status !== 'not measured');
+    if (write) {
+      const outDir = path.resolve(root, opts.out ?? path.join(process.env.B || 'build', 'bench', 'browser'));
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(path.join(outDir, 'bench-browser.json'), JSON.stringify(result, null, 1) + '\n');
+      writeFileSync(path.join(outDir, 'bench-browser.txt'), formatBrowserBench(result));
+      result.outDir = outDir;
+    }
+    return result;
+  } finally {
+    await chrome.close();
+    await server.close();
+  }
+}
+
+export function formatBrowserBench(result) {
+  const m = result.machine, s = result.settings, b = m.browser;
+  let text = `softscope bench-browser — ${m.cpu}, ${m.cores} cores, ${b.ua}${b.args.length ? ` (${b.args.join(' ')})` : ''}, load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
+  text += `one page; ${s.estimator === 'min' ? 'fastest' : 'median'} of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), wall clock (performance.now, cross-origin isolated: ${b.crossOriginIsolated}); builds: ${s.builds.join(', ')}\n`;
+  text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
+  for (const fam of Object.values(result.families)) {
+    text += `\n== ${fam.title} — ${fam.unit}, ${s.estimator === 'min' ? 'fastest' : 'median'} of ${fam.rounds} rounds; input: ${fam.input}\n`;
+    text += familyTable(fam);
+  }
+  text += '\n' + formatTargets(result.targets);
+  if (result.errors.length) text += `\npage errors: ${result.errors.join('; ')}\n`;
+  return text;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const result = await runBrowserBench(parseArgs(process.argv.slice(2)));
+  process.stdout.write(formatBrowserBench(result));
+  console.log(`\nwrote ${path.relative(root, result.outDir)}/bench-browser.{json,txt}`);
+}

@@ -1,0 +1,44 @@
+// The benchmark in a page: the same family specs (families.js), interleaved
+// rounds (timing.js, wall clock: performance.now()) and run (run.js) as
+// `make bench` in Node, on softscope's builds loaded from /wasm/dist and the
+// peers the page loaded (page.html): tfjs-backend-wasm (SIMD, no threads:
+// the page is not cross-origin isolated) and onnxruntime-web (wasm, 1
+// thread). bench-browser.js calls window.benchRun(opts) and formats what it
+// returns; log lines go to the console (forwarded to the terminal).
+import { loadBuilds } from '../raw.js';
+import { setupPeers } from '../peers.js';
+import { runFamilies } from '../run.js';
+import { settings } from '../timing.js';
+
+const DIST = new URL('../../../wasm/dist/', import.meta.url).href;
+const version = async (pkg) => {
+  try {
+    return (await (await fetch(`/node_modules/${pkg}/package.json`)).json()).version;
+  } catch {
+    return null;
+  }
+};
+
+async function loadPagePeers() {
+  const { tf, ort } = globalThis;
+  if (tf?.wasm) {
+    tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+    // the page is cross-origin isolated (for the clock): tfjs could start threads; one, as in Node
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  }
+  if (ort) ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  return setupPeers({ tf: tf?.wasm ? tf : null, ortWeb: ort ?? null }, version);
+}
+
+/** opts: { quick, families, kernels, sizes, settings, peers, builds } -> { settings, families }. */
+globalThis.benchRun = async (opts) => {
+  const labels = opts.builds ?? ['relaxed', 'simd', 'scalar'];
+  const builds = await loadBuilds(DIST, labels);
+  const peers = opts.peers === false ? { versions: {} } : await loadPagePeers();
+  const st = { ...settings(opts.quick), ...opts.settings };
+  const log = (s) => console.log(s);
+  log(`bench-browser: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock wall (performance.now)${opts.quick ? '; QUICK' : ''}`);
+  const families = await runFamilies({ builds, peers }, { ...opts, clock: 'wall' }, st, log);
+  return { settings: { quick: !!opts.quick, clock: 'wall', estimator: opts.estimator ?? 'median', ...st, builds: labels, peers: peers.versions }, families };
+};
+globalThis.benchReady = true;
