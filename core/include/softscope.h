@@ -195,6 +195,11 @@ typedef ss_status (*ss_normalize_fn)(const float *x, size_t n,
    backward's float intermediate overflows (|g| near FLT_MAX), the scalar
    reference (double intermediates) answers the call: both impls give the
    same status. */
+/* Two rows of a rows call at once (ss_normalize_rows): true when ya and yb
+   are written bit for bit as the single calls write them (both rows
+   succeed); false when nothing was written (the rows then run one by one). */
+typedef bool (*ss_normalize_pair_fn)(const float *xa, const float *xb, size_t n,
+                                     const double *params, float *ya, float *yb);
 typedef ss_status (*ss_normalize_vjp_fn)(const float *x, const float *y,
                                          const float *g, size_t n,
                                          const double *params, float *dx);
@@ -294,6 +299,9 @@ typedef struct ss_kernel_info {
   ss_normalize_fn normalize[SS_IMPL_COUNT];
   ss_normalize_vjp_fn normalize_vjp[SS_IMPL_COUNT];
   ss_normalize_param_vjp_fn normalize_param_vjp[SS_IMPL_COUNT];
+  /* normalizers, optional: two rows in one step for short rows, where one
+     row alone leaves the CPU waiting on its chain of dependent steps */
+  ss_normalize_pair_fn normalize_pair[SS_IMPL_COUNT];
   ss_measure_fn measure[SS_IMPL_COUNT];
   ss_measure_vjp_fn measure_vjp[SS_IMPL_COUNT];
   ss_loss_fn loss[SS_IMPL_COUNT];

@@ -77,30 +77,33 @@ static bool verdict(const ss_kernel_info *k, ss_impl im, size_t n, ss_status s, 
 
 /* ---- normalizers ----------------------------------------------------------- */
 
-/* The batch of k at length n (impl im) against ROWS single calls: each row
-   bit for bit; the first failing single row is the batch's status and
+/* The batch of k at length n (impl im) against `rows` single calls: each
+   row bit for bit; the first failing single row is the batch's status and
    bad_row; later rows and every gap untouched. `poison_row` >= 0 puts a NaN
-   into that row first. */
-static bool normalize_case(const ss_kernel_info *k, ss_impl im, size_t n, long poison_row) {
+   into that row first; shift (NULL: none) is added to row r's logits. */
+static bool normalize_rows_case(const ss_kernel_info *k, ss_impl im, size_t n, size_t rows,
+                                long poison_row, const float *shift) {
   const size_t xs = n + GAP, ys = n + 2 * GAP;
-  float *x = malloc(ROWS * xs * sizeof(float)), *y = malloc(ROWS * ys * sizeof(float));
+  float *x = malloc(rows * xs * sizeof(float)), *y = malloc(rows * ys * sizeof(float));
   float *one = malloc(n * sizeof(float));
   double p[CF_MAX_PARAMS];
   cf_defaults(k, n, p);
-  fill_rows(&cf_normalizer_adapter, k, x, NULL, ROWS, n, xs, 1000 + n);
+  fill_rows(&cf_normalizer_adapter, k, x, NULL, rows, n, xs, 1000 + n);
+  for (size_t r = 0; shift && r < rows; r++)
+    for (size_t i = 0; i < n; i++) x[r * xs + i] += shift[r];
   if (poison_row >= 0) x[poison_row * xs + n / 2] = NAN;
-  fill_guard(y, ROWS * ys);
+  fill_guard(y, rows * ys);
   size_t bad = 0;
-  const ss_status s = ss_normalize_rows(k, im, x, ROWS, n, xs, p, k->nparams, y, ys, &bad);
+  const ss_status s = ss_normalize_rows(k, im, x, rows, n, xs, p, k->nparams, y, ys, &bad);
   bool ok = true;
   ss_status want = SS_OK;
   size_t want_bad = SS_NO_ROW;
-  for (size_t r = 0; r < ROWS && ok; r++) {
+  for (size_t r = 0; r < rows && ok; r++) {
     const ss_status s1 = ss_normalize(k, im, x + r * xs, n, p, k->nparams, one);
     if (s1 != SS_OK) {
       want = s1, want_bad = r;
       /* later rows: untouched */
-      for (size_t q = r + 1; q < ROWS && ok; q++)
+      for (size_t q = r + 1; q < rows && ok; q++)
         if (!all_guard(y + q * ys, n)) {
           ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: row %zu after the failing row %zu was written",
                        k->name, (int)im, n, q, r);
@@ -128,12 +131,16 @@ static bool normalize_case(const ss_kernel_info *k, ss_impl im, size_t n, long p
   }
   ss_test_count(1);
   ok = ok && verdict(k, im, n, s, bad, want, want_bad, poison_row);
-  if (ok && (!gaps_guarded(y, ROWS, n, ys) || !gaps_guarded(x, ROWS, n, xs))) {
+  if (ok && (!gaps_guarded(y, rows, n, ys) || !gaps_guarded(x, rows, n, xs))) {
     ss_test_fail(__FILE__, __LINE__, "%s impl %d n %zu: a gap between rows was written", k->name, (int)im, n);
     ok = false;
   }
   free(x), free(y), free(one);
   return ok;
+}
+
+static bool normalize_case(const ss_kernel_info *k, ss_impl im, size_t n, long poison_row) {
+  return normalize_rows_case(k, im, n, ROWS, poison_row, NULL);
 }
 
 /* One rows case: kernel k, impl im, length n, a NaN in row poison_row (< 0: none). */
@@ -168,6 +175,26 @@ TEST(rows_normalizers_equal_single_calls) {
 TEST(rows_normalizers_error_names_the_row) {
   const size_t kernels = each_case(SS_FAMILY_NORMALIZER, normalize_case, 2);
   CHECK(kernels >= 10, "SS_FAMILY_NORMALIZER: %zu kernels ran", kernels);
+}
+
+/* A kernel may run a batch's rows two at a time (ss_normalize_pair_fn:
+   softmax), each row still bit for bit its single call: an odd count
+   leaves the last row alone; a row whose max lies far outside the fast
+   exp's range ([-266, 354], common/exp_simd.h) sends its pair one row at a
+   time; a NaN in either row of a pair stops the call at that row. */
+TEST(rows_normalizers_pairs_and_their_fallbacks) {
+  static const float shift[] = {0.0f, 1000.0f, 0.0f, -1000.0f, 0.0f};
+  static const size_t ns[] = {7, 64};
+  static const long poison[] = {-1, 0, 1, 3};
+  const size_t rows = sizeof shift / sizeof shift[0];
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_NORMALIZER) {
+    for (int im = 0; im < SS_IMPL_COUNT; im++) {
+      if (!ss_impl_available((ss_impl)im)) continue;
+      for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++)
+        for (size_t q = 0; q < sizeof poison / sizeof poison[0]; q++)
+          if (!normalize_rows_case(k, (ss_impl)im, ns[t], rows, poison[q], shift)) return;
+    }
+  }
 }
 
 /* The first kernel of a family in the registry (with input `input`, or any

@@ -93,6 +93,11 @@ float ss_max_min_simd(const float *x, size_t n, float *min);
    of the exponent: when exp(min_d) >= FLT_MIN S no output can be that small
    and the compare is skipped. Relaxed build: one laneselect for the flush. */
 void ss_softmax_scale_simd(float *y, size_t n, double S, double min_d);
+/* Two rows of softmax at once, each bit for bit its single call (rows
+   calls, ss_normalize_pair_fn); false, nothing written, when the pair
+   must run one row at a time (a max not finite or out of the fast exp's
+   range). */
+bool ss_softmax_pair_simd(const float *xa, const float *xb, size_t n, float *ya, float *yb);
 /* softmax(beta x) of a row with finite max and min (ss_max_min_simd): the
    relaxed-SIMD kernel of softmax (beta == 1) and softmax_temperature. */
 void ss_softmax_row_simd(const float *x, size_t n, float max, float min,

@@ -268,7 +268,14 @@ ss_status ss_normalize_rows(const ss_kernel_info *k, ss_impl impl, const float *
   if (s != SS_OK) return s;
   const ss_normalize_fn fn = k->normalize[impl];
   if (!fn) return SS_ERR_UNSUPPORTED;
+  const ss_normalize_pair_fn pair = k->normalize_pair[impl];
   for (size_t r = 0; r < rows; r++) {
+    if (pair && r + 1 < rows &&
+        pair(x + r * x_stride, x + (r + 1) * x_stride, n, params, y + r * y_stride,
+             y + (r + 1) * y_stride)) {
+      r++;
+      continue;
+    }
     s = fn(x + r * x_stride, n, params, y + r * y_stride);
     if (s != SS_OK) return row_error(s, r, bad_row);
   }

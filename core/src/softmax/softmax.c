@@ -58,6 +58,13 @@ static ss_status softmax_simd(const float *x, size_t n, const double *params,
   return SS_OK;
 }
 
+/* Rows: two at a time (common/softmax_row.c, ss_softmax_pair_simd). */
+static bool softmax_pair_simd(const float *xa, const float *xb, size_t n,
+                              const double *params, float *ya, float *yb) {
+  (void)params;
+  return ss_softmax_pair_simd(xa, xb, n, ya, yb);
+}
+
 #endif /* SS_HAVE_SIMD */
 
 /* ---- registry entry and direct call ------------------------------------ */
@@ -75,6 +82,7 @@ const ss_kernel_info ss_kernel_softmax = {
     .has_backward = true,
     .normalize = SS_IMPLS(softmax),
     .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
+    .normalize_pair = {NULL, SS_SIMD(softmax_pair_simd)},
     .relaxed_simd = "relaxed_madd exp (fused or not): rel err <= 2e-6 vs float64 "
                     "for outputs >= 1e-30, <= 8 ulp vs scalar; zeros as scalar",
 };
