@@ -3,16 +3,12 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope, STATUS, SoftscopeError } from 'softscope';
 import { fitParams } from './support/reference.js';
+import { thrown } from './support/thrown.js';
 
 let ss;
 beforeAll(async () => { ss = await createSoftscope(); });
 
 // Run fn, return the error it throws (fails the test if it does not throw).
-function thrown(fn) {
-  try { fn(); } catch (e) { return e; }
-  throw new Error('expected a throw');
-}
-
 const x3 = () => new Float32Array([1, 2, 3]);
 
 describe('input types', () => {

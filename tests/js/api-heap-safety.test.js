@@ -7,16 +7,12 @@ import { describe, it, expect, beforeEach } from 'vitest';
 import { createSoftscope, SoftscopeTrapError } from 'softscope';
 import { randomLogits, randomProbs, refSoftmax, maxRelErr } from './support/reference.js';
 import { chiSquare } from '../../wasm/analysis/stats.js';
+import { thrown } from './support/thrown.js';
 
 const MAX_BLOCK = 2 ** 31 - 1;
 
 let ss;
 beforeEach(async () => { ss = await createSoftscope(); });
-
-function thrown(fn) {
-  try { fn(); } catch (e) { return e; }
-  throw new Error('expected a throw');
-}
 
 // A live buffer with known contents, and a check that it is untouched.
 function sentinel(n = 64) {

@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { randomLogits, refSoftmax, maxRelErr } from './support/reference.js';
+import { thrown } from './support/thrown.js';
 
 const BUILDS = ['scalar', 'simd', 'relaxed'];
 const TOL = 2e-6; // softmax's relative error bound, every build
@@ -15,15 +16,6 @@ beforeAll(async () => {
   instances = {};
   for (const impl of BUILDS) instances[impl] = await createSoftscope({ impl });
 });
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a throw');
-}
 
 describe.each(BUILDS)('%s build', (impl) => {
   let ss;

@@ -9,6 +9,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope, STATUS } from 'softscope';
 import { randomLogits } from './support/reference.js';
 import { validInput, validParams } from './support/family-calls.js';
+import { thrown } from './support/thrown.js';
 
 const BUILDS = ['scalar', 'simd', 'relaxed'];
 const ROWS = 5, N = 37, DRAWS = 3, SEED = 77;
@@ -16,15 +17,6 @@ const GUARD = -7777.25;
 
 const bytes = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 const same = (u, v) => (u == null ? v == null : v != null && bytes(u).equals(bytes(v)));
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a throw');
-}
 
 // rows × N of k's input kind, row r from seed 100 + r; a quarter of the
 // logits rows masked at a few entries (masks per row).

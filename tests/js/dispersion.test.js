@@ -9,6 +9,7 @@ import {
   dispersionSweep, dispersionSteps, dispersionGrid, dispersionInput, DISPERSION_N_MAX, DISPERSION_DEFAULTS,
 } from 'softscope/analysis';
 import { refEntropy } from './support/reference.js';
+import { thrown } from './support/thrown.js';
 
 // Top-level await: which kernels the build has decides what is skipped.
 const ss = await createSoftscope();
@@ -19,11 +20,6 @@ const TOPK = ss.kernels('normalizer').find((x) => x.params.some((p) => p.name ==
 
 const CONST = { kind: 'constant' };
 const pow2 = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => 2 ** (a + i));
-
-function thrown(f) {
-  try { f(); } catch (e) { return e; }
-  throw new Error('did not throw');
-}
 
 describe('grid and inputs', () => {
   it('the grid: powers of two at 1 point per octave, nMax always last, strictly increasing', () => {
