@@ -265,4 +265,20 @@ describe('the address bar (web/src/state/location.js)', () => {
     vi.advanceTimersByTime(500);
     expect(calls.slice(1)).toEqual([['push', '#view=dispersion']]); // the pending edit of the old view is dropped
   });
+
+  it('regress: a link opened while a slider\'s address edit is pending keeps the address (cancel() drops the edit)', () => {
+    vi.useFakeTimers();
+    const calls = [];
+    const win = { location: { hash: '' }, history: { replaceState: (a, b, h) => { calls.push(h); win.location.hash = h; } } };
+    const hist = createHistory(200, win);
+    hist.replace('view=sampling&temperature=0.3'); // a slider moved
+    win.location.hash = '#view=sampling&m=250&tau=0.4'; // a link pasted within 200 ms
+    hist.cancel(); // what the playground's hashchange handler does
+    vi.advanceTimersByTime(500);
+    expect(calls).toEqual([]);
+    expect(win.location.hash).toBe('#view=sampling&m=250&tau=0.4');
+    hist.replace('view=sampling&m=250&tau=0.4'); // the state read from the link lands as usual
+    vi.advanceTimersByTime(500);
+    expect(win.location.hash).toBe('#view=sampling&m=250&tau=0.4');
+  });
 });

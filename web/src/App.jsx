@@ -123,7 +123,10 @@ export function App() {
   }, [ss, route]);
 
   useEffect(() => {
-    const onNav = () => setRoute(readHash(location.hash, IDS));
+    const onNav = () => {
+      history.current.cancel(); // a slider's pending address edit must not overwrite the link just opened
+      setRoute(readHash(location.hash, IDS));
+    };
     addEventListener('popstate', onNav);
     addEventListener('hashchange', onNav);
     return () => { removeEventListener('popstate', onNav); removeEventListener('hashchange', onNav); };

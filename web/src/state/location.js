@@ -70,5 +70,11 @@ export function createHistory(ms = 200, win = globalThis.window) {
       if (timer) clearTimeout(timer);
       flush();
     },
+    /** Drops the pending edit: the address changed under it (a pasted link, Back), which it must not overwrite. */
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      pending = null;
+    },
   };
 }
