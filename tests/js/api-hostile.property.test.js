@@ -11,10 +11,9 @@
 // api-hostile.test.js.
 import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
-import { createSoftscope } from 'softscope';
 import { randomLogits, refSoftmax, refLogSumExp, maxRelErr } from './support/reference.js';
+import { BUILDS, loadBuilds } from './support/builds.js';
 
-const BUILDS = ['scalar', 'simd', 'relaxed'];
 const TOL = 2e-6;
 const RUNS = 100;
 const canGrowShared = typeof SharedArrayBuffer === 'function' && typeof SharedArrayBuffer.prototype.grow === 'function';
@@ -29,10 +28,7 @@ const SHARES_MEMORY = new Set(['plain', 'offset-view', 'subclass-short', 'subcla
 const EFFECTS = ['none', 'free-x', 'free-y', 'alloc', 'detach', 'resize', 'grow-memory', 'reset', 'reentrant', 'state'];
 
 let instances;
-beforeAll(async () => {
-  instances = {};
-  for (const impl of BUILDS) instances[impl] = await createSoftscope({ impl });
-});
+beforeAll(async () => { instances = await loadBuilds(); });
 
 const caseArb = fc.record({
   call: fc.constantFrom('normalize', 'normalizeInto', 'loss'),

@@ -4,18 +4,14 @@
 // untouched. The property test over generated hostile objects is
 // api-hostile.property.test.js.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { createSoftscope } from 'softscope';
 import { randomLogits, refSoftmax, maxRelErr } from './support/reference.js';
 import { thrown } from './support/thrown.js';
+import { BUILDS, loadBuilds } from './support/builds.js';
 
-const BUILDS = ['scalar', 'simd', 'relaxed'];
 const TOL = 2e-6; // softmax's relative error bound, every build
 
 let instances;
-beforeAll(async () => {
-  instances = {};
-  for (const impl of BUILDS) instances[impl] = await createSoftscope({ impl });
-});
+beforeAll(async () => { instances = await loadBuilds(); });
 
 describe.each(BUILDS)('%s build', (impl) => {
   let ss;

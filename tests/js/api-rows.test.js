@@ -6,12 +6,12 @@
 // allocates no output; a failing row is an Error naming it (message and
 // .row); batch sampling is bit-identical across the three builds.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { createSoftscope, STATUS } from 'softscope';
+import { STATUS } from 'softscope';
 import { randomLogits } from './support/reference.js';
 import { validInput, validParams } from './support/family-calls.js';
 import { thrown } from './support/thrown.js';
+import { BUILDS, loadBuilds } from './support/builds.js';
 
-const BUILDS = ['scalar', 'simd', 'relaxed'];
 const ROWS = 5, N = 37, DRAWS = 3, SEED = 77;
 const GUARD = -7777.25;
 
@@ -34,10 +34,7 @@ function rowsInput(k, rows = ROWS, n = N) {
 const row = (a, r, n = N) => a.subarray(r * n, (r + 1) * n);
 
 let instances;
-beforeAll(async () => {
-  instances = {};
-  for (const impl of BUILDS) instances[impl] = await createSoftscope({ impl });
-});
+beforeAll(async () => { instances = await loadBuilds(); });
 
 describe.each(BUILDS)('%s build', (impl) => {
   let ss;
