@@ -356,6 +356,8 @@ ss_status ss_params_check_n(const ss_kernel_info *k, const double *params,
 /* Index of the first parameter ss_params_check_n rejects, or -1. */
 long ss_params_bad_index_n(const ss_kernel_info *k, const double *params,
                            size_t nparams, size_t n);
+/* The registry index of k's parameter `name`, or -1 when k has none. */
+long ss_param_index(const ss_kernel_info *k, const char *name);
 /* The value of parameter `name` of k in params (registry order), or `def`
    when k has no such parameter. */
 double ss_param_value(const ss_kernel_info *k, const double *params,

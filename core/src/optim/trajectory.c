@@ -12,7 +12,6 @@
  * same as an uninterrupted one.
  */
 #include <math.h>
-#include <string.h>
 
 #include "common/check.h"
 #include "common/rng.h"
@@ -71,11 +70,8 @@ ss_status ss_trajectory(const ss_kernel_info *k, ss_impl impl, size_t fn, const 
     return SS_ERR_DOMAIN;
 
   double p[MAX_PARAMS];
-  long lr_at = -1;
-  for (size_t i = 0; i < nparams; i++) {
-    p[i] = params[i];
-    if (strcmp(k->params[i].name, "lr") == 0) lr_at = (long)i;
-  }
+  const long lr_at = ss_param_index(k, "lr");
+  for (size_t i = 0; i < nparams; i++) p[i] = params[i];
   const double rho = ss_param_value(k, params, "rho", 0.0);
   *done = 0;
   for (size_t i = 0; i < steps; i++) {

@@ -5,7 +5,6 @@
    dispatch_attention.c. */
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "common/check.h"
 #include "registry/dispatch.h"
@@ -302,13 +301,6 @@ ss_status ss_measure_rows(const ss_kernel_info *k, ss_impl impl, const float *p,
   return SS_OK;
 }
 
-/* The registry index of k's `seed` parameter, or -1. */
-static long seed_index(const ss_kernel_info *k) {
-  for (size_t i = 0; i < k->nparams; i++)
-    if (strcmp(k->params[i].name, "seed") == 0) return (long)i;
-  return -1;
-}
-
 ss_status ss_sample_rows(const ss_kernel_info *k, ss_impl impl, const float *x, size_t rows,
                          size_t n, size_t x_stride, const double *params, size_t nparams,
                          float *probs, size_t probs_stride, uint32_t *indices, float *samples,
@@ -332,7 +324,7 @@ ss_status ss_sample_rows(const ss_kernel_info *k, ss_impl impl, const float *x, 
   /* row r draws under seed + r, within the seed's range */
   double row_params[SS_ROW_PARAMS_MAX];
   for (size_t i = 0; i < nparams; i++) row_params[i] = params[i];
-  const long si = seed_index(k);
+  const long si = ss_param_index(k, "seed");
   /* (max - seed is exact: integers <= 2^53; seed + rows - 1 may not be) */
   if (si >= 0 && (double)(rows - 1) > k->params[si].max - params[si]) return SS_ERR_PARAM_RANGE;
   for (size_t r = 0; r < rows; r++) {

@@ -12,12 +12,18 @@ size_t ss_kernel_max_n(const ss_kernel_info *k) {
   return k && k->max_n && k->max_n < SS_MAX_N ? k->max_n : SS_MAX_N;
 }
 
+long ss_param_index(const ss_kernel_info *k, const char *name) {
+  if (!k || !name) return -1;
+  for (size_t i = 0; i < k->nparams; i++)
+    if (strcmp(k->params[i].name, name) == 0) return (long)i;
+  return -1;
+}
+
 double ss_param_value(const ss_kernel_info *k, const double *params, const char *name,
                       double def) {
-  if (!k || !name) return def;
-  for (size_t i = 0; i < k->nparams; i++)
-    if (strcmp(k->params[i].name, name) == 0) return params ? params[i] : k->params[i].def;
-  return def;
+  const long i = ss_param_index(k, name);
+  if (i < 0) return def;
+  return params ? params[i] : k->params[i].def;
 }
 
 static bool param_ok(const ss_param_info *p, double v) {
