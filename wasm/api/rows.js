@@ -5,7 +5,7 @@
 // caller's output array (one copy out through the intrinsic set, no new
 // array; an exact length).
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
-import { viewOf, attached, typedName, typedLength } from './views.js';
+import { viewOf, attached, typedName, typedLength, typedBuffer } from './views.js';
 
 const TypedArray = Object.getPrototypeOf(Int8Array);
 const SET = TypedArray.prototype.set;
@@ -39,7 +39,7 @@ export function outOption(o, Type, length, what, where, wasmBuffer) {
   if (n !== length)
     throw new SoftscopeError(`${where}: options.out has length ${n}; it must have exactly ${length} entries (${what})`,
       STATUS.SS_ERR_LENGTH, { argument: 'options.out' });
-  if (Reflect.apply(Object.getOwnPropertyDescriptor(TypedArray.prototype, 'buffer').get, out, []) === wasmBuffer)
+  if (typedBuffer(out) === wasmBuffer)
     throw new SoftscopeError(`${where}: options.out is a view of the wasm memory (buf.array), which a call can grow and detach: pass heap buffers to the *Into form, or an array of your own`,
       STATUS.SS_ERR_BUFFER, { argument: 'options.out' });
   return out;

@@ -34,6 +34,11 @@ export function typedLength(v) {
   return call(LENGTH, v);
 }
 
+/** The typed array's buffer (its internal slot). */
+export function typedBuffer(v) {
+  return call(BUFFER, v);
+}
+
 function isDetached(buffer) {
   if (AB_DETACHED) {
     try { return call(AB_DETACHED, buffer); } catch { return false; } // a SharedArrayBuffer cannot be detached
