@@ -12,7 +12,7 @@ const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---')
 export const NAMES = {
   relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', 'api out': '`ss.normalize` into `{ out }`', js: 'plain JS',
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
-  transformers: 'transformers.js', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
+  transformers: 'transformers.js', 'transformers k50': 'transformers.js, top_k 50', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
   'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
 };
