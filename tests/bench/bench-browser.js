@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `make bench-browser`: the benchmark's softmax, log-softmax, rows and
-// top-p tables in Chromium -- one page (browser/page.html), softscope's
-// three wasm builds side by side with tfjs-backend-wasm and onnxruntime-web
-// loaded in the same page -- by the same harness as `make bench` (run.js,
+// `make bench-browser`: the benchmark's softmax, log-softmax, rows, top-p
+// and batch top-p tables in Chromium -- one page (browser/page.html),
+// softscope's three wasm builds side by side with tfjs-backend-wasm,
+// onnxruntime-web and transformers.js loaded in the same page -- by the same harness as `make bench` (run.js,
 // families.js, timing.js, served to the page as ES modules), so Node and
 // Chromium numbers are the same measure. Chromium is the system one
 // (/usr/bin/chromium, or CHROMIUM) through playwright-core, headless, a
@@ -52,7 +52,7 @@ const MIN_ROUNDS = { rounds: 41, roundMs: 5 };
 // The tables of the browser run: kernels and sizes per family.
 const N = [1024, 8192, 65536, 1 << 20, 1 << 22];
 export const TABLES = {
-  families: ['normalizer', 'rows', 'sampler'],
+  families: ['normalizer', 'rows', 'sampler', 'sampler_rows'],
   kernels: ['softmax', 'log_softmax', 'top_p'],
   sizes: (quick) => ({ normalizer: quick ? [1024, 65536] : N, sampler: quick ? [262144] : [32768, 262144] }),
 };

@@ -21,10 +21,10 @@ import { int8Js, pow2Js, fp8E4M3Js, weights } from './plain-js-quantizers.js';
 import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
 import { sdpaJs } from './plain-js-attention.js';
 import { NORMALIZER_REFERENCES } from '../../wasm/analysis/reference.js';
-import { normalizeCall, normalizeRowsCall, sampleCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
+import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
-const HEADLINE = [8192, 65536, 1 << 20, 1 << 22];
+const HEADLINE = [1024, 8192, 65536, 1 << 20, 1 << 22]; // the issue's sizes (targets.js)
 
 // Per build, resident copies of an input (cached per family and n).
 function resident(ctx, key, arrays) {
@@ -154,8 +154,15 @@ export function apiOptions(ss) {
 }
 const apiBuild = (ctx) => (ctx.builds.relaxed ?? ctx.builds.simd ?? ctx.builds.scalar).ss;
 
+const shapeOf = ([r, c]) => ({ n: r * c, rows: r, cols: c, label: `${r}x${c}` });
+/** The shapes of a --sizes override ('RxC' entries; numbers are other
+    families' sizes), or null. */
+function shapesOf(override) {
+  const list = (override ?? []).map((s) => /^(\d+)x(\d+)$/.exec(s)).filter(Boolean).map((m) => shapeOf([+m[1], +m[2]]));
+  return list.length ? list : null;
+}
 // the shapes of the issue's rows target: 2^18 elements each
-const ROW_SHAPES = [[4096, 64], [512, 512], [64, 4096], [8, 32768]].map(([r, c]) => ({ n: r * c, rows: r, cols: c, label: `${r}x${c}` }));
+const ROW_SHAPES = [[4096, 64], [512, 512], [64, 4096], [8, 32768]].map(shapeOf);
 const rows = {
   family: 'rows',
   title: 'softmax over the rows of a [rows, n] matrix (one call)',
@@ -163,7 +170,7 @@ const rows = {
   inputText: 'logits uniform in [-10, 10), splitmix64 seed 0x50f75c09e, row-major',
   headline: null,
   kernels: () => ['softmax'],
-  sizes: (k, quick) => (quick ? [ROW_SHAPES[0], ROW_SHAPES[3]] : ROW_SHAPES),
+  sizes: (k, quick, override) => shapesOf(override) ?? (quick ? [ROW_SHAPES[0], ROW_SHAPES[3]] : ROW_SHAPES),
   skip(ctx) {
     const raw = Object.values(ctx.builds).some((b) => b.ex.ss_normalize_rows), api = apiOptions(apiBuild(ctx));
     return raw || api.rows ? null : 'this build has no rows entry point (ss_normalize_rows) and ss.normalize no { rows } option';
@@ -233,6 +240,58 @@ const sampler = {
         const c = await P.ortTopKSample(ctx.peers, w, inp.x, 50);
         if (c) cands.push({ id: `ort-${w}`, engine: `ort-${w}`, ...c });
       }
+    }
+    return cands;
+  },
+};
+
+// ---- batch sampling: top-p over the rows of a [rows, n] batch, one call ------------
+
+/** Whether the API's sample takes { rows } in this build (probed as apiOptions). */
+function apiSampleRows(ss) {
+  try {
+    return ss.sample('top_p', new Float32Array(4), { p: 0.9 }, { rows: 2 }).rows === 2;
+  } catch {
+    return false;
+  }
+}
+// the issue's target shape: 32 rows of 128k logits (a batch of vocabulary rows)
+const BATCH_SHAPES = [[32, 131072]].map(shapeOf);
+const TOP_P = { p: 0.9 };
+const samplerRows = {
+  family: 'sampler_rows',
+  title: 'top-p (p = 0.9) over the rows of a [rows, n] batch (one call; row r draws with seed + r)',
+  unit: 'us per batch',
+  inputText: 'LM-like logits N(0, 2^2), row r = lmLogits(n, 1000 + r), row-major',
+  headline: null,
+  kernels: () => ['top_p'],
+  sizes: (k, quick, override) => shapesOf(override) ?? BATCH_SHAPES,
+  skip(ctx) {
+    const raw = Object.values(ctx.builds).some((b) => b.ex.ss_sample_rows);
+    return raw || apiSampleRows(apiBuild(ctx)) ? null : 'this build has no ss_sample_rows and ss.sample no { rows } option';
+  },
+  input(n, shape) {
+    const x = new Float32Array(n);
+    for (let r = 0; r < shape.rows; r++) x.set(lmLogits(shape.cols, 1000 + r), r * shape.cols);
+    return { x };
+  },
+  async candidates(ctx, k, n, inp, shape) {
+    const { rows, cols } = shape;
+    const res = resident(ctx, shape.label, { x: inp.x, p: new Float32Array(n) });
+    const cands = buildCands(ctx, (b, l) => {
+      const fn = sampleRowsCall(b, k, TOP_P, res[l].x, res[l].p, rows, cols);
+      return fn && { fn };
+    });
+    const ss = apiBuild(ctx);
+    if (apiSampleRows(ss)) cands.push({ id: 'api', engine: 'api', fn: () => ss.sample(k, inp.x, { ...TOP_P, seed: 1 }, { rows }) });
+    // sort-based plain JS, row after row
+    const js = samplerJs[k];
+    if (js) cands.push({ id: 'js', engine: 'js', fn: () => { for (let r = 0; r < rows; r++) js(inp.x.subarray(r * cols, (r + 1) * cols), TOP_P); } });
+    // generate()'s batch loop (peers.js): top_k 0 (the whole row, as the
+    // sampler table's 256k row) and its default top_k = 50
+    for (const [id, topk] of [['transformers', 0], ['transformers k50', 50]]) {
+      const t = P.transformersSampleRows(ctx.peers, inp.x, rows, topk);
+      if (t) cands.push({ id, engine: 'transformers', ...t });
     }
     return cands;
   },
@@ -362,4 +421,4 @@ const attention = {
   },
 };
 
-export const FAMILIES = { normalizer, rows, sampler, quantizer, optimizer, measure, loss, attention };
+export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention };

@@ -178,26 +178,57 @@ export function transformersNormalize(peers, kernel, x) {
   return { fn: () => { y = f(x); }, out: () => y };
 }
 
+// One row of transformers.js's MultinomialSampler.sample
+// (src/generation/logits_sampler.js, 4.3.2): topk(logits, k) -- its ORT
+// TopK op (utils/tensor.js topk, ops/registry.js top_k) --, softmax of the
+// k values (utils/maths.js softmax) and randomSelect, i.e.
+// _weightedIndex (utils/random.js: a linear scan driven by random.random,
+// its Mersenne Twister; written out here since the package does not export
+// it). The sampler is not exported either: this is its body. Returns the
+// token id.
+async function transformersRow(tr, logs, k) {
+  const [v, i] = await tr.topk(logs, k);
+  const p = tr.softmax(v.data);
+  let s = 0;
+  for (let j = 0; j < p.length; j++) s += p[j];
+  let u = tr.random.random() * s, j = 0;
+  for (; j < p.length - 1; j++) if ((u -= p[j]) < 0) break;
+  return i.data[j];
+}
+
 /** The sampling step of transformers.js's generate() with do_sample: its
     MultinomialSampler takes topk(logits, k) (k = top_k, 0 = the whole
     vocabulary; the TopK runs on onnxruntime), softmax of those values and a
     weighted draw. Its TopPLogitsWarper has no _call and generate() does not
-    apply top_p (4.3.2): this is the path a top_p = 0.9 request takes. */
+    apply top_p (4.3.2: _get_logits_processor leaves it commented out): this
+    is the path a top_p = 0.9 request takes with top_k: 0 (with the default
+    top_k = 50 it is topk(50) instead, and the draw is not top-p's). */
 export function transformersSample(peers, x, k) {
   const tr = peers.transformers;
-  if (!tr?.topk || !tr.Tensor) return null;
+  if (!tr?.topk || !tr.Tensor || !tr.random) return null;
   const t = new tr.Tensor('float32', x, [1, x.length]);
   let pick = -1;
   return {
-    fn: async () => {
-      const [v, i] = await tr.topk(t, k || x.length);
-      const p = tr.softmax(v.data);
-      let s = 0;
-      for (let j = 0; j < p.length; j++) s += p[j];
-      let u = Math.random() * s, j = 0;
-      for (; j < p.length - 1; j++) if ((u -= p[j]) < 0) break;
-      pick = Number(i.data[j]);
-    },
+    fn: async () => { pick = Number(await transformersRow(tr, t, k || x.length)); },
     out: () => [pick],
+  };
+}
+
+/** The same step over a batch, as generate() runs it
+    (src/models/modeling_utils.js, generate(): "Loop over each batch"): on
+    next_tokens_scores, the [rows, n] logits, each row next_tokens_scores[r]
+    (Tensor's index proxy: _getitem -> _subarray, a view) goes through the
+    sampler, one row after another. The copy generate() makes before
+    (outputs.logits.slice(null, -1, null).to('float32')) is left out. */
+export function transformersSampleRows(peers, x, rows, k) {
+  const tr = peers.transformers;
+  if (!tr?.topk || !tr.Tensor || !tr.random) return null;
+  const n = x.length / rows, t = new tr.Tensor('float32', x, [rows, n]);
+  const picks = new Array(rows).fill(-1);
+  return {
+    fn: async () => {
+      for (let r = 0; r < t.dims[0]; r++) picks[r] = Number(await transformersRow(tr, t[r], k || n));
+    },
+    out: () => picks,
   };
 }

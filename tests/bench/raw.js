@@ -151,6 +151,21 @@ export function sampleCall(b, name, over, x, probs, n) {
   return withFree(() => f(k.ptr, k.impl, x.ptr, n, p.ptr, p.n, probs.ptr, idx, vec), a);
 }
 
+/** ss_sample_rows (batch decoding: row r draws with seed + r) on a resident
+    rows x n matrix of logits (strides n); probs (rows x n) and the indices
+    in wasm memory. null where the build has no ss_sample_rows. */
+export function sampleRowsCall(b, name, over, x, probs, rows, n) {
+  const f = b.ex.ss_sample_rows;
+  if (!f) return null;
+  const k = b.kernel(name, 'sampler'), a = b.arena();
+  const p = paramsIn(b, a, k, { draws: 1, seed: 1, ...over });
+  const draws = b.f64(p.ptr, p.n)[k.info.params.findIndex((q) => q.name === 'draws')] || 1;
+  const idx = k.info.draws === 'vector' ? 0 : a.malloc(4 * rows * draws);
+  const vec = k.info.draws === 'index' ? 0 : a.malloc(4 * rows * draws * n), bad = a.malloc(8);
+  check(`${b.label} ${name} rows`, f(k.ptr, k.impl, x.ptr, rows, n, n, p.ptr, p.n, probs.ptr, n, idx, vec, bad));
+  return withFree(() => f(k.ptr, k.impl, x.ptr, rows, n, n, p.ptr, p.n, probs.ptr, n, idx, vec, bad), a);
+}
+
 /** ss_quantize on resident x; codes and y in wasm memory. */
 export function quantizeCall(b, name, over, x, y, n) {
   const k = b.kernel(name, 'quantizer'), a = b.arena();

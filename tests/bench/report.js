@@ -3,7 +3,7 @@
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
 const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs+dataSync',
-  'ort-web', 'ort-node', 'transformers', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
+  'ort-web', 'ort-node', 'transformers', 'transformers k50', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
 export const pow2 = (n) => {
@@ -59,7 +59,7 @@ function errCell(r, best) {
   return e == null ? '' : `${fmtE(e)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`;
 }
 
-const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers'];
+const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers', 'transformers k50'];
 export function bestPeer(row) {
   let best = null;
   for (const id of PEERS) {
@@ -74,7 +74,7 @@ export function bestPeer(row) {
 const COLORS = {
   relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', 'api out': '#c2a5cf', js: '#bbbbbb',
   tfjs: '#e08214', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
-  transformers: '#d6604d', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
+  transformers: '#d6604d', 'transformers k50': '#f4a582', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
   'memcpy wasm': '#404040', 'memcpy native': '#878787', 'memcpy new array': '#b0b0b0',
 };
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');

@@ -20,7 +20,7 @@ export function commonArg(o, argv, i) {
   if (a === '--quick') o.quick = true;
   else if (a === '--families') o.families = next().split(',');
   else if (a === '--kernels') o.kernels = next().split(',');
-  else if (a === '--sizes') o.sizes = next().split(',').map(Number);
+  else if (a === '--sizes') o.sizes = next().split(',').map((v) => (/^\d+x\d+$/.test(v) ? v : Number(v))); // n, or RxC (the rows tables)
   else if (a === '--no-peers') o.peers = false;
   else if (a === '--out') o.out = next();
   else if (a === '--estimator') o.estimator = next(); // median | min

@@ -12,10 +12,13 @@ const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---')
 export const NAMES = {
   relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', 'api out': '`ss.normalize` into `{ out }`', js: 'plain JS',
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
-  transformers: 'transformers.js', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
+  transformers: 'transformers.js', 'transformers k50': 'transformers.js, top_k 50', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
   'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
 };
+
+// a family's own names where the API call is not ss.normalize
+const FAMILY_NAMES = { sampler_rows: { api: '`ss.sample` with `{ rows }` (copies)' } };
 
 /** { NAME: () => markdown } for every section the run res has. */
 export function benchSections(res) {
@@ -58,12 +61,13 @@ export function benchSections(res) {
     const fam = res.families[name];
     const ids = orderIds(new Set(fam.rows.flatMap((r) => Object.keys(r.results)))).filter((id) => !id.startsWith('memcpy'));
     const hasErr = fam.rows.some((r) => r.results.relaxed?.max_rel_err != null);
-    const out = [['kernel', 'n', ...ids.map((id) => NAMES[id] ?? id), 'relaxed / SIMD', 'SIMD / scalar', 'vs plain JS', 'vs fastest peer',
+    const label = (id) => FAMILY_NAMES[name]?.[id] ?? NAMES[id] ?? id;
+    const out = [['kernel', 'n', ...ids.map(label), 'relaxed / SIMD', 'SIMD / scalar', 'vs plain JS', 'vs fastest peer',
       ...(hasErr ? ['max rel err'] : [])]];
     for (const r of fam.rows) {
       if (r.error) continue;
       const t = (id) => r.results[id]?.ns_per_elem ?? null, lead = t('relaxed') ?? t('simd'), best = bestPeer(r);
-      out.push([r.kernel, pow2Sup(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
+      out.push([r.kernel, r.shape ?? pow2Sup(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
         fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)), best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
         ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : [])]);
     }
@@ -83,7 +87,10 @@ export function benchSections(res) {
 /** The sections comparing the Node run (res) with the Chromium run of
     `make bench-browser` (browser): browser-machine and side-by-side (softmax
     (side-by-side-log: log-softmax), one vector: the relaxed kernel, tfjs and
-    the API, ns per element and ratios, each engine's own run). */
+    the API, ns per element and ratios, each engine's own run),
+    side-by-side-rows (the rows table: the kernel vs tf.softmax, { rows, out }
+    vs tf.softmax + dataSync) and side-by-side-batch (batch top-p: the kernel
+    vs transformers.js at top_k 0 and 50, and plain JS). */
 export function browserSections(res, browser) {
   const b = browser.machine.browser;
   const rowOf = (r, k, n) => r.families.normalizer?.rows.find((x) => x.kernel === k && x.n === n)?.results ?? null;
@@ -115,7 +122,32 @@ export function browserSections(res, browser) {
     }
     return `ns per element; ratios > 1 mean softscope is faster; each engine's ratios come from its own run (candidates side by side in one process or one page)\n\n${out.join('\n\n')}`;
   }
-  return { 'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']) };
+  // the tables of shapes (rows, sampler_rows): per shape both engines'
+  // kernel time and its ratios to the columns named in `vs` ([id, label])
+  function sideByShape(fam, kernel, unit, vs) {
+    const rowsOf = (r) => r.families[fam]?.rows.filter((x) => x.kernel === kernel && !x.error) ?? [];
+    const shapes = rowsOf(browser).map((x) => x.shape);
+    if (!shapes.length) return `(no ${fam} table in the Chromium run)`;
+    const head = [`${kernel}, rows x n`];
+    for (const e of ['Node', 'Chromium']) head.push(`${e}: relaxed (${unit})`, ...vs.map(([, label]) => `${e}: ${label}`));
+    const tab = [head];
+    for (const sh of shapes) {
+      const line = [sh];
+      for (const r of [res, browser]) {
+        const x = rowsOf(r).find((y) => y.shape === sh), t = (id) => x?.results[id]?.ns_per_elem ?? null;
+        line.push(fmt(inUnit(unit, t('relaxed'), x?.n)), ...vs.map(([id, , lead = 'relaxed']) => fmtX(ratio(t(id), t(lead)))));
+      }
+      tab.push(line);
+    }
+    return `ratios > 1 mean softscope is faster; each engine's ratios come from its own run\n\n${md(tab)}`;
+  }
+  return {
+    'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']),
+    'side-by-side-rows': () => sideByShape('rows', 'softmax', 'ns per element',
+      [['tfjs', 'kernel vs tfjs'], ['tfjs+dataSync', '`{ rows, out }` vs tfjs + `dataSync`', 'api out']]),
+    'side-by-side-batch': () => sideByShape('sampler_rows', 'top_p', 'us per batch',
+      [['transformers', 'vs transformers.js (top_k 0)'], ['transformers k50', 'vs transformers.js (top_k 50)'], ['js', 'vs plain JS']]),
+  };
 }
 
 /** The text with every <!-- bench:NAME --> section it holds filled from sections. */

@@ -1,4 +1,4 @@
-// The targets of issue 18 (and the earlier ones still in force), evaluated
+// The targets of issue 18 and 26 (and the earlier ones still in force), evaluated
 // on a benchmark result: every one is a ratio of two candidates measured
 // side by side in the same run, or an error bound.
 import { fmtE, fmtX, pow2, ratio } from './report.js';
@@ -73,6 +73,15 @@ export function computeTargets(result) {
     'transformers.js 4.3.2 applies no top_p: generate() samples via topk (ORT TopK) + softmax + draw');
   target('sampler', 'top_p at 256k (relaxed build) vs sort-based plain JS', '>= 30x',
     [{ at: tp, value: ratio(t('sampler', 'top_p', tp, 'js'), t('sampler', 'top_p', tp, 'relaxed')) }], (v) => v >= 30);
+
+  // issue 26: batch top-p, [32, 128k] in one call (ss_sample_rows on heap
+  // buffers) against generate()'s batch loop (peers.js transformersSampleRows)
+  const batch = rows('sampler_rows').filter((r) => !r.error && r.shape === '32x131072');
+  if (batch.length) {
+    target('sampler_rows', 'batch top_p 32x128k (relaxed) vs transformers.js', '>= 10x',
+      batch.map((r) => ({ at: r.shape, value: ratio(st(r, 'transformers'), st(r, 'relaxed')) })), (v) => v >= 10,
+      'generate()\'s loop over the batch rows: topk over the whole row (top_k 0; it applies no top_p), softmax, draw');
+  }
 
   target('quantizer', 'uniform int8: SIMD vs scalar build at 2^20', '>= 4x',
     [{ at: 1 << 20, value: ratio(t('quantizer', 'uniform', 1 << 20, 'scalar'), t('quantizer', 'uniform', 1 << 20, 'simd')) }], (v) => v >= 4);

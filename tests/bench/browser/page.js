@@ -1,9 +1,9 @@
 // The benchmark in a page: the same family specs (families.js), interleaved
 // rounds (timing.js, wall clock: performance.now()) and run (run.js) as
 // `make bench` in Node, on softscope's builds loaded from /wasm/dist and the
-// peers the page loaded (page.html): tfjs-backend-wasm (SIMD, no threads:
-// the page is not cross-origin isolated) and onnxruntime-web (wasm, 1
-// thread). bench-browser.js calls window.benchRun(opts) and formats what it
+// peers the page loaded (page.html): tfjs-backend-wasm (SIMD, one thread)
+// and onnxruntime-web (wasm, 1 thread), and transformers.js's browser bundle
+// (imported here, loadTransformers). bench-browser.js calls window.benchRun(opts) and formats what it
 // returns; log lines go to the console (forwarded to the terminal).
 import { loadBuilds } from '../raw.js';
 import { setupPeers } from '../peers.js';
@@ -27,7 +27,25 @@ async function loadPagePeers() {
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
   }
   if (ort) ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
-  return setupPeers({ tf: tf?.wasm ? tf : null, ortWeb: ort ?? null }, version);
+  return setupPeers({ tf: tf?.wasm ? tf : null, ortWeb: ort ?? null, transformers: await loadTransformers() }, version);
+}
+
+// transformers.js's browser bundle (dist/transformers.js: its own copy of
+// onnxruntime-web, which its topk runs on). It would fetch that runtime's
+// wasm from a CDN: pointed at the copy in node_modules instead, one thread.
+const TR = '/node_modules/@huggingface/transformers/';
+async function loadTransformers() {
+  try {
+    const tr = await import(`${TR}dist/transformers.js`);
+    const wasm = tr.env.backends.onnx.wasm, dist = `${TR}node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.asyncify`;
+    wasm.wasmPaths = { mjs: `${dist}.mjs`, wasm: `${dist}.wasm` };
+    wasm.numThreads = 1;
+    await tr.topk(new tr.Tensor('float32', new Float32Array(4), [4]), 1); // loads its runtime now, or fails here
+    return tr;
+  } catch (e) {
+    console.log(`peer transformers.js: not available in the page (${String(e?.message ?? e).split('\n')[0]})`);
+    return null;
+  }
 }
 
 /** opts: { quick, families, kernels, sizes, settings, peers, builds } -> { settings, families }. */
