@@ -227,12 +227,8 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
 ss_status ss_layernorm(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
                        const float *bias, double eps, float *y) {
   if (!x || !gain || !y) return SS_ERR_NULL;
-  ss_status s = ss_model_check_norm(impl, rows, d, eps);
-  if (s != SS_OK) return s;
-  if ((s = ss_check_finite_fast(x, rows * d)) != SS_OK ||
-      (s = ss_check_finite_fast(gain, d)) != SS_OK ||
-      (bias && (s = ss_check_finite_fast(bias, d)) != SS_OK))
-    return s;
+  ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, NULL);
+  if (s != SS_OK || (bias && (s = ss_check_finite_fast(bias, d)) != SS_OK)) return s;
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, bias, eps, y)) != SS_STATUS_COUNT)
     return s;
@@ -244,12 +240,8 @@ ss_status ss_layernorm_backward(ss_impl impl, const float *x, size_t rows, size_
                                 const float *gain, double eps, const float *dy, float *dx,
                                 float *dgain, float *dbias) {
   if (!x || !gain || !dy || !dx) return SS_ERR_NULL;
-  ss_status s = ss_model_check_norm(impl, rows, d, eps);
+  ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, dy);
   if (s != SS_OK) return s;
-  if ((s = ss_check_finite_fast(x, rows * d)) != SS_OK ||
-      (s = ss_check_finite_fast(gain, d)) != SS_OK ||
-      (s = ss_check_finite_fast(dy, rows * d)) != SS_OK)
-    return s;
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD &&
       (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain, dbias)) != SS_STATUS_COUNT)

@@ -46,6 +46,18 @@ static inline ss_status ss_model_check_norm(ss_impl impl, size_t rows, size_t d,
   return SS_OK;
 }
 
+/* The norms' checks after their NULL checks: impl, shapes, eps, then x,
+   gain and (backward; NULL in the forward) dy finite. */
+static inline ss_status ss_model_check_norm_inputs(ss_impl impl, const float *x, size_t rows,
+                                                   size_t d, const float *gain, double eps,
+                                                   const float *dy) {
+  ss_status s = ss_model_check_norm(impl, rows, d, eps);
+  if (s == SS_OK) s = ss_check_finite_fast(x, rows * d);
+  if (s == SS_OK) s = ss_check_finite_fast(gain, d);
+  if (s == SS_OK && dy) s = ss_check_finite_fast(dy, rows * d);
+  return s;
+}
+
 /* A double as a float where it is below 2^127 in magnitude (the SIMD
    paths' rule: anything larger goes to the scalar reference). */
 static inline bool ss_model_f32_small(double v, float *out) {

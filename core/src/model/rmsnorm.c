@@ -79,16 +79,14 @@ static ss_status backward_scalar(const float *x, size_t rows, size_t d, const fl
 /* ---- SIMD ---- */
 
 #if SS_HAVE_SIMD
-/* Float inv of a row, false (the call goes to the scalar reference) when it
-   exceeds 2^64; *status = SS_ERR_DOMAIN for 0 / 0. */
-static bool inv_simd(const float *xr, size_t d, double eps, float *inv, ss_status *status) {
+/* Float inv of a row: SS_OK, SS_ERR_DOMAIN for 0 / 0, or SS_STATUS_COUNT
+   (the call goes to the scalar reference) when inv exceeds 2^64. */
+static ss_status inv_simd(const float *xr, size_t d, double eps, float *inv) {
   double v;
-  if (!inv_rms(ss_dot64_simd(xr, xr, d), d, eps, &v)) {
-    *status = SS_ERR_DOMAIN;
-    return true;
-  }
+  if (!inv_rms(ss_dot64_simd(xr, xr, d), d, eps, &v)) return SS_ERR_DOMAIN;
+  if (!(v <= 0x1p64)) return SS_STATUS_COUNT;
   *inv = (float)v;
-  return v <= 0x1p64;
+  return SS_OK;
 }
 
 /* SS_OK, SS_ERR_DOMAIN, or SS_STATUS_COUNT: redo in the scalar reference. */
@@ -98,8 +96,7 @@ static ss_status forward_simd(const float *x, size_t rows, size_t d, const float
     const float *xr = x + r * d;
     float *yr = y + r * d;
     float inv;
-    ss_status st = SS_OK;
-    if (!inv_simd(xr, d, eps, &inv, &st)) return SS_STATUS_COUNT;
+    const ss_status st = inv_simd(xr, d, eps, &inv);
     if (st != SS_OK) return st;
     const v128_t vi = wasm_f32x4_splat(inv);
     size_t j = 0;
@@ -119,8 +116,7 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     const float *xr = x + r * d, *dyr = dy + r * d;
     float *dxr = dx + r * d;
     float inv;
-    ss_status st = SS_OK;
-    if (!inv_simd(xr, d, eps, &inv, &st)) return SS_STATUS_COUNT;
+    const ss_status st = inv_simd(xr, d, eps, &inv);
     if (st != SS_OK) return st;
     const v128_t vi = wasm_f32x4_splat(inv);
     /* dxr = g dy for now, and the dgain terms dy xhat (double sums) */
@@ -163,11 +159,8 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
 ss_status ss_rmsnorm(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
                      double eps, float *y) {
   if (!x || !gain || !y) return SS_ERR_NULL;
-  ss_status s = ss_model_check_norm(impl, rows, d, eps);
+  ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, NULL);
   if (s != SS_OK) return s;
-  if ((s = ss_check_finite_fast(x, rows * d)) != SS_OK ||
-      (s = ss_check_finite_fast(gain, d)) != SS_OK)
-    return s;
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, eps, y)) != SS_STATUS_COUNT)
     return s;
@@ -179,12 +172,8 @@ ss_status ss_rmsnorm_backward(ss_impl impl, const float *x, size_t rows, size_t 
                               const float *gain, double eps, const float *dy, float *dx,
                               float *dgain) {
   if (!x || !gain || !dy || !dx) return SS_ERR_NULL;
-  ss_status s = ss_model_check_norm(impl, rows, d, eps);
+  ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, dy);
   if (s != SS_OK) return s;
-  if ((s = ss_check_finite_fast(x, rows * d)) != SS_OK ||
-      (s = ss_check_finite_fast(gain, d)) != SS_OK ||
-      (s = ss_check_finite_fast(dy, rows * d)) != SS_OK)
-    return s;
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD &&
       (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain)) != SS_STATUS_COUNT)
