@@ -53,7 +53,9 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_adaround ss_adaround_scratch_size ss_adaround_inputs \
   ss_optimize ss_opt_state_size ss_sam_perturb ss_trajectory ss_testfn_eval ss_testfn_grid \
   ss_schedule_factor ss_attend ss_attention_scratch_size ss_attention_measures \
-  ss_attention_head_measures ss_attention_kernel_estimate
+  ss_attention_head_measures ss_attention_kernel_estimate \
+  ss_linear ss_linear_backward ss_rmsnorm ss_rmsnorm_backward ss_layernorm ss_layernorm_backward \
+  ss_embedding ss_embedding_backward ss_positions_sinusoidal ss_gelu ss_gelu_backward
 WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
 
 # libFuzzer targets (tests/fuzz): clang 14 with the fuzzer, ASan and UBSan
@@ -83,7 +85,7 @@ RELAXED_CC := clang-19
 PLAIN_CC := clang-14
 RELAXED_LD := wasm-ld-19
 WASI_LIB := /usr/lib/wasm32-wasi
-RELAXED_SRC := $(wildcard core/src/softmax/*.c) core/src/common/softmax_row.c
+RELAXED_SRC := $(wildcard core/src/softmax/*.c) core/src/common/softmax_row.c core/src/model/linear.c
 WASI_CFLAGS := $(CSTD) $(WARN) $(INC) -O3 --target=wasm32-wasi --sysroot=/usr \
   -msimd128 -fno-vectorize -fno-slp-vectorize -ffp-contract=off -DSS_BUILD_RELAXED
 RELAXED_LINK := -L$(WASI_LIB) -z stack-size=1048576 --initial-memory=16777216 \

@@ -932,6 +932,81 @@ ss_status ss_attention_measures(const float *attn, size_t heads, size_t n, size_
 ss_status ss_attention_head_measures(const float *out, const float *attn, size_t heads, size_t n,
                                      size_t m, size_t dv, double sink_eps, double *head);
 
+/* ---------------------------------------------------------------------- */
+/* Layers of the tiny attention model (core/src/model)                      */
+/* Direct calls, forward and backward, for a model of embeddings, attention,
+   norms, linear layers and an MLP. Each takes the impl first (the
+   backward and the SIMD versions state their error bounds in their source
+   files), checks in this order: NULL pointers (SS_ERR_NULL), the impl
+   (SS_ERR_UNSUPPORTED), the shapes (a dimension 0: SS_ERR_EMPTY; a
+   dimension or a matrix of more than SS_MAX_N values: SS_ERR_TOO_LARGE),
+   hyperparameters (SS_ERR_PARAM_RANGE), then the values (NaN: SS_ERR_NAN,
+   +-Inf: SS_ERR_NONFINITE; every input must be finite). A result beyond
+   FLT_MAX is SS_ERR_DOMAIN, and the outputs are then unspecified; on any
+   other error nothing is written. Matrices are row-major; outputs must not
+   overlap inputs. Backward passes overwrite their outputs (they do not
+   accumulate into them). */
+
+/* Linear layer (torch.nn.Linear): y[r, o] = b[o] + sum_i x[r, i] w[o, i],
+   i.e. y = x W^T + b. x: rows x in; w: out x in; b: out values, or NULL for
+   none; y: rows x out. core/src/model/linear.c. */
+ss_status ss_linear(ss_impl impl, const float *x, size_t rows, size_t in, const float *w,
+                    const float *b, size_t out, float *y);
+/* Its backward given dy (rows x out): dx = dy W (rows x in; NULL to skip),
+   dw = dy^T x (out x in), db = the column sums of dy (out; NULL to skip). */
+ss_status ss_linear_backward(ss_impl impl, const float *x, size_t rows, size_t in, const float *w,
+                             size_t out, const float *dy, float *dx, float *dw, float *db);
+
+/* Largest row of the norms: their backward sums the gain (and bias)
+   gradient over rows in double on the stack (SS_ERR_TOO_LARGE beyond). */
+#define SS_NORM_MAX_D 4096
+/* RMSNorm (Zhang & Sennrich 2019) of each of the rows of x (rows x d):
+   y = x / sqrt(mean(x^2) + eps) * gain; gain: d values; 0 <= eps <= 1.
+   eps = 0 and an all-zero row is SS_ERR_DOMAIN. core/src/model/rmsnorm.c. */
+ss_status ss_rmsnorm(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
+                     double eps, float *y);
+/* Its backward given dy (rows x d): dx (rows x d) and dgain (d values,
+   summed over the rows; NULL to skip). Takes x, not y: the row's rms is
+   recomputed. */
+ss_status ss_rmsnorm_backward(ss_impl impl, const float *x, size_t rows, size_t d,
+                              const float *gain, double eps, const float *dy, float *dx,
+                              float *dgain);
+/* LayerNorm (Ba et al. 2016; torch.nn.LayerNorm, biased variance) of each
+   row: y = (x - mean) / sqrt(var + eps) * gain + bias; bias may be NULL
+   (0); 0 <= eps <= 1; eps = 0 and a constant row is SS_ERR_DOMAIN.
+   core/src/model/layernorm.c. */
+ss_status ss_layernorm(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
+                       const float *bias, double eps, float *y);
+/* Its backward given dy: dx (rows x d), dgain and dbias (d values each,
+   summed over the rows; each may be NULL). The mean and variance are
+   recomputed from x. */
+ss_status ss_layernorm_backward(ss_impl impl, const float *x, size_t rows, size_t d,
+                                const float *gain, double eps, const float *dy, float *dx,
+                                float *dgain, float *dbias);
+
+/* Token embedding (torch.nn.Embedding): y[t, :] = table[tokens[t], :] for
+   t < count; table: vocab x d; y: count x d. A token >= vocab is
+   SS_ERR_DOMAIN; only the rows read must be finite. A copy: the same in
+   every impl. core/src/model/embedding.c. */
+ss_status ss_embedding(const float *table, size_t vocab, size_t d, const uint32_t *tokens,
+                       size_t count, float *y);
+/* Its backward: dtable (vocab x d) is zeroed, then dy[t, :] (count x d) is
+   added to row tokens[t] in token order, in float (the same bits in every
+   impl and build). */
+ss_status ss_embedding_backward(ss_impl impl, const float *dy, const uint32_t *tokens,
+                                size_t count, size_t vocab, size_t d, float *dtable);
+/* Sinusoidal positions (Vaswani et al. 2017): y[p, 2i] = sin(p w_i),
+   y[p, 2i + 1] = cos(p w_i), w_i = 10000^(-2i/d), for p < n; y: n x d. An
+   odd d is SS_ERR_LENGTH. */
+ss_status ss_positions_sinusoidal(size_t n, size_t d, float *y);
+
+/* GELU, tanh form (Hendrycks & Gimpel 2016; torch's
+   gelu(approximate='tanh')): y = x (1 + tanh(sqrt(2/pi) (x + 0.044715
+   x^3))) / 2 on n values. core/src/model/activation.c. */
+ss_status ss_gelu(ss_impl impl, const float *x, size_t n, float *y);
+/* Its backward: dx = dy gelu'(x). */
+ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t n, float *dx);
+
 #ifdef __cplusplus
 }
 #endif
