@@ -294,6 +294,12 @@ typedef struct ss_kernel_info {
   ss_draw_kind draws;      /* samplers: what one draw is */
   bool has_backward;
   bool has_param_backward; /* normalizers: normalize_param_vjp is set */
+  /* normalizers: y may be x itself (the same buffer, same stride; any other
+     overlap is still not allowed), in every impl, with the same result bit
+     for bit: each pass reads x_i no later than it writes y_i. A caller
+     that stages x in a buffer of its own (the JS API) then needs one buffer,
+     not two: at 2^22 floats a working set of 16 MB instead of 32. */
+  bool in_place;
   /* Indexed by ss_impl; an entry is NULL when that impl is not compiled in.
      Only the members of the kernel's family are set. */
   ss_normalize_fn normalize[SS_IMPL_COUNT];
@@ -378,7 +384,8 @@ ss_status ss_registry_json(char *buf, size_t cap, size_t *len);
    then the length n and the parameters (ss_params_check_n), or for
    attention the parameters (ss_params_check) and the shapes. */
 
-/* Normalizers (see ss_normalize_fn). */
+/* Normalizers (see ss_normalize_fn). y must not overlap x, except y = x
+   for a kernel whose in_place is true. */
 ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
                        size_t n, const double *params, size_t nparams,
                        float *y);
@@ -464,7 +471,8 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
    row ran (an argument's status). When row r fails, the call stops there
    with that row's status: rows 0 .. r-1 are written as on success, row r's
    outputs as the single call leaves them on that error, rows after r are
-   untouched. y must not overlap x. */
+   untouched. y must not overlap x, except y = x with x_stride = y_stride
+   for a kernel whose in_place is true. */
 #define SS_NO_ROW ((size_t)-1)
 ss_status ss_normalize_rows(const ss_kernel_info *k, ss_impl impl, const float *x,
                             size_t rows, size_t n, size_t x_stride, const double *params,

@@ -143,6 +143,29 @@ describe.each(BUILDS)('%s build', (impl) => {
     expect(ss.heapStats().totalAllocations).toBe(before);
   });
 
+  it('in_place kernels (the registry\'s) run over their staged copy: normalize equals normalizeInto on two heap buffers bit for bit, the caller\'s x untouched, a heap-buffer x too', () => {
+    const ks = ss.kernels('normalizer').filter((k) => k.in_place);
+    expect(ks.map((k) => k.name)).toEqual(expect.arrayContaining(['softmax', 'log_softmax', 'softmax_temperature']));
+    expect(ss.kernels('normalizer').filter((k) => k.in_place === false).length).toBeGreaterThan(10);
+    for (const k of ks) {
+      const { x } = rowsInput(k);
+      const params = validParams(k, N);
+      const keep = x.slice();
+      const bx = ss.alloc(ROWS * N), by = ss.alloc(ROWS * N);
+      bx.set(x);
+      ss.normalizeInto(k.name, bx, by, params, { rows: ROWS });
+      const want = by.array.slice();
+      const out = new Float32Array(ROWS * N);
+      expect(same(ss.normalize(k.name, x, params, { rows: ROWS }), want), k.name).toBe(true);
+      expect(same(ss.normalize(k.name, x, params, { rows: ROWS, out }), want), `${k.name} out`).toBe(true);
+      expect(same(ss.normalize(k.name, row(x, 1), params), row(want, 1)), `${k.name} one row`).toBe(true);
+      expect(same(x, keep), `${k.name}: x untouched`).toBe(true);
+      expect(same(ss.normalize(k.name, bx, params, { rows: ROWS }), want), `${k.name} heap x`).toBe(true);
+      expect(same(bx.array, keep), `${k.name}: heap x untouched`).toBe(true);
+      bx.free(), by.free();
+    }
+  });
+
   it('{ out } of the wrong length, type or memory is an Error naming options.out', () => {
     const k = ss.kernels('normalizer')[0];
     const x = randomLogits(8, 1, 4);

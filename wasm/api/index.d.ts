@@ -59,6 +59,8 @@ export interface KernelInfo<N extends string = string> {
   has_backward: boolean;
   /** Normalizers: whether normalizeParamBackward is available. */
   has_param_backward?: boolean;
+  /** Normalizers: whether y may be x itself (the C call writes over its input; normalize() then stages one buffer, not two). */
+  in_place?: boolean;
   /** What a kernel is for beyond its family: a decoding stage (samplers), exact or linear attention. */
   role?: 'decode_stage' | 'exact_attention' | 'linear_attention';
   /** Decoding stages: position in the pipeline and the stage's own parameter. */

@@ -24,7 +24,11 @@ export const normalizerCalls = {
     const n = shape ? shape.n : xa.n;
     const np = this._packParams(k, params, where, n);
     const [px] = this._stage([xa]);
-    const py = this._scratch.get('out0', xa.n * 4);
+    // a kernel that may write y over x (the registry's in_place) runs on
+    // the staged copy itself: one heap buffer, not two (at 2^22 floats a
+    // 16 MB working set instead of 32: 1.32 -> 1.14 ns per element with
+    // { out }, Node 20); never over a heap buffer of the caller's
+    const py = k.in_place && !xa.heap ? px : this._scratch.get('out0', xa.n * 4);
     if (shape) this._normalizeRows(k, where, xa, shape, np, px, py);
     else {
       const s = this.exports.ss_normalize(this._ptr.get(k), this._implFor(k), px, xa.n, this._paramsPtr, np, py);

@@ -115,6 +115,8 @@ static void json_kernel(ss_json *b, const ss_kernel_info *k) {
   if (k->family == SS_FAMILY_NORMALIZER)
     ss_json_raw(b, k->has_param_backward ? ",\"has_param_backward\":true"
                                   : ",\"has_param_backward\":false");
+  if (k->family == SS_FAMILY_NORMALIZER)
+    ss_json_raw(b, k->in_place ? ",\"in_place\":true" : ",\"in_place\":false");
   ss_json_raw(b, ",\"impls\":[");
   bool first = true;
   for (int i = 0; i < SS_IMPL_COUNT; i++) {

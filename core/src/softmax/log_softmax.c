@@ -198,6 +198,7 @@ const ss_kernel_info ss_kernel_log_softmax = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_LOG_PROBS,
     .has_backward = true,
+    .in_place = true,
     .normalize = SS_IMPLS(log_softmax),
     .normalize_vjp = SS_IMPLS(log_softmax_vjp),
     .relaxed_simd = "softmax's exp with relaxed_madd in log S (fused or not): "

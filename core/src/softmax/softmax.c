@@ -80,6 +80,7 @@ const ss_kernel_info ss_kernel_softmax = {
     .params = NULL,
     .input = SS_INPUT_LOGITS,
     .has_backward = true,
+    .in_place = true,
     .normalize = SS_IMPLS(softmax),
     .normalize_vjp = SS_IMPLS(ss_softmax_vjp),
     .normalize_pair = {NULL, SS_SIMD(softmax_pair_simd)},

@@ -134,6 +134,7 @@ const ss_kernel_info ss_kernel_softmax_temperature = {
     .input = SS_INPUT_LOGITS,
     .output = SS_OUTPUT_PROBS,
     .has_backward = true,
+    .in_place = true,
     .normalize = SS_IMPLS(softmax_temperature),
     .normalize_vjp = SS_IMPLS(softmax_temperature_vjp),
     .relaxed_simd = "relaxed_madd exp polynomial (fused or not): rel err <= 2e-6 "
