@@ -1015,6 +1015,235 @@ ss_status ss_gelu(ss_impl impl, const float *x, size_t n, float *y);
 /* Its backward: dx = dy gelu'(x). */
 ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t n, float *dx);
 
+/* ---------------------------------------------------------------------- */
+/* The tiny attention model, its training step and its tasks (core/src/model) */
+/* A pre-norm transformer over a set or sequence of n items, read out at the
+   last position (the query), as in the experiments of issue 27:
+
+     h0_j = E_a[a_j] + E_b[b_j] + f_j u + pos_j     (two token tables, one
+                                                     scalar feature per item)
+     for each layer:  h = h + Wo Attn(Wq x, Wk x, Wv x),  x = RMSNorm(h)
+                      h = h + W2 GELU(W1 RMSNorm(h))      (mlp: W1 is 4d x d)
+     logits = W_U RMSNorm(h_{n-1});  loss = the loss kernel at the target
+
+   Attn is the registry's exact attention (cfg.attention, e.g. sdpa) through
+   any registry normalizer with a VJP, its heads, no mask or a causal one.
+   The LAST layer computes only the query row: its Q projection, attention
+   output, MLP and the readout run on position n-1 alone (keys and values
+   on all n positions); the loss reads only that position, so this is the
+   same function as computing every row. Earlier layers compute all rows.
+   Linear layers have no bias; RMSNorm's eps is SS_MODEL_NORM_EPS.
+   core/src/model/model_config.c (sizes, layout, init), model_forward.c,
+   model_backward.c, model_step.c, tasks.c. */
+#define SS_MODEL_MAX_D 128      /* d */
+#define SS_MODEL_MAX_HEADS 4
+#define SS_MODEL_MAX_LAYERS 2
+#define SS_MODEL_MAX_VOCAB 65536 /* vocab_a, vocab_b, classes */
+#define SS_MODEL_MAX_N 16384     /* items per example (and learned positions' max_n) */
+#define SS_MODEL_NORM_EPS 1e-5
+
+typedef enum ss_positions {
+  SS_POSITIONS_NONE = 0,       /* a set: no position information (default) */
+  SS_POSITIONS_SINUSOIDAL = 1, /* ss_positions_sinusoidal, added to h0 */
+  SS_POSITIONS_LEARNED = 2,    /* a max_n x d table (cannot extrapolate past max_n) */
+  SS_POSITIONS_COUNT = 3
+} ss_positions;
+
+/* The model's shape. Flags are 0 or 1 (uint32_t, so a caller outside C
+   writes plain words). Ranges (SS_ERR_PARAM_RANGE otherwise, after
+   SS_ERR_NULL for a NULL cfg or kernel):
+   1 <= vocab_a, vocab_b, classes <= SS_MODEL_MAX_VOCAB; 2 <= d <=
+   SS_MODEL_MAX_D, even when positions are sinusoidal; 1 <= heads <=
+   SS_MODEL_MAX_HEADS dividing d; 1 <= layers <= SS_MODEL_MAX_LAYERS;
+   positions an ss_positions; learned positions: 1 <= max_n <= SS_MODEL_MAX_N
+   (ignored otherwise); attention an exact-attention kernel (role
+   SS_ROLE_EXACT_ATTENTION; SS_ERR_FAMILY for another family); normalizer a
+   normalizer with a VJP (SS_ERR_NO_BACKWARD otherwise) whose norm_params
+   pass ss_params_check; with train_norm_params, its float parameters are
+   trained (one copy per layer in the parameter arena; SS_ERR_NO_BACKWARD
+   when it has no parameter VJP); loss a loss kernel whose first parameter
+   is the target, loss_params its parameters (loss_nparams of them, the
+   target's value ignored: each example's target is put there). */
+typedef struct ss_model_config {
+  uint32_t vocab_a, vocab_b, classes;
+  uint32_t d, heads, layers;
+  uint32_t mlp;               /* 1: the MLP block in every layer */
+  uint32_t positions;         /* an ss_positions */
+  uint32_t max_n;             /* learned positions: the table's rows */
+  uint32_t causal;            /* 1: query i sees keys j <= i */
+  uint32_t train_norm_params; /* 1: the normalizer's float parameters are trained */
+  uint64_t seed;              /* ss_model_init's draws */
+  const ss_kernel_info *attention;
+  const ss_kernel_info *normalizer;
+  const double *norm_params;
+  size_t norm_nparams;
+  const ss_kernel_info *loss;
+  const double *loss_params;
+  size_t loss_nparams;
+} ss_model_config;
+
+/* The shape's checks above, alone. */
+ss_status ss_model_check(const ss_model_config *cfg);
+
+/* The parameters are one float arena of ss_model_param_count(cfg) values
+   (gradients: an arena of the same shape), tensor after tensor in this
+   order, each row-major (rows x cols):
+     embed_a (vocab_a x d), embed_b (vocab_b x d), feature (1 x d: u),
+     [positions (max_n x d), learned only], then per layer l:
+     attn_norm (1 x d: RMSNorm gain), wq, wk, wv, wo (d x d),
+     [mlp_norm (1 x d), w1 (4d x d), w2 (d x 4d), with mlp],
+     [norm_params (1 x the normalizer's float parameters), trained only],
+   then final_norm (1 x d), unembed (classes x d).
+   ss_model_param_count is 0 for a config ss_model_check rejects. */
+typedef struct ss_model_tensor {
+  const char *name; /* as above */
+  uint32_t layer;   /* the layer of a per-layer tensor, else 0 */
+  size_t offset;    /* in floats from the arena's start */
+  size_t rows, cols;
+} ss_model_tensor;
+size_t ss_model_param_count(const ss_model_config *cfg);
+/* The number of tensors (0 for a rejected config) and tensor i's place. */
+size_t ss_model_tensor_count(const ss_model_config *cfg);
+ss_status ss_model_tensor_at(const ss_model_config *cfg, size_t i, ss_model_tensor *out);
+
+/* Bytes of workspace a forward, gradient or training step on batch
+   examples of n items needs (caller-provided: no allocation in core); 0 for
+   a rejected config, batch or n out of range (1 <= batch, 2 <= n <=
+   SS_MODEL_MAX_N, n <= max_n with learned positions, batch n d <=
+   SS_MAX_N) or a size beyond size_t. */
+size_t ss_model_workspace_size(const ss_model_config *cfg, size_t batch, size_t n);
+
+/* Seeded init (Philox normals under cfg->seed, one stream per tensor; the
+   same bits in every build): embeddings, feature, learned positions and
+   wq, wk, wv, w1, unembed ~ N(0, 0.02^2); wo and w2 ~ N(0, (0.02 /
+   sqrt(2 layers))^2) (GPT-2's residual scaling); norm gains 1; trained
+   normalizer parameters their values in cfg->norm_params. */
+ss_status ss_model_init(const ss_model_config *cfg, float *params);
+
+/* One batch: batch examples of n items. tokens_a, tokens_b (batch n: below
+   vocab_a, vocab_b; SS_ERR_DOMAIN otherwise), feature (batch n, finite),
+   target (batch, below classes; SS_ERR_DOMAIN otherwise). */
+typedef struct ss_model_batch {
+  size_t batch, n;
+  const uint32_t *tokens_a, *tokens_b;
+  const float *feature;
+  const uint32_t *target;
+} ss_model_batch;
+
+/* What a forward reports. loss: the mean of the loss over the batch;
+   accuracy: the fraction of examples whose argmax logit (the lowest index
+   among ties) is the target. The pointers are set by the caller, each may
+   be NULL: pred (batch: the argmax class), logits (batch x classes),
+   query_attn (batch x heads x n: the last layer's attention weights of the
+   query row, head by head), maps (layers x heads x n x n: every row's
+   weights, layer by layer, for example map_example; the last layer's full
+   map is computed for it alone). */
+typedef struct ss_model_outputs {
+  double loss, accuracy;
+  uint32_t *pred;
+  float *logits;
+  float *query_attn;
+  float *maps;
+  size_t map_example;
+} ss_model_outputs;
+
+/* The forward on one batch. work: work_bytes >= ss_model_workspace_size
+   (SS_ERR_BUFFER otherwise; a NULL work SS_ERR_NULL). Statuses: the
+   config's, SS_ERR_UNSUPPORTED for an impl not in this build,
+   SS_ERR_PARAM_RANGE for batch or n out of range (or map_example >= batch
+   with maps), the batch's SS_ERR_NULL / SS_ERR_DOMAIN / SS_ERR_NAN /
+   SS_ERR_NONFINITE, params not finite (SS_ERR_NAN / SS_ERR_NONFINITE); a
+   layer's or the attention's error (an overflow: SS_ERR_DOMAIN); and a
+   loss that is NaN or Inf: SS_ERR_DOMAIN, never SS_OK (out->loss then
+   holds it). */
+ss_status ss_model_forward(const ss_model_config *cfg, ss_impl impl, const float *params,
+                           const ss_model_batch *b, void *work, size_t work_bytes,
+                           ss_model_outputs *out);
+/* The forward, then the backward: grads (ss_model_param_count floats, the
+   arena's layout) = d(mean loss)/d(params), overwritten. out may be NULL. */
+ss_status ss_model_grad(const ss_model_config *cfg, ss_impl impl, const float *params,
+                        const ss_model_batch *b, void *work, size_t work_bytes, float *grads,
+                        ss_model_outputs *out);
+
+/* The optimizer of a training run: a registry optimizer with its
+   parameters (registry order), applied to every tensor with its own slots
+   and scalars, its lr times ss_schedule_factor(schedule, t, total, warmup,
+   decay, min_factor) at step t (1-based). An optimizer with a `cols`
+   parameter (sage) gets each tensor's cols; a look-ahead optimizer (sam)
+   takes its gradient at each tensor's own ascent point (ss_sam_perturb per
+   tensor: layer-wise SAM), a second forward and backward per step. */
+typedef struct ss_model_optim {
+  const ss_kernel_info *optimizer;
+  const double *params;
+  size_t nparams;
+  uint32_t schedule; /* an ss_schedule */
+  double total, warmup, decay, min_factor;
+} ss_model_optim;
+/* Floats of optimizer state (the slots of every tensor, one after another)
+   for cfg and optimizer k; 0 when either is rejected. The scalars are
+   ss_model_tensor_count(cfg) x SS_OPT_SCALARS doubles. Both start zeroed. */
+size_t ss_model_opt_state_size(const ss_model_config *cfg, const ss_kernel_info *k);
+
+/* One training step: ss_model_grad at params, then the optimizer on every
+   tensor (t = the steps taken so far + 1, read from the scalars). out (may
+   be NULL) reports the forward before the update. Statuses: those of
+   ss_model_grad, the optimizer's (SS_ERR_PARAM_RANGE for its parameters or
+   the schedule's), and SS_ERR_DOMAIN when the loss is NaN or Inf or an
+   update overflows: the run has diverged at this step (params and state are
+   then unspecified: keep a copy to restart from). A trained normalizer
+   parameter is held inside its registry range after each update (a closed
+   bound is clamped to, an open one to the next float inside it). */
+ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model_optim *opt,
+                        float *params, float *grads, float *state, double *scalars,
+                        const ss_model_batch *b, void *work, size_t work_bytes,
+                        ss_model_outputs *out);
+
+/* Tasks (core/src/model/tasks.c): seeded generators of batches; each
+   example is n items with the query item last, and a target class. Every
+   draw is a Philox draw of (seed, stream = step, index): a batch is a pure
+   function of (task, seed, step, batch, n), the same in every build.
+   - SS_TASK_MAX_RETRIEVAL (Velickovic et al. 2024, "softmax is not enough"):
+     items j < n-1 carry a value class a_j in [0, values) and a priority
+     f_j ~ U(0, 1) (the feature); the query has a = values (QUERY), f = 0.
+     b is 0 everywhere. Target: the value of the max-priority item (ties,
+     2^-23 apart: the first). vocab_a = values + 1, vocab_b = 1, classes =
+     values.
+   - SS_TASK_KV_RETRIEVAL (needle; Nakanishi 2025, Scalable-Softmax): items
+     are pairs (a = key k_j in [0, keys), b = value v_j in [0, values)); the
+     query has a = keys + k* (a query copy of the key ids), b = values
+     (NONE). k* appears exactly once among the items, at a uniform position;
+     the other items' keys are drawn from the other keys (repeats allowed).
+     Target: k*'s value. Features 0. vocab_a = 2 keys, vocab_b = values + 1,
+     classes = values. keys >= 2 (when n > 2).
+   - SS_TASK_KV_OR_NONE (softpick, Zuhri et al. 2025: where attention sinks
+     appear): as KV_RETRIEVAL with a BOS item first (a = 2 keys, b =
+     values), and with probability 1/2 the query key is absent from the
+     items: target NONE = values. vocab_a = 2 keys + 1, vocab_b = values + 1,
+     classes = values + 1. n >= 3.
+   Uniform integers in [0, m) are floor(u32 m / 2^32) (bias below m 2^-32). */
+typedef enum ss_task_kind {
+  SS_TASK_MAX_RETRIEVAL = 0,
+  SS_TASK_KV_RETRIEVAL = 1,
+  SS_TASK_KV_OR_NONE = 2,
+  SS_TASK_COUNT = 3
+} ss_task_kind;
+typedef struct ss_task {
+  uint32_t kind;   /* an ss_task_kind */
+  uint32_t values; /* value classes, 2 .. SS_MODEL_MAX_VOCAB - 1 */
+  uint32_t keys;   /* key ids (kv tasks), 2 .. SS_MODEL_MAX_VOCAB / 2 - 1 */
+} ss_task;
+/* "max_retrieval", "kv_retrieval", "kv_or_none"; NULL past the end. */
+const char *ss_task_name(uint32_t kind);
+/* The vocabularies and classes a model for this task needs. */
+ss_status ss_task_dims(const ss_task *task, uint32_t *vocab_a, uint32_t *vocab_b,
+                       uint32_t *classes);
+/* One batch into the caller's arrays: tokens_a, tokens_b, feature (batch n
+   each), target (batch). 1 <= batch, n >= 2 (3 for kv_or_none), batch n <=
+   SS_MAX_N, n <= SS_MODEL_MAX_N (else SS_ERR_PARAM_RANGE); seed and step
+   any 64-bit values. */
+ss_status ss_task_batch(const ss_task *task, uint64_t seed, uint64_t step, size_t batch, size_t n,
+                        uint32_t *tokens_a, uint32_t *tokens_b, float *feature, uint32_t *target);
+
 #ifdef __cplusplus
 }
 #endif
