@@ -20,17 +20,13 @@
 #include "model/model_internal.h"
 #include "model/model_plan.h"
 
-static void add_to(float *y, const float *x, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] += x[i];
-}
-
 /* y[row n-1 of example e] += x[e] (rows of d), or y += x for all rows. */
 static void add_rows(float *y, const float *x, bool last, size_t batch, size_t n, size_t d) {
   if (!last) {
-    add_to(y, x, batch * n * d);
+    ss_model_add(y, x, batch * n * d);
     return;
   }
-  for (size_t e = 0; e < batch; e++) add_to(y + (e * n + n - 1) * d, x + e * d, d);
+  for (size_t e = 0; e < batch; e++) ss_model_add(y + (e * n + n - 1) * d, x + e * d, d);
 }
 
 /* The backward of layer l: dx (rows_q x d) is the gradient at its output;
@@ -61,7 +57,7 @@ static ss_status layer_backward(const ss_model_config *cfg, ss_impl impl, const 
         (s = ss_rmsnorm_backward(impl, ws + w->xmid, Q, d, params + a->mlp_norm, eps, t1, t2,
                                  grads + a->mlp_norm)) != SS_OK)
       return s;
-    add_to(dx, t2, Q * d);
+    ss_model_add(dx, t2, Q * d);
   }
   if ((s = ss_linear_backward(impl, ws + w->o, Q, d, params + a->wo, d, dx, t1, grads + a->wo,
                               NULL)) != SS_OK)
@@ -87,7 +83,7 @@ static ss_status layer_backward(const ss_model_config *cfg, ss_impl impl, const 
       (s = ss_linear_backward(impl, ws + w->xn, R, d, params + a->wv, d, t4, t3, grads + a->wv,
                               NULL)) != SS_OK)
     return s;
-  add_to(t5, t3, R * d);
+  ss_model_add(t5, t3, R * d);
   add_rows(t5, t1, last, B, n, d);
   if ((s = ss_rmsnorm_backward(impl, ws + w->xin, R, d, params + a->attn_norm, eps, t5, t4,
                                grads + a->attn_norm)) != SS_OK)

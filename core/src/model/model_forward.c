@@ -19,11 +19,6 @@
 #include "model/model_internal.h"
 #include "model/model_plan.h"
 
-/* y[i] += x[i], i < n (float, in order). */
-static void add_to(float *y, const float *x, size_t n) {
-  for (size_t i = 0; i < n; i++) y[i] += x[i];
-}
-
 /* h0 into ws's layer 0 xin. */
 static ss_status embed(const ss_model_config *cfg, ss_impl impl, const model_layout *lay,
                        const model_plan *p, const float *params, const ss_model_batch *b,
@@ -33,7 +28,7 @@ static ss_status embed(const ss_model_config *cfg, ss_impl impl, const model_lay
   ss_status s = ss_embedding(params + lay->embed_a, cfg->vocab_a, d, b->tokens_a, R, h);
   if (s == SS_OK) s = ss_embedding(params + lay->embed_b, cfg->vocab_b, d, b->tokens_b, R, t);
   if (s != SS_OK) return s;
-  add_to(h, t, R * d);
+  ss_model_add(h, t, R * d);
   const float *u = params + lay->feature;
   for (size_t r = 0; r < R; r++) {
     const float f = b->feature[r];
@@ -47,7 +42,7 @@ static ss_status embed(const ss_model_config *cfg, ss_impl impl, const model_lay
     pos = params + lay->positions;
   }
   if (pos)
-    for (size_t e = 0; e < p->batch; e++) add_to(h + e * n * d, pos, n * d);
+    for (size_t e = 0; e < p->batch; e++) ss_model_add(h + e * n * d, pos, n * d);
   (void)impl;
   return ss_check_finite_fast(h, R * d) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
@@ -106,7 +101,7 @@ static ss_status layer_forward(const ss_model_config *cfg, ss_impl impl, const m
     return s;
   if ((s = ss_linear(impl, ws + w->o, Q, d, params + a->wo, NULL, d, ws + w->xmid)) != SS_OK)
     return s;
-  add_to(ws + w->xmid, ws + w->xres, Q * d);
+  ss_model_add(ws + w->xmid, ws + w->xres, Q * d);
   float *xout = ws + w->xout;
   if (!cfg->mlp) {
     memcpy(xout, ws + w->xmid, Q * d * sizeof(float));
@@ -117,7 +112,7 @@ static ss_status layer_forward(const ss_model_config *cfg, ss_impl impl, const m
       (s = ss_gelu(impl, ws + w->h1, Q * F, ws + w->g)) != SS_OK ||
       (s = ss_linear(impl, ws + w->g, Q, F, params + a->w2, NULL, d, xout)) != SS_OK)
     return s;
-  add_to(xout, ws + w->xmid, Q * d);
+  ss_model_add(xout, ws + w->xmid, Q * d);
   return SS_OK;
 }
 

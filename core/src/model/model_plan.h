@@ -100,6 +100,11 @@ ss_status ss_model_attend_vjp(const ss_model_config *cfg, ss_impl impl, const do
 
 /* ---- forward and backward (model_forward.c, model_backward.c) ---- */
 
+/* y[i] += x[i], i < n: float additions in order (the same bits every run). */
+static inline void ss_model_add(float *y, const float *x, size_t n) {
+  for (size_t i = 0; i < n; i++) y[i] += x[i];
+}
+
 /* The forward into the workspace ws (plan's regions); fills out's fields
    and pointers (out may be NULL). */
 ss_status ss_model_run_forward(const ss_model_config *cfg, ss_impl impl, const model_layout *lay,
