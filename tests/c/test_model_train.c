@@ -5,9 +5,11 @@
  * [4, 16] items (n drawn per step from the step's own Philox draw), then the
  * accuracy on a held-out test set (another seed) at n = 16, in
  * distribution. It must reach TRAIN_ACC; a second run from the same seed
- * must give the same parameters bit for bit (the same build: every sum in a
- * fixed order; checked for the build's default impl). Both impls train and
- * each must reach the accuracy.
+ * must give the same parameters bit for bit after its first RERUN_STEPS
+ * steps (the same build: every sum in a fixed order). The build's default
+ * impl trains (the scalar build: the scalar reference; the others: SIMD,
+ * whose gradients test_model_grad.c holds to the scalar ones), so each impl
+ * trains in some build and the suite's time stays low.
  */
 #include <string.h>
 
@@ -18,6 +20,7 @@
 #define TRAIN_LR 1e-2
 #define TRAIN_ACC 0.9
 #define TEST_BATCH 256
+#define RERUN_STEPS 60 /* the rerun: the first steps again (the suite's time) */
 
 static const ss_task TASK = {SS_TASK_MAX_RETRIEVAL, 8, 0};
 
@@ -47,7 +50,9 @@ typedef struct {
   ss_status status;
 } run_result;
 
-static run_result train(ss_impl impl) {
+/* steps of training, then the test accuracy (when steps is TRAIN_STEPS);
+   snap (may be NULL) receives the parameters after RERUN_STEPS steps. */
+static run_result train(ss_impl impl, uint64_t steps, float *snap) {
   double np[1] = {0}, lp[1] = {0};
   const ss_model_config cfg = train_config(np, lp);
   run_result r = {.count = ss_model_param_count(&cfg)};
@@ -67,7 +72,8 @@ static run_result train(ss_impl impl) {
   uint32_t *ta = ss_test_alloc(maxb * 4), *tb = ss_test_alloc(maxb * 4), *tg = ss_test_alloc(TEST_BATCH * 4);
   float *f = ss_test_alloc(maxb * 4);
   r.status = ss_model_init(&cfg, r.params);
-  for (uint64_t t = 0; t < TRAIN_STEPS && r.status == SS_OK; t++) {
+  for (uint64_t t = 0; t < steps && r.status == SS_OK; t++) {
+    if (snap && t == RERUN_STEPS) memcpy(snap, r.params, r.count * 4);
     const size_t n = train_n(t);
     ss_task_batch(&TASK, 1, t, TRAIN_BATCH, n, ta, tb, f, tg);
     const ss_model_batch b = {TRAIN_BATCH, n, ta, tb, f, tg};
@@ -75,7 +81,7 @@ static run_result train(ss_impl impl) {
     r.status = ss_model_step(&cfg, impl, &opt, r.params, grads, state, scalars, &b, work, wbytes, &out);
     r.last_loss = out.loss;
   }
-  if (r.status != SS_OK) return r;
+  if (r.status != SS_OK || steps != TRAIN_STEPS) return r;
   ss_task_batch(&TASK, 2, 0, TEST_BATCH, 16, ta, tb, f, tg);
   const ss_model_batch test = {TEST_BATCH, 16, ta, tb, f, tg};
   ss_model_outputs out = {0};
@@ -85,18 +91,20 @@ static run_result train(ss_impl impl) {
 }
 
 TEST(model_train_max_retrieval_reaches_accuracy_and_reruns_bit_identically) {
-  FOR_EACH_IMPL(impl) {
-    const run_result a = train(impl);
+  {
+    const ss_impl impl = ss_impl_default();
+    double np[1] = {0}, lp[1] = {0};
+    const ss_model_config cfg = train_config(np, lp);
+    float *snap = ss_test_alloc(ss_model_param_count(&cfg) * 4);
+    const run_result a = train(impl, TRAIN_STEPS, snap);
     CHECK_STATUS(a.status, SS_OK);
     printf("    %s: accuracy %.4f at n = 16 after %d steps (last loss %.4f)\n", ss_impl_name(impl),
            a.accuracy, TRAIN_STEPS, a.last_loss);
     CHECK(a.accuracy >= TRAIN_ACC, "%s: accuracy %.4f < %.2f", ss_impl_name(impl), a.accuracy,
           TRAIN_ACC);
-    if (impl != ss_impl_default()) continue; /* one rerun: the suite's time */
-    const run_result b = train(impl);
+    const run_result b = train(impl, RERUN_STEPS, NULL);
     CHECK_STATUS(b.status, SS_OK);
-    CHECK(memcmp(a.params, b.params, a.count * 4) == 0, "%s: the rerun's parameters differ",
-          ss_impl_name(impl));
-    CHECK(a.accuracy == b.accuracy, "%s: the rerun's accuracy differs", ss_impl_name(impl));
+    CHECK(memcmp(snap, b.params, b.count * 4) == 0,
+          "%s: the rerun's parameters after %d steps differ", ss_impl_name(impl), RERUN_STEPS);
   }
 }
