@@ -147,7 +147,7 @@ ss_status ss_model_grad(const ss_model_config *cfg, ss_impl impl, const float *p
   model_layout lay;
   model_plan p;
   if (!grads) return SS_ERR_NULL;
-  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, &lay, &p);
+  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, false, &lay, &p);
   if (s != SS_OK) return s;
   if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
   if ((s = ss_model_run_forward(cfg, impl, &lay, &p, params, b, work, out)) != SS_OK) return s;

@@ -165,14 +165,18 @@ bool ss_model_plan_of(const ss_model_config *cfg, size_t batch, size_t n, model_
   ok = ok && region(&at, batch * d, &p->layer[cfg->layers - 1].xout) &&
        region(&at, batch * d, &p->xfn) && region(&at, batch * cfg->classes, &p->logits) &&
        region(&at, batch * cfg->classes, &p->dlogits);
-  for (size_t i = 0; i < 6; i++) ok = ok && region(&at, R * d, &p->b[i]);
-  for (size_t i = 0; i < 2; i++) ok = ok && region(&at, R * F, &p->bf[i]);
   p->nscratch = ss_model_attention_scratch(cfg, n, n);
+  ok = ok && p->nscratch && region(&at, n * d, &p->pos) && region(&at, n * d, &p->map_q) &&
+       region(&at, n * d, &p->map_o) && region(&at, p->nscratch, &p->scratch);
+  p->forward_total = at;
+  /* the MLP's backward buffers hold the query rows of a layer: R rows
+     before the last layer, batch rows in it */
+  const size_t fq = cfg->layers > 1 ? R : batch;
+  for (size_t i = 0; i < 6; i++) ok = ok && region(&at, R * d, &p->b[i]);
+  for (size_t i = 0; i < 2; i++) ok = ok && region(&at, fq * F, &p->bf[i]);
   model_layout lay;
   ss_model_layout_of(cfg, &lay);
-  ok = ok && p->nscratch && region(&at, n * d, &p->pos) && region(&at, n * d, &p->map_q) &&
-       region(&at, n * d, &p->map_o) && region(&at, p->nscratch, &p->scratch) &&
-       region(&at, lay.total, &p->saved);
+  ok = ok && region(&at, lay.total, &p->saved);
   p->total = at;
   return ok;
 }
@@ -184,16 +188,24 @@ size_t ss_model_workspace_size(const ss_model_config *cfg, size_t batch, size_t 
   return p.total * sizeof(float);
 }
 
+size_t ss_model_forward_workspace_size(const ss_model_config *cfg, size_t batch, size_t n) {
+  if (ss_model_config_check(cfg) != SS_OK) return 0;
+  model_plan p;
+  if (!ss_model_plan_of(cfg, batch, n, &p)) return 0;
+  return p.forward_total * sizeof(float);
+}
+
 ss_status ss_model_check_call(const ss_model_config *cfg, ss_impl impl, const float *params,
                               const ss_model_batch *b, const void *work, size_t work_bytes,
-                              model_layout *lay, model_plan *plan) {
+                              bool forward_only, model_layout *lay, model_plan *plan) {
   ss_status s = ss_model_config_check(cfg);
   if (s != SS_OK) return s;
   if (!params || !b || !work) return SS_ERR_NULL;
   if (!b->tokens_a || !b->tokens_b || !b->feature || !b->target) return SS_ERR_NULL;
   if (!ss_model_impl_ok(impl)) return SS_ERR_UNSUPPORTED;
   if (!ss_model_plan_of(cfg, b->batch, b->n, plan)) return SS_ERR_PARAM_RANGE;
-  if (work_bytes / sizeof(float) < plan->total) return SS_ERR_BUFFER;
+  if (work_bytes / sizeof(float) < (forward_only ? plan->forward_total : plan->total))
+    return SS_ERR_BUFFER;
   ss_model_layout_of(cfg, lay);
   const size_t R = b->batch * b->n;
   for (size_t i = 0; i < R; i++)

@@ -167,7 +167,7 @@ ss_status ss_model_forward(const ss_model_config *cfg, ss_impl impl, const float
                            ss_model_outputs *out) {
   model_layout lay;
   model_plan p;
-  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, &lay, &p);
+  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, true, &lay, &p);
   if (s != SS_OK) return s;
   if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
   return ss_model_run_forward(cfg, impl, &lay, &p, params, b, work, out);

@@ -14,10 +14,10 @@
  *     o (Q d: attention output before wo), xmid (Q d), hn (Q d), h1, g (Q F),
  *     xout (Q d; the next layer's xin)
  *   final: xfn (B d), logits, dlogits (B classes)
- *   backward: six R d buffers, two R F buffers
  *   pos (n d: sinusoids), map_q, map_o (n d: the last layer's full map of
- *   one example), attention scratch, and a copy of the parameters (the
- *   look-ahead optimizers' point).
+ *   one example), attention scratch -- all a forward needs; then
+ *   backward: six R d buffers, two Q F buffers (the largest Q), and a copy
+ *   of the parameters (the look-ahead optimizers' point).
  */
 #ifndef SS_MODEL_PLAN_H
 #define SS_MODEL_PLAN_H
@@ -57,9 +57,11 @@ typedef struct model_plan {
   size_t batch, n, rows, d, f, classes, heads, layers;
   model_layer_ws layer[SS_MODEL_MAX_LAYERS];
   size_t xfn, logits, dlogits;
-  size_t b[6], bf[2]; /* backward buffers: R d and R F */
-  size_t pos, map_q, map_o, scratch, nscratch, saved;
-  size_t total; /* floats */
+  size_t pos, map_q, map_o, scratch, nscratch;
+  size_t b[6], bf[2]; /* backward buffers: R d, and Q F for the largest Q */
+  size_t saved;
+  size_t forward_total; /* floats a forward alone needs (the regions before b) */
+  size_t total;         /* floats */
 } model_plan;
 
 /* The config's checks (softscope.h, ss_model_check). */
@@ -74,7 +76,7 @@ bool ss_model_plan_of(const ss_model_config *cfg, size_t batch, size_t n, model_
    and plan. */
 ss_status ss_model_check_call(const ss_model_config *cfg, ss_impl impl, const float *params,
                               const ss_model_batch *b, const void *work, size_t work_bytes,
-                              model_layout *lay, model_plan *plan);
+                              bool forward_only, model_layout *lay, model_plan *plan);
 
 /* ---- attention (model_attention.c) ---- */
 

@@ -69,7 +69,7 @@ ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model
   model_layout lay;
   model_plan p;
   if (!opt || !grads || !scalars) return SS_ERR_NULL;
-  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, &lay, &p);
+  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, false, &lay, &p);
   if (s != SS_OK) return s;
   if ((s = check_optim(opt)) != SS_OK) return s;
   const ss_kernel_info *k = opt->optimizer;
