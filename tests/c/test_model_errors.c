@@ -146,7 +146,12 @@ TEST(model_forward_bad_arguments) {
   CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &E.batch, NULL, E.work_bytes, &out), SS_ERR_NULL);
   CHECK_STATUS(ss_model_grad(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, E.work_bytes, NULL, &out), SS_ERR_NULL);
   CHECK_STATUS(ss_model_forward(cfg, (ss_impl)7, E.params, &E.batch, E.work, E.work_bytes, &out), SS_ERR_UNSUPPORTED);
-  CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, E.work_bytes - 4, &out), SS_ERR_BUFFER);
+  const size_t fwd = ss_model_forward_workspace_size(cfg, EB, EN);
+  CHECK(fwd > 0 && fwd < E.work_bytes, "forward workspace %zu, step's %zu", fwd, E.work_bytes);
+  CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, fwd, &out), SS_OK);
+  CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, fwd - 4, &out), SS_ERR_BUFFER);
+  CHECK_STATUS(ss_model_grad(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, fwd, E.grads, &out), SS_ERR_BUFFER);
+  CHECK_STATUS(ss_model_grad(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, E.work_bytes - 4, E.grads, &out), SS_ERR_BUFFER);
   ss_model_batch b = E.batch;
   b.tokens_b = NULL;
   CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &b, E.work, E.work_bytes, &out), SS_ERR_NULL);
@@ -156,9 +161,10 @@ TEST(model_forward_bad_arguments) {
   CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &b, E.work, E.work_bytes, &out), SS_ERR_PARAM_RANGE);
   b = E.batch, b.n = 9; /* past the learned positions */
   CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &b, E.work, E.work_bytes, &out), SS_ERR_PARAM_RANGE);
-  /* a bigger batch than the workspace was sized for */
-  b = E.batch, b.n = 4, b.batch = EB + 2;
-  CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &b, E.work, E.work_bytes, &out), SS_ERR_BUFFER);
+  /* a bigger batch than the workspace was sized for (the size is checked
+     before the batch's arrays are read) */
+  b = E.batch, b.batch = EB + 1;
+  CHECK_STATUS(ss_model_grad(cfg, SS_IMPL_SCALAR, E.params, &b, E.work, E.work_bytes, E.grads, &out), SS_ERR_BUFFER);
   E.a[4] = cfg->vocab_a;
   CHECK_STATUS(ss_model_forward(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work, E.work_bytes, &out), SS_ERR_DOMAIN);
   E.a[4] = 0, E.b[2] = cfg->vocab_b;
