@@ -557,7 +557,9 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    not NULL for a normalizer with parameters but no parameter VJP;
    SS_ERR_UNSUPPORTED for kernels without a backward pass (linear
    attention). An intermediate or a gradient beyond FLT_MAX is
-   SS_ERR_DOMAIN (the outputs are then unspecified). */
+   SS_ERR_DOMAIN (the outputs are then unspecified); where only a SIMD
+   normalizer VJP's float intermediates overflowed, the scalar reference
+   answers the call, as in ss_normalize_vjp. */
 ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                         const double *params, size_t nparams, const float *dout, float *dq,
                         float *dk, float *dv, double *dnorm_params);

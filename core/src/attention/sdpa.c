@@ -78,14 +78,18 @@ SS_ALWAYS_INLINE ss_status run(ss_impl impl, const ss_attention_io *io, const do
 
 SS_ATTEND_IMPLS(sdpa, run)
 
-/* dnorm[t] += sum over the row of the normalizer's parameter VJP. */
+/* dnorm[t] += the row's parameter VJP (the normalizer's slot, called
+   directly: ss_attend_vjp checked its parameters at length m). */
 static ss_status add_param_vjp(const ss_kernel_info *nk, ss_impl impl, const ss_attention_io *io,
                                const float *s, const float *a, const float *ga, double *dnorm) {
   double dp[SS_ATTN_NORM_PARAMS_MAX];
-  const ss_status st = ss_normalize_param_vjp(nk, NORM_IMPL(impl, nk->normalize_param_vjp), s, a, ga,
-                                              io->m, io->norm_params, io->norm_nparams, dp);
+  const ss_status st = nk->normalize_param_vjp[NORM_IMPL(impl, nk->normalize_param_vjp)](
+      s, a, ga, io->m, io->norm_params, dp);
   if (st != SS_OK) return st;
-  for (size_t t = 0; t < io->norm_nparams; t++) dnorm[t] += dp[t];
+  for (size_t t = 0; t < io->norm_nparams; t++) {
+    if (!isfinite(dp[t])) return SS_ERR_DOMAIN;
+    dnorm[t] += dp[t];
+  }
   return SS_OK;
 }
 
@@ -123,8 +127,9 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
         ga[j] = s[j] == -INFINITY ? 0.0f : ops->dot(oi, io->v + j * io->dv + h * D.dvh, D.dvh);
         if (!(fabsf(ga[j]) <= FLT_MAX)) return SS_ERR_DOMAIN; /* dout . v overflowed */
       }
-      st = ss_normalize_vjp(nk, NORM_IMPL(impl, nk->normalize_vjp), s, a, ga, m, io->norm_params,
-                            io->norm_nparams, gs);
+      /* the normalizer's VJP slot, called directly (ss_attend_vjp checked
+         its parameters at length m, and ga is finite) */
+      st = nk->normalize_vjp[NORM_IMPL(impl, nk->normalize_vjp)](s, a, ga, m, io->norm_params, gs);
       if (st != SS_OK) return st;
       if (dnorm && (st = add_param_vjp(nk, impl, io, s, a, ga, dnorm)) != SS_OK) return st;
       const float *qi = io->q + i * io->d + h * D.dh;
@@ -132,6 +137,8 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
       for (size_t c = 0; c < D.dh; c++) dqi[c] = 0.0f;
       for (size_t j = 0; j < m; j++) {
         if (s[j] == -INFINITY) continue;
+        /* a SIMD VJP's float intermediates overflowed: the scalar call answers */
+        if (!(fabsf(gs[j]) <= FLT_MAX)) return SS_ERR_DOMAIN;
         if (a[j] != 0.0f) ops->axpy(dv + j * io->dv + h * D.dvh, oi, D.dvh, a[j]);
         if (gs[j] != 0.0f) {
           ops->axpy(dqi, io->k + j * io->d + h * D.dh, D.dh, gs[j]);

@@ -60,13 +60,18 @@ static ss_status check_qk_bound(const ss_attention_io *io) {
 }
 
 /* Exact attention's normalizer: a registry normalizer whose output are
-   weights (not log-weights), with valid parameters. */
+   weights (not log-weights), taking rows of m scores (its own length limit,
+   and parameters valid at that length: top-k's k <= m), as the kernels call
+   it row by row (ss_attend_vjp calls its VJP slots directly). */
 static ss_status check_normalizer(const ss_attention_io *io) {
   const ss_kernel_info *nk = io->normalizer;
   if (!nk) return SS_ERR_NULL;
   if (nk->family != SS_FAMILY_NORMALIZER) return SS_ERR_FAMILY;
   if (nk->output == SS_OUTPUT_LOG_PROBS) return SS_ERR_DOMAIN; /* weights, not log-weights */
-  return ss_params_check(nk, io->norm_params, io->norm_nparams);
+  const ss_status s = ss_params_check(nk, io->norm_params, io->norm_nparams);
+  if (s != SS_OK) return s;
+  if (io->m > ss_kernel_max_n(nk)) return SS_ERR_TOO_LARGE;
+  return ss_params_check_n(nk, io->norm_params, io->norm_nparams, io->m);
 }
 
 /* The checks ss_attend and ss_attend_vjp share, in ss_attend's order,
@@ -125,6 +130,23 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
   return SS_OK;
 }
 
+/* One backward call; a gradient beyond FLT_MAX (or a parameter gradient
+   beyond double's) is SS_ERR_DOMAIN, as is a kernel's own overflow (a
+   normalizer VJP row that came out non-finite: its SIMD float
+   intermediates, answered by the scalar call, see ss_retry_scalar). */
+static ss_status vjp_checked(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                             const double *params, const float *dout, float *dq, float *dk, float *dv,
+                             double *dnorm_params) {
+  const ss_status s = k->attend_vjp[impl](io, params, dout, dq, dk, dv, dnorm_params);
+  if (s != SS_OK) return s;
+  if (ss_check_finite_fast(dq, io->n * io->d) != SS_OK || ss_check_finite_fast(dk, io->m * io->d) != SS_OK ||
+      ss_check_finite_fast(dv, io->m * io->dv) != SS_OK)
+    return SS_ERR_DOMAIN;
+  for (size_t t = 0; dnorm_params && t < io->norm_nparams; t++)
+    if (!isfinite(dnorm_params[t])) return SS_ERR_DOMAIN;
+  return SS_OK;
+}
+
 ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                         const double *params, size_t nparams, const float *dout, float *dq,
                         float *dk, float *dv, double *dnorm_params) {
@@ -143,15 +165,9 @@ ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attentio
   if ((s = ss_check_finite(dout, io->n * io->dv)) != SS_OK ||
       (io->attn && (s = ss_check_finite(io->attn, io->heads * io->n * io->m)) != SS_OK))
     return s;
-  s = k->attend_vjp[impl](io, params, dout, dq, dk, dv, dnorm_params);
-  if (s != SS_OK) return s;
-  /* a gradient beyond FLT_MAX (or a parameter gradient beyond double's) */
-  if (ss_check_finite_fast(dq, io->n * io->d) != SS_OK || ss_check_finite_fast(dk, io->m * io->d) != SS_OK ||
-      ss_check_finite_fast(dv, io->m * io->dv) != SS_OK)
-    return SS_ERR_DOMAIN;
-  for (size_t t = 0; dnorm_params && t < io->norm_nparams; t++)
-    if (!isfinite(dnorm_params[t])) return SS_ERR_DOMAIN;
-  return SS_OK;
+  s = vjp_checked(k, impl, io, params, dout, dq, dk, dv, dnorm_params);
+  if (ss_retry_scalar(s, impl)) s = vjp_checked(k, SS_IMPL_SCALAR, io, params, dout, dq, dk, dv, dnorm_params);
+  return s;
 }
 
 ss_status ss_attention_kernel_estimate(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
