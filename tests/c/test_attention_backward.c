@@ -97,15 +97,15 @@ static ss_attention_io io_of(const problem *P, bool keep) {
                            P->out, keep ? P->attn : NULL, P->scratch};
 }
 
-static double params3(const shape *S, double p[3]) {
+/* sdpa's parameters: heads, scale 0 (1 / sqrt(d_head)), causal. */
+static void params3(const shape *S, double p[3]) {
   p[0] = (double)S->heads, p[1] = 0, p[2] = S->causal;
-  return 0;
 }
 
 /* ---- the double-accumulated model of the forward -------------------------- */
 
 /* L = <dout, A V> in float64 (NAN when the normalizer fails); with rowg, the
-   per-row G of the bound (heads x n) and dA into ga (heads x n x m). */
+   G of each row (heads x n) of the difference bound. m <= 64. */
 static double model(const problem *P, const double *np, double *rowg) {
   const shape *S = P->S;
   const size_t dh = S->d / S->heads, dvh = S->dv / S->heads;
@@ -187,7 +187,7 @@ static bool compare(const char *what, const double est[3], double grad, double g
 static bool fd_check(problem *P, const float *dq, const float *dk, const float *dv, const double *dnorm,
                      uint64_t seed, fd_stats *st) {
   const shape *S = P->S;
-  const size_t dh = S->d / S->heads, dvh = S->dv / S->heads;
+  const size_t dh = S->d / S->heads;
   double *rowg = ss_test_alloc(S->heads * S->n * sizeof *rowg), est[3];
   if (!isfinite(model(P, P->np, rowg))) {
     ss_test_fail(__FILE__, __LINE__, "%s: the model's forward failed", P->nk->name);
@@ -207,7 +207,6 @@ static bool fd_check(problem *P, const float *dq, const float *dk, const float *
     if (tensor == 0) g_noise = rowg[(t % S->d / dh) * S->n + t / S->d]; /* row (h, i) */
     if (tensor == 1)
       for (size_t i = 0; i < S->n; i++) g_noise += rowg[(t % S->d / dh) * S->n + i]; /* head h's rows */
-    (void)dvh;
     snprintf(what, sizeof what, "%s %s[%zu] (n %zu m %zu d %zu dv %zu heads %zu causal %d pad %d)", P->nk->name,
              tensor == 0 ? "dq" : tensor == 1 ? "dk" : "dv", t, S->n, S->m, S->d, S->dv, S->heads, S->causal,
              S->pad);
@@ -433,4 +432,27 @@ TEST(attention_backward_bad_inputs) {
   for (size_t ki = 0; ki < ss_kernel_count(); ki++)
     if (ss_kernel_at(ki)->family == SS_FAMILY_NORMALIZER)
       CHECK(ss_kernel_at(ki)->nparams <= SS_ATTN_NORM_PARAMS_MAX, "%s: too many parameters", ss_kernel_at(ki)->name);
+}
+
+/* dout . v whose float partial sums overflow in one summation order and not
+   in another: dout_i = (3e38, 3e38, -3e38, -3e38, -3e38, -3e38, 3e38, 3e38),
+   v_j = 1 (exactly 0). Before, the scalar dot (in index order) overflowed
+   (SS_ERR_DOMAIN) while the SIMD one (lanes 4 apart) did not (SS_OK): both
+   impls now take such rows in double and agree on SS_OK (dA = 0, so dq
+   and dk are 0; dv_j = sum_i a_ij dout_i stays finite). */
+TEST(regress_attention_vjp_dout_dot_overflow_order) {
+  const ss_kernel_info *K = SDPA(), *soft = ss_kernel_find("softmax", SS_FAMILY_NORMALIZER);
+  const shape S = {2, 3, 8, 8, 1, false, false};
+  problem P = make(&S, soft, 21);
+  static const float row[8] = {3e38f, 3e38f, -3e38f, -3e38f, -3e38f, -3e38f, 3e38f, 3e38f};
+  for (size_t i = 0; i < S.n; i++) memcpy(P.dout + i * S.dv, row, sizeof row);
+  for (size_t t = 0; t < S.m * S.dv; t++) P.v[t] = 1.0f;
+  for (size_t t = 0; t < S.n * S.d; t++) P.q[t] *= 0.01f; /* dS = 0 here: dq, dk stay finite */
+  const double p[3] = {1, 0, 0};
+  float dq[16], dk[24], dv[24];
+  ss_attention_io io = io_of(&P, false);
+  FOR_EACH_IMPL(impl) {
+    CHECK_STATUS(ss_attend_vjp(K, impl, &io, p, 3, P.dout, dq, dk, dv, NULL), SS_OK);
+    CHECK(all_finite(dq, 16) && all_finite(dk, 24), "%s: gradient not finite", ss_impl_name(impl));
+  }
 }

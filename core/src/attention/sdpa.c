@@ -93,6 +93,25 @@ static ss_status add_param_vjp(const ss_kernel_info *nk, ss_impl impl, const ss_
   return SS_OK;
 }
 
+/* max |x[r stride + c]| over rows r < rows, columns c < len */
+static float abs_max(const float *x, size_t rows, size_t stride, size_t len) {
+  float mx = 0.0f;
+  for (size_t r = 0; r < rows; r++)
+    for (size_t c = 0; c < len; c++) mx = fmaxf(mx, fabsf(x[r * stride + c]));
+  return mx;
+}
+
+/* dA_ij = dout_i . v_j. When len max|dout_i| max|v| <= 2^127 no partial sum
+   can overflow in any order (the impl's dot); else (extreme inputs) the dot
+   is taken in double, the same in both impls, so that both give the same
+   status: a dA beyond FLT_MAX is SS_ERR_DOMAIN. */
+SS_ALWAYS_INLINE float grad_weight(const ss_attn_ops *ops, bool safe, const float *o, const float *v, size_t len) {
+  if (safe) return ops->dot(o, v, len);
+  double t = 0.0;
+  for (size_t c = 0; c < len; c++) t += (double)o[c] * v[c];
+  return fabs(t) <= FLT_MAX ? (float)t : INFINITY;
+}
+
 /* Backward, per head h and query i (masked keys: s_ij = -Inf, a_ij = 0):
      dA_ij = dout_i . V_j (0 at masked keys), dS_i = VJP(s_i, a_i, dA_i),
      dQ_i = scale sum_j dS_ij K_j, dK_j += scale dS_ij Q_i, dV_j += a_ij dout_i
@@ -114,6 +133,7 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
   if (!io->norm_nparams) dnorm = NULL; /* nothing to differentiate */
   for (size_t t = 0; dnorm && t < io->norm_nparams; t++) dnorm[t] = 0.0;
   for (size_t h = 0; h < D.heads; h++) {
+    const double vmax = abs_max(io->v + h * D.dvh, m, io->dv, D.dvh);
     for (size_t i = 0; i < io->n; i++) {
       ss_status st = scores_row(ops, io, D, scale, causal, h, i, s);
       if (st != SS_OK) return st;
@@ -123,9 +143,10 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
                              io->norm_nparams, arow)) != SS_OK)
         return st;
       const float *oi = dout + i * io->dv + h * D.dvh;
+      const bool safe = (double)D.dvh * abs_max(oi, 1, 0, D.dvh) * vmax <= 0x1p127;
       for (size_t j = 0; j < m; j++) {
-        ga[j] = s[j] == -INFINITY ? 0.0f : ops->dot(oi, io->v + j * io->dv + h * D.dvh, D.dvh);
-        if (!(fabsf(ga[j]) <= FLT_MAX)) return SS_ERR_DOMAIN; /* dout . v overflowed */
+        ga[j] = s[j] == -INFINITY ? 0.0f : grad_weight(ops, safe, oi, io->v + j * io->dv + h * D.dvh, D.dvh);
+        if (!(fabsf(ga[j]) <= FLT_MAX)) return SS_ERR_DOMAIN; /* dout . v beyond FLT_MAX */
       }
       /* the normalizer's VJP slot, called directly (ss_attend_vjp checked
          its parameters at length m, and ga is finite) */
