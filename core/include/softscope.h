@@ -559,7 +559,11 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
    attention). An intermediate or a gradient beyond FLT_MAX is
    SS_ERR_DOMAIN (the outputs are then unspecified); where only a SIMD
    normalizer VJP's float intermediates overflowed, the scalar reference
-   answers the call, as in ss_normalize_vjp. */
+   answers the call, as in ss_normalize_vjp. Near float's range the two
+   impls may still differ between SS_OK and SS_ERR_DOMAIN: a normalizer
+   VJP whose rounding is amplified (multimax's slope of 1e14 times the
+   cancellation in y (g - <g, y>)) can give a gradient that overflows in
+   one impl only; every other status is the same in both. */
 ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                         const double *params, size_t nparams, const float *dout, float *dq,
                         float *dk, float *dv, double *dnorm_params);
