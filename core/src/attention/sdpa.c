@@ -93,23 +93,37 @@ static ss_status add_param_vjp(const ss_kernel_info *nk, ss_impl impl, const ss_
   return SS_OK;
 }
 
-/* max |x[r stride + c]| over rows r < rows, columns c < len */
-static float abs_max(const float *x, size_t rows, size_t stride, size_t len) {
+/* max |x_t| over t < len (x finite) */
+static inline float abs_max(const float *x, size_t len) {
   float mx = 0.0f;
-  for (size_t r = 0; r < rows; r++)
-    for (size_t c = 0; c < len; c++) mx = fmaxf(mx, fabsf(x[r * stride + c]));
+  for (size_t t = 0; t < len; t++) mx = fabsf(x[t]) > mx ? fabsf(x[t]) : mx;
   return mx;
 }
 
-/* dA_ij = dout_i . v_j. When len max|dout_i| max|v| <= 2^127 no partial sum
-   can overflow in any order (the impl's dot); else (extreme inputs) the dot
-   is taken in double, the same in both impls, so that both give the same
-   status: a dA beyond FLT_MAX is SS_ERR_DOMAIN. */
-SS_ALWAYS_INLINE float grad_weight(const ss_attn_ops *ops, bool safe, const float *o, const float *v, size_t len) {
-  if (safe) return ops->dot(o, v, len);
-  double t = 0.0;
-  for (size_t c = 0; c < len; c++) t += (double)o[c] * v[c];
-  return fabs(t) <= FLT_MAX ? (float)t : INFINITY;
+/* dA_i in double (the extreme inputs of grad_weights), the same in both
+   impls: SS_ERR_DOMAIN where a dA_ij is beyond FLT_MAX. */
+static ss_status grad_weights_f64(const ss_attention_io *io, size_t len, const float *o, const float *s,
+                                  const float *vh, float *ga) {
+  for (size_t j = 0; j < io->m; j++) {
+    double t = 0.0;
+    for (size_t c = 0; s[j] != -INFINITY && c < len; c++) t += (double)o[c] * vh[j * io->dv + c];
+    if (!(fabs(t) <= FLT_MAX)) return SS_ERR_DOMAIN;
+    ga[j] = (float)t;
+  }
+  return SS_OK;
+}
+
+/* dA_ij = dout_i . v_j (0 at masked keys), vh = V's columns of the head.
+   When len max|dout_i| max|V| <= 2^127 no partial sum can overflow in any
+   order: the impl's dot. Else (extreme inputs) the dots are taken in
+   double, the same in both impls, so that both give the same status. */
+SS_ALWAYS_INLINE ss_status grad_weights(const ss_attn_ops *ops, const ss_attention_io *io, size_t len,
+                                        const float *o, const float *s, const float *vh, double vmax,
+                                        float *ga) {
+  if (!((double)len * abs_max(o, len) * vmax <= 0x1p127))
+    return grad_weights_f64(io, len, o, s, vh, ga);
+  for (size_t j = 0; j < io->m; j++) ga[j] = s[j] == -INFINITY ? 0.0f : ops->dot(o, vh + j * io->dv, len);
+  return SS_OK;
 }
 
 /* Backward, per head h and query i (masked keys: s_ij = -Inf, a_ij = 0):
@@ -132,8 +146,8 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
   for (size_t t = 0; t < m * io->dv; t++) dv[t] = 0.0f;
   if (!io->norm_nparams) dnorm = NULL; /* nothing to differentiate */
   for (size_t t = 0; dnorm && t < io->norm_nparams; t++) dnorm[t] = 0.0;
+  const double vmax = abs_max(io->v, m * io->dv);
   for (size_t h = 0; h < D.heads; h++) {
-    const double vmax = abs_max(io->v + h * D.dvh, m, io->dv, D.dvh);
     for (size_t i = 0; i < io->n; i++) {
       ss_status st = scores_row(ops, io, D, scale, causal, h, i, s);
       if (st != SS_OK) return st;
@@ -143,11 +157,7 @@ SS_ALWAYS_INLINE ss_status vjp_run(ss_impl impl, const ss_attention_io *io, cons
                              io->norm_nparams, arow)) != SS_OK)
         return st;
       const float *oi = dout + i * io->dv + h * D.dvh;
-      const bool safe = (double)D.dvh * abs_max(oi, 1, 0, D.dvh) * vmax <= 0x1p127;
-      for (size_t j = 0; j < m; j++) {
-        ga[j] = s[j] == -INFINITY ? 0.0f : grad_weight(ops, safe, oi, io->v + j * io->dv + h * D.dvh, D.dvh);
-        if (!(fabsf(ga[j]) <= FLT_MAX)) return SS_ERR_DOMAIN; /* dout . v beyond FLT_MAX */
-      }
+      if ((st = grad_weights(ops, io, D.dvh, oi, s, io->v + h * D.dvh, vmax, ga)) != SS_OK) return st;
       /* the normalizer's VJP slot, called directly (ss_attend_vjp checked
          its parameters at length m, and ga is finite) */
       st = nk->normalize_vjp[NORM_IMPL(impl, nk->normalize_vjp)](s, a, ga, m, io->norm_params, gs);
