@@ -276,6 +276,10 @@ typedef struct ss_attention_io {
 typedef ss_status (*ss_attend_fn)(const ss_attention_io *io, const double *params);
 /* Floats of scratch one attention call needs (see ss_attention_scratch_size). */
 typedef uint64_t (*ss_attend_scratch_fn)(const ss_attention_io *io, const double *params);
+/* Backward of an attention call (see ss_attend_vjp): dq, dk, dv from dout. */
+typedef ss_status (*ss_attend_vjp_fn)(const ss_attention_io *io, const double *params,
+                                      const float *dout, float *dq, float *dk, float *dv,
+                                      double *dnorm_params);
 /* Random-feature attention (see ss_attention_kernel_estimate): est receives
    heads x n x m pointwise estimates of the softmax kernel. */
 typedef ss_status (*ss_kernel_estimate_fn)(const ss_attention_io *io, const double *params,
@@ -322,6 +326,10 @@ typedef struct ss_kernel_info {
   bool lookahead;
   bool averaged;
   ss_attend_fn attend[SS_IMPL_COUNT];
+  /* attention: the backward pass (exact attention: through the normalizer's
+     VJP) and the scratch it needs (ss_attention_vjp_scratch_size) */
+  ss_attend_vjp_fn attend_vjp[SS_IMPL_COUNT];
+  ss_attend_scratch_fn attend_vjp_scratch;
   ss_role role;
   unsigned stage;          /* SS_ROLE_DECODE_STAGE: position in the pipeline */
   const char *stage_param; /* SS_ROLE_DECODE_STAGE: the stage's own parameter */
@@ -529,6 +537,48 @@ size_t ss_attention_scratch_size(const ss_kernel_info *k, const ss_attention_io 
                                  const double *params);
 ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                     const double *params, size_t nparams);
+/* The backward pass of one ss_attend call with the same k, io and params:
+   given dout = dL/d(out) (n x dv, finite), writes (overwrites) dq = dL/dQ
+   (n x d), dk = dL/dK (m x d) and dv = dL/dV (m x dv), and, when
+   dnorm_params is not NULL, dnorm_params[0..norm_nparams) = dL/d(normalizer
+   parameters) summed over heads and query rows (the normalizer's parameter
+   VJP, ss_normalize_param_vjp: 0 for int and bool parameters), e.g. a
+   learned temperature or entmax's alpha. The score scale gets no gradient.
+   Per head h and query i, with s_i the scores row the forward normalized
+   and a_i its weights:
+     dA_ij = dout_i . V_j,   dS_i = VJP of the normalizer at (s_i, a_i, dA_i),
+     dQ_i = scale sum_j dS_ij K_j,  dK_j += scale dS_ij Q_i,  dV_j += a_ij dout_i.
+   Masked rows: the normalizer sees the same row as in the forward, all m
+   scores with -Inf at every masked key (causal, padding), and its VJP at
+   that row (normalizers take -Inf as a masked entry: weight 0, gradient 0;
+   a length-aware one, ssmax or softplus_l1, counts the unmasked entries in
+   both passes); masked keys get exactly zero gradient from that query.
+   io->attn: when not NULL it must hold the forward's weights (heads x n x m,
+   as ss_attend wrote them with the same impl; finite) and is read instead
+   of normalizing the scores again; when NULL the weights are recomputed
+   (the scores are always recomputed: a normalizer's VJP reads them). io->out
+   is not used; io->scratch holds ss_attention_vjp_scratch_size floats.
+   The outputs must not overlap the inputs. Statuses: those of ss_attend
+   (checked alike, in the same order), then SS_ERR_NULL for a NULL dout, dq,
+   dk or dv; SS_ERR_NAN / SS_ERR_NONFINITE for dout or io->attn not finite;
+   SS_ERR_NO_BACKWARD when the normalizer has no VJP, or dnorm_params is
+   not NULL for a normalizer with parameters but no parameter VJP;
+   SS_ERR_UNSUPPORTED for kernels without a backward pass (linear
+   attention). An intermediate or a gradient beyond FLT_MAX is
+   SS_ERR_DOMAIN (the outputs are then unspecified); where only a SIMD
+   normalizer VJP's float intermediates overflowed, the scalar reference
+   answers the call, as in ss_normalize_vjp. Near float's range the two
+   impls may still differ between SS_OK and SS_ERR_DOMAIN: a normalizer
+   VJP whose rounding is amplified (multimax's slope of 1e14 times the
+   cancellation in y (g - <g, y>)) can give a gradient that overflows in
+   one impl only; every other status is the same in both. */
+ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
+                        const double *params, size_t nparams, const float *dout, float *dq,
+                        float *dk, float *dv, double *dnorm_params);
+/* Floats of scratch ss_attend_vjp needs (sdpa: 4 m); 0 as for
+   ss_attention_scratch_size, and for kernels without a backward pass. */
+size_t ss_attention_vjp_scratch_size(const ss_kernel_info *k, const ss_attention_io *io,
+                                     const double *params);
 /* The random-feature kernels' estimate of the softmax kernel itself (the
    quantity their attention is built from), for every query-key pair:
    est[(h n + i) m + j] = phi_q(x_i) . phi_k(y_j) ~ exp(s q_i . k_j), with x =

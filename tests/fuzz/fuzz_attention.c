@@ -10,7 +10,13 @@
  * the weights are finite and invisible keys get exactly +0. Random-feature
  * kernels also through ss_attention_kernel_estimate on the same io: the
  * same status in both impls, no NaN on SS_OK, never SS_OK where the scratch
- * size is 0.
+ * size is 0. The backward pass (ss_attend_vjp, kernels that have one) after
+ * a successful forward, with fuzzed dout and the forward's weights kept or
+ * not: the same status in both impls but for SS_OK against SS_ERR_DOMAIN
+ * (softscope.h: a gradient near float's range, decided by a normalizer
+ * VJP's rounding; corpus regress-multimax-vjp-slope-cancellation), finite
+ * gradients on SS_OK, exactly +0 for keys no query sees (padding), never
+ * SS_OK with a scratch size of 0.
  *
  * Work budget: the in-range feature counts are capped so that one input
  * costs at most about FZ_ATT_WORK (rf_work; ~0.7 ms): up to ~780 features
@@ -26,6 +32,39 @@ static float q[FZ_ATT * 64], kk[FZ_ATT * 64], v[FZ_ATT * 64], o0[FZ_ATT * 64], o
 static float a0[FZ_ATT * FZ_ATT * 64], a1[FZ_ATT * FZ_ATT * 64];
 static uint8_t mask[FZ_ATT];
 static double est[FZ_ATT * FZ_ATT * 64];
+static float dout[FZ_ATT * 64], gq[2][FZ_ATT * 64], gk[2][FZ_ATT * 64], gv[2][FZ_ATT * 64];
+
+/* The backward pass after a successful forward (io as the forward had it,
+   attn: its scalar weights or NULL). */
+static void backward(fz *f, const ss_kernel_info *k, ss_attention_io io, const double *p, bool simd) {
+  const ss_kernel_info *nk = io.normalizer;
+  fz_floats(f, dout, io.n * io.dv);
+  const size_t sz = ss_attention_vjp_scratch_size(k, &io, p);
+  float *scratch = malloc(sz * 4 + 64);
+  FZ_CHECK(scratch, "backward scratch of %zu floats", sz);
+  io.scratch = scratch;
+  double dn[2][17];
+  ss_status s[2];
+  for (int impl = 0; impl < (simd ? 2 : 1); impl++)
+    s[impl] = ss_attend_vjp(k, (ss_impl)impl, &io, p, k->nparams, dout, gq[impl], gk[impl], gv[impl],
+                            nk->has_param_backward ? dn[impl] : NULL);
+  free(scratch);
+  const bool edge = simd && (s[0] == SS_ERR_DOMAIN || s[1] == SS_ERR_DOMAIN) &&
+                    (s[0] == SS_OK || s[1] == SS_OK);
+  FZ_CHECK(!simd || s[0] == s[1] || edge, "%s (%s) backward: scalar %s, SIMD %s", k->name, nk->name,
+           ss_status_name(s[0]), ss_status_name(s[1]));
+  for (int impl = 0; impl < (simd ? 2 : 1); impl++) {
+    if (s[impl] != SS_OK) continue;
+    FZ_CHECK(sz > 0, "%s: backward SS_OK with a scratch size of 0", k->name);
+    FZ_CHECK(fz_finite(gq[impl], io.n * io.d) && fz_finite(gk[impl], io.m * io.d) &&
+                 fz_finite(gv[impl], io.m * io.dv),
+             "%s (%s): non-finite gradient on SS_OK", k->name, nk->name);
+    for (size_t j = 0; j < io.m && io.key_mask; j++)
+      for (size_t c = 0; !io.key_mask[j] && c < io.d; c++)
+        FZ_CHECK(gk[impl][j * io.d + c] == 0.0f && !signbit(gk[impl][j * io.d + c]), "%s: padding key dk %g",
+                 k->name, gk[impl][j * io.d + c]);
+  }
+}
 
 /* The work of one random-feature call, in units of about 10 ns under
    ASan (the four calls of an input: about 20 ns), fitted to timings of trig
@@ -125,6 +164,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           const float w = a[(h * n + i) * m + j];
           FZ_CHECK(vis || (w == 0.0f && !signbit(w)), "%s: invisible key weight %g", k->name, w);
         }
+  }
+  if (k->attend_vjp[SS_IMPL_SCALAR]) {
+    io.attn = want_attn ? a0 : NULL;
+    backward(&f, k, io, p, simd);
   }
   return 0;
 }

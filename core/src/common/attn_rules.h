@@ -13,6 +13,11 @@
 
 #include "softscope.h"
 
+/* The most normalizer parameters ss_attend_vjp takes a parameter gradient
+   of (a row's gradient is held on the stack; tests/c/test_attention_backward.c
+   checks every registry normalizer fits). */
+#define SS_ATTN_NORM_PARAMS_MAX 32
+
 /* Every |x_i| <= bound (x finite): the rule |q|, |k| <= SS_ATTN_QK_MAX. */
 static inline bool ss_attn_within(const float *x, size_t n, float bound) {
   for (size_t i = 0; i < n; i++)

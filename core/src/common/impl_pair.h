@@ -120,6 +120,11 @@
 #define SS_ATTEND_IMPLS(name, ...)                                                     \
   SS_PAIR_(ss_status, name, (const ss_attention_io *io, const double *params),         \
            (io, params), __VA_ARGS__)
+#define SS_ATTEND_VJP_IMPLS(name, ...)                                                 \
+  SS_PAIR_(ss_status, name,                                                            \
+           (const ss_attention_io *io, const double *params, const float *dout,        \
+            float *dq, float *dk, float *dv, double *dnorm_params),                    \
+           (io, params, dout, dq, dk, dv, dnorm_params), __VA_ARGS__)
 #define SS_KERNEL_ESTIMATE_IMPLS(name, ...)                                            \
   SS_PAIR_(ss_status, name,                                                            \
            (const ss_attention_io *io, const double *params, double *est),             \

@@ -17,16 +17,6 @@ static ss_status ss_check_gradient(const float *d, size_t n) {
   return ss_check_finite_fast(d, n) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
 
-/* A SIMD backward keeps its intermediates in float, the scalar reference in
-   double: where a float intermediate overflowed (g_i - <g, y> with |g| near
-   FLT_MAX, a one-hot y) the SIMD gradient is non-finite although the exact
-   one is not. Such a call is answered by the scalar reference, so that both
-   impls give the same status and, where it is SS_OK, a finite gradient
-   (tests/fuzz/corpus/fuzz_normalizer/regress-adaptive-vjp-g-near-flt-max). */
-static bool retry_scalar(ss_status s, ss_impl impl) {
-  return s == SS_ERR_DOMAIN && impl != SS_IMPL_SCALAR;
-}
-
 /* The checks of the families whose input is one vector of length n. */
 static ss_status check_vector(const ss_kernel_info *k, ss_family family,
                               ss_impl impl, size_t n, const double *params,
@@ -63,7 +53,7 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
   if (s != SS_OK) return s;
   s = k->normalize_vjp[impl](x, y, g, n, params, dx);
   if (s == SS_OK) s = ss_check_gradient(dx, n);
-  if (retry_scalar(s, impl)) {
+  if (ss_retry_scalar(s, impl)) {
     s = k->normalize_vjp[SS_IMPL_SCALAR](x, y, g, n, params, dx);
     if (s == SS_OK) s = ss_check_gradient(dx, n);
   }
@@ -92,7 +82,7 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
   s = param_vjp_checked(k, impl, x, y, g, n, params, nparams, dparams);
-  if (retry_scalar(s, impl)) s = param_vjp_checked(k, SS_IMPL_SCALAR, x, y, g, n, params, nparams, dparams);
+  if (ss_retry_scalar(s, impl)) s = param_vjp_checked(k, SS_IMPL_SCALAR, x, y, g, n, params, nparams, dparams);
   return s;
 }
 
@@ -155,7 +145,7 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
   if (s != SS_OK) return s;
   s = k->sample_vjp[impl](x, n, params, g, dx);
   if (s == SS_OK) s = ss_check_gradient(dx, n);
-  if (retry_scalar(s, impl)) {
+  if (ss_retry_scalar(s, impl)) {
     s = k->sample_vjp[SS_IMPL_SCALAR](x, n, params, g, dx);
     if (s == SS_OK) s = ss_check_gradient(dx, n);
   }
@@ -201,7 +191,7 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!isfinite(g)) return SS_ERR_NONFINITE;
   s = k->measure_vjp[impl](p, n, params, g, dp);
   if (s == SS_OK) s = ss_check_gradient(dp, n);
-  if (retry_scalar(s, impl)) {
+  if (ss_retry_scalar(s, impl)) {
     s = k->measure_vjp[SS_IMPL_SCALAR](p, n, params, g, dp);
     if (s == SS_OK) s = ss_check_gradient(dp, n);
   }

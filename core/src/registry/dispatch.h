@@ -3,6 +3,8 @@
 #ifndef SS_REGISTRY_DISPATCH_H
 #define SS_REGISTRY_DISPATCH_H
 
+#include <stdbool.h>
+
 #include "softscope.h"
 
 /* k is a kernel of `family` and impl is compiled into this build:
@@ -14,6 +16,16 @@ static inline ss_status ss_check_common(const ss_kernel_info *k, ss_family famil
   if (k->family != family) return SS_ERR_FAMILY;
   if ((unsigned)impl >= SS_IMPL_COUNT || !ss_impl_available(impl)) return SS_ERR_UNSUPPORTED;
   return SS_OK;
+}
+
+/* A SIMD backward keeps its intermediates in float, the scalar reference in
+   double: where a float intermediate overflowed (g_i - <g, y> with |g| near
+   FLT_MAX, a one-hot y) the SIMD gradient is non-finite although the exact
+   one is not. Such a call is answered by the scalar reference, so that both
+   impls give the same status and, where it is SS_OK, a finite gradient
+   (tests/fuzz/corpus/fuzz_normalizer/regress-adaptive-vjp-g-near-flt-max). */
+static inline bool ss_retry_scalar(ss_status s, ss_impl impl) {
+  return s == SS_ERR_DOMAIN && impl != SS_IMPL_SCALAR;
 }
 
 /* The most parameters a sampler's rows call copies to give each row its
