@@ -48,11 +48,7 @@ size_t ss_model_attention_scratch(const ss_model_config *cfg, size_t nq, size_t 
   attn_params(cfg, p);
   const ss_attention_io io = io_of(cfg, cfg->norm_params, NULL, nq, NULL, NULL, n, NULL, NULL, NULL);
   const size_t f = ss_attention_scratch_size(cfg->attention, &io, p);
-#ifdef SS_MODEL_HAVE_ATTEND_VJP
   const size_t b = ss_attention_vjp_scratch_size(cfg->attention, &io, p);
-#else
-  const size_t b = 4 * n; /* sdpa's backward, as h-attnvjp states it */
-#endif
   return f && b ? (f > b ? f : b) : 0;
 }
 
@@ -72,10 +68,5 @@ ss_status ss_model_attend_vjp(const ss_model_config *cfg, ss_impl impl, const do
   double p[MAX_ATTN_PARAMS];
   const size_t np = attn_params(cfg, p);
   const ss_attention_io io = io_of(cfg, norm_params, q, nq, k, v, n, NULL, NULL, scratch);
-#ifdef SS_MODEL_HAVE_ATTEND_VJP
   return ss_attend_vjp(cfg->attention, impl, &io, p, np, dout, dq, dk, dv, dnorm);
-#else
-  (void)impl, (void)io, (void)np, (void)dout, (void)dq, (void)dk, (void)dv, (void)dnorm;
-  return SS_ERR_UNSUPPORTED;
-#endif
 }
