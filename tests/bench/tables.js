@@ -108,13 +108,13 @@ export function browserSections(res, browser) {
         .filter((n) => rowOf(browser, k, n)).sort((p, q) => p - q);
       if (!ns.length) continue;
       const head = [`${k}, n`];
-      for (const e of ['Node', 'Chromium']) head.push(`${e}: relaxed`, `${e}: tfjs-wasm`, `${e}: kernel vs tfjs`, `${e}: \`ss.normalize\` vs tfjs + \`dataSync\``);
+      for (const e of ['Node', 'Chromium']) head.push(`${e}: relaxed`, `${e}: tfjs-wasm`, `${e}: kernel vs tfjs`, `${e}: \`ss.normalize\` into \`{ out }\` vs tfjs + \`dataSync\``);
       const tab = [head];
       for (const n of ns) {
         const line = [pow2Sup(n)];
         for (const r of [rowOf(res, k, n), rowOf(browser, k, n)]) {
           const t = (id) => r?.[id]?.ns_per_elem ?? null;
-          line.push(fmt(t('relaxed')), fmt(t('tfjs')), fmtX(ratio(t('tfjs'), t('relaxed'))), fmtX(ratio(t('tfjs+dataSync'), t('api'))));
+          line.push(fmt(t('relaxed')), fmt(t('tfjs')), fmtX(ratio(t('tfjs'), t('relaxed'))), fmtX(ratio(t('tfjs+dataSync'), t('api out') ?? t('api'))));
         }
         tab.push(line);
       }
