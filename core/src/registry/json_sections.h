@@ -5,3 +5,6 @@
 
 SS_JSON_SECTION(optim_functions) /* core/src/optim/registry_json.c: "functions" */
 SS_JSON_SECTION(optim_schedules) /* core/src/optim/registry_json.c: enums "schedule" */
+SS_JSON_SECTION(model_positions) /* core/src/model/registry_json.c: enums "positions" */
+SS_JSON_SECTION(model_tasks)     /* core/src/model/registry_json.c: enums "task" */
+SS_JSON_SECTION(model_structs)   /* core/src/model/registry_json.c: "model_structs" */
