@@ -209,6 +209,9 @@ export interface Softscope {
   trajectory<K extends OptimizerName>(options: TrajectoryOptions<K> & { every?: number }): TrajectoryResult<K>;
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryRunner<K>;
+  /** The tiny attention model of issue 27 and its training run (core/src/model): parameters, optimizer state and
+   *  workspace in the wasm heap until model.free(). Bad options throw an Error naming the option (options.d, ...). */
+  model(options?: ModelOptions): Model;
   /** One attention call (sdpa, or a linear form: cosformer, galerkin, performer, trig, hrf); Q n x d, K m x d, V m x dv, row-major.
    *  trig and hrf throw SS_ERR_DOMAIN (argument params.scale) when a row's estimated normalizer is not positive. */
   attend<K extends AttentionName>(kernel: K, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: ParamsOf<'attention', K>,
@@ -376,6 +379,53 @@ export interface TrajectoryRunner<K extends OptimizerName = OptimizerName> {
   advance(k: number): [number, number, number][];
 }
 
+export type ModelTask = 'max_retrieval' | 'kv_retrieval' | 'kv_or_none';
+export type ModelPositions = 'none' | 'sinusoidal' | 'learned';
+export interface ModelOptions {
+  /** default 'max_retrieval'; values (16) value classes, keys (16) key ids of the kv tasks */
+  task?: ModelTask; values?: number; keys?: number;
+  /** d (64), heads (4), layers (1), mlp (true), positions ('none'), maxN (learned positions' rows: trainN's max), causal (false) */
+  d?: number; heads?: number; layers?: number; mlp?: boolean; positions?: ModelPositions; maxN?: number; causal?: boolean;
+  /** attention ('sdpa'), normalizer ('softmax') with its params; trainNormParams (false) trains its float parameters */
+  attention?: AttentionName; normalizer?: NormalizerName; normalizerParams?: Params; trainNormParams?: boolean;
+  loss?: LossName;
+  /** the init's seed and the training batches' (0) */
+  seed?: number | bigint;
+  /** optimizer ('adamw') with its params, schedule ('constant') over steps (1000) with warmup (0), decay (0.2), minFactor (0) */
+  optimizer?: OptimizerName; optimizerParams?: Params; schedule?: Schedule; steps?: number; warmup?: number; decay?: number; minFactor?: number;
+  /** examples per step (32); trainN: n or [lo, hi] ([4, 16]), step t has n = lo + t mod (hi - lo + 1) */
+  batch?: number; trainN?: number | [number, number];
+}
+export interface ModelTestOptions { n?: number; examples?: number; seed?: number | bigint }
+export interface ModelStep { step: number; loss: number; accuracy: number }
+export interface ModelEvaluation {
+  n: number; examples: number; accuracy: number; loss: number;
+  /** per head: the mean over examples of the measure of the last layer's query-row weights */
+  entropy: number[]; maxWeight: number[]; support: number[];
+}
+export interface ModelTensor { name: string; layer: number; offset: number; rows: number; cols: number }
+export interface Model {
+  readonly config: Readonly<Required<Omit<ModelOptions, 'normalizerParams' | 'optimizerParams' | 'seed' | 'trainN'>>> &
+    { seed: number; trainN: readonly [number, number]; vocabA: number; vocabB: number; classes: number };
+  readonly paramCount: number;
+  readonly workspaceBytes: number;
+  /** steps taken; diverged (and divergedAt) once a step's loss was NaN or Inf */
+  readonly steps: number; readonly diverged: boolean; readonly divergedAt?: number; readonly freed: boolean;
+  /** k (1) training steps: the last one's forward (before its update), or { diverged: true, step } */
+  step(k?: number): ModelStep | { diverged: true; step: number };
+  /** the n of training step t (0-based) */
+  trainLength(t: number): number;
+  /** a seeded test set: examples (64) of n (trainN's max) items; seed: the model's + 1 */
+  evaluate(options?: ModelTestOptions): ModelEvaluation;
+  /** the mean loss of the test set's first examples (8) and its gradient, in the arena's layout */
+  gradient(options?: ModelTestOptions): { loss: number; grad: Float32Array };
+  /** every layer's and head's weights on the test set's first example: maps[((l heads + h) n + i) n + j] */
+  attentionMap(options?: { n?: number; seed?: number | bigint }): { layers: number; heads: number; n: number; maps: Float32Array };
+  params(): Float32Array;
+  setParams(values: Float32Array): void;
+  tensors(): ModelTensor[];
+  free(): void;
+}
 export interface AttentionResult {
   /** n x dv */
   output: Float32Array;

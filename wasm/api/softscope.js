@@ -20,6 +20,7 @@ import { optimizerCalls } from './optimizer.js';
 import { attentionCalls } from './attention.js';
 import { directCalls } from './direct.js';
 import { adaroundCalls } from './adaround.js';
+import { modelCalls } from './model.js';
 
 const FAMILIES = REGISTRY.enums.family;
 const IMPLS = REGISTRY.enums.impl;
@@ -62,6 +63,8 @@ export class Softscope {
     this.schedules = deepFreeze(reg.enums.schedule ?? []);
     // The C enums, by value (families, impls, schedules, estimators, ...).
     this.enums = deepFreeze(reg.enums);
+    // The model's struct layouts in this build (model.js).
+    this._registry = deepFreeze({ model_structs: reg.model_structs ?? null });
     // Which build runs: 'relaxed' | 'simd' | 'scalar' (ss_build_name). The
     // relaxed build's impl is 'simd' too: there the kernels that state a
     // relaxed error bound use relaxed ops, all others plain SIMD128.
@@ -443,7 +446,7 @@ export class Softscope {
 }
 
 // The family calls; the public ones run through _call (scratch trimming).
-for (const calls of [normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls]) {
+for (const calls of [normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls, modelCalls]) {
   for (const [name, fn] of Object.entries(calls)) {
     Softscope.prototype[name] = name.startsWith('_') ? fn : function call(...args) { return this._call(fn, args); };
   }

@@ -1,0 +1,248 @@
+// The tiny attention model through the JS API (ss.model, wasm/api/model.js),
+// in every wasm build: the struct layouts and enums it reads from the module
+// match the C declarations' field lists; a seeded run learns max_retrieval
+// and reruns bit-identically; the builds agree on the first losses; the
+// evaluation's measures are in their ranges; the gradient of ss_model_grad
+// agrees with central differences of the forward loss; bad options throw
+// naming the option; a freed model throws. (Every backward against float64
+// references and finite differences: the C suite, tests/c/test_model*.c.)
+import { describe, it, expect, beforeAll } from 'vitest';
+import { BUILDS, loadBuilds } from './support/builds.js';
+
+let ss;
+beforeAll(async () => {
+  ss = await loadBuilds();
+});
+
+// A small model that learns max_retrieval fast.
+const SMALL = { task: 'max_retrieval', values: 8, d: 32, heads: 2, layers: 1, mlp: true, seed: 1,
+  optimizer: 'adamw', optimizerParams: { lr: 1e-2, weight_decay: 0 }, schedule: 'cosine', steps: 150, batch: 32, trainN: [4, 16] };
+
+// Run a model for `steps` steps: the losses, the last step, the final params.
+function train(s, options, steps) {
+  const m = s.model(options);
+  try {
+    const losses = [];
+    let last;
+    for (let i = 0; i < steps; i++) {
+      last = m.step();
+      losses.push(last.loss);
+    }
+    return { losses, last, params: m.params(), evaluation: m.evaluate({ n: 16, examples: 256 }) };
+  } finally {
+    m.free();
+  }
+}
+
+describe('ss.model: the C structs as the module reports them', () => {
+  // The field lists of core/include/softscope.h, in declaration order.
+  const FIELDS = {
+    ss_model_config: ['vocab_a', 'vocab_b', 'classes', 'd', 'heads', 'layers', 'mlp', 'positions', 'max_n', 'causal',
+      'train_norm_params', 'seed', 'attention', 'normalizer', 'norm_params', 'norm_nparams', 'loss', 'loss_params', 'loss_nparams'],
+    ss_model_tensor: ['name', 'layer', 'offset', 'rows', 'cols'],
+    ss_model_batch: ['batch', 'n', 'tokens_a', 'tokens_b', 'feature', 'target'],
+    ss_model_outputs: ['loss', 'accuracy', 'pred', 'logits', 'query_attn', 'maps', 'map_example'],
+    ss_model_optim: ['optimizer', 'params', 'nparams', 'schedule', 'total', 'warmup', 'decay', 'min_factor'],
+    ss_task: ['kind', 'values', 'keys'],
+  };
+  // wasm32 (ILP32): pointers and size_t 4 bytes, uint64_t and double 8 and 8-aligned.
+  const WASM32 = {
+    ss_model_config: { size: 88, seed: 48, attention: 56, loss_nparams: 80 },
+    ss_model_tensor: { size: 20, cols: 16 },
+    ss_model_batch: { size: 24, target: 20 },
+    ss_model_outputs: { size: 40, accuracy: 8, pred: 16, map_example: 32 },
+    ss_model_optim: { size: 48, schedule: 12, total: 16, min_factor: 40 },
+    ss_task: { size: 12, keys: 8 },
+  };
+  it.each(BUILDS)('%s: every field, in order, at its wasm32 offset; the enums by name', (b) => {
+    const structs = Object.fromEntries(ss[b]._registry.model_structs.map((s) => [s.name, s]));
+    expect(Object.keys(structs).sort()).toEqual(Object.keys(FIELDS).sort());
+    for (const [name, fields] of Object.entries(FIELDS)) {
+      const s = structs[name];
+      expect(Object.keys(s.fields), name).toEqual(fields);
+      const offs = fields.map((f) => s.fields[f]);
+      for (let i = 1; i < offs.length; i++) expect(offs[i], `${name}.${fields[i]}`).toBeGreaterThan(offs[i - 1]);
+      expect(s.size).toBeGreaterThan(offs[offs.length - 1]);
+      const { size, ...at } = WASM32[name];
+      expect(s.size, name).toBe(size);
+      for (const [f, o] of Object.entries(at)) expect(s.fields[f], `${name}.${f}`).toBe(o);
+    }
+    expect(structs.ss_model_config.limits).toEqual({ max_d: 128, max_heads: 4, max_layers: 2, max_vocab: 65536, max_n: 16384 });
+    expect(ss[b].enums.task).toEqual(['max_retrieval', 'kv_retrieval', 'kv_or_none']);
+    expect(ss[b].enums.positions).toEqual(['none', 'sinusoidal', 'learned']);
+  });
+
+  it('tensors() lists the arena in the documented order, contiguous, summing to paramCount', () => {
+    const m = ss.simd.model({ ...SMALL, layers: 2 });
+    const t = m.tensors();
+    expect(t.map((x) => `${x.name}${x.layer}`)).toEqual(['embed_a0', 'embed_b0', 'feature0',
+      ...[0, 1].flatMap((l) => ['attn_norm', 'wq', 'wk', 'wv', 'wo', 'mlp_norm', 'w1', 'w2'].map((n) => `${n}${l}`)), 'final_norm0', 'unembed0']);
+    let at = 0;
+    for (const x of t) {
+      expect(x.offset).toBe(at);
+      at += x.rows * x.cols;
+    }
+    expect(at).toBe(m.paramCount);
+    expect(t.find((x) => x.name === 'embed_a')).toMatchObject({ rows: 9, cols: 32 }); // 8 values + the QUERY token
+    expect(t.find((x) => x.name === 'w1')).toMatchObject({ rows: 128, cols: 32 });
+    // gains start at 1 (ss_model_init)
+    const p = m.params(), g = t.find((x) => x.name === 'final_norm');
+    expect(Array.from(p.subarray(g.offset, g.offset + 32))).toEqual(new Array(32).fill(1));
+    m.free();
+  });
+});
+
+describe('ss.model: training', () => {
+  const runs = {};
+  it.each(BUILDS)('%s: 150 seeded steps on max_retrieval reach >= 0.8 accuracy at n = 16 (chance: 1/8), and rerun bit-identically', (b) => {
+    const a = train(ss[b], SMALL, 150), again = train(ss[b], SMALL, 150);
+    runs[b] = a;
+    expect(a.last.step).toBe(150);
+    expect(a.evaluation.accuracy).toBeGreaterThanOrEqual(0.8);
+    expect(a.losses[149]).toBeLessThan(a.losses[0] / 2);
+    expect(again.losses).toEqual(a.losses);
+    expect(again.params).toEqual(a.params);
+  });
+
+  it('the builds agree on the first 10 losses within 1e-4 relative (relaxed FMA in linear; float order in SIMD)', () => {
+    for (const b of BUILDS) runs[b] ??= train(ss[b], SMALL, 10);
+    for (const b of ['simd', 'relaxed'])
+      for (let i = 0; i < 10; i++)
+        expect(Math.abs(runs[b].losses[i] - runs.scalar.losses[i]), `${b} step ${i + 1}`).toBeLessThanOrEqual(1e-4 * runs.scalar.losses[i]);
+  });
+
+  it('a learning rate that blows up gives { diverged: true, step } and stays diverged', () => {
+    const m = ss.simd.model({ ...SMALL, optimizer: 'sgd', optimizerParams: { lr: 1e6 }, schedule: 'constant' });
+    let r;
+    for (let i = 0; i < 20 && !r?.diverged; i++) r = m.step();
+    expect(r).toMatchObject({ diverged: true });
+    expect(r.step).toBeGreaterThanOrEqual(1);
+    expect(m.step(5)).toEqual({ diverged: true, step: r.step });
+    m.free();
+  });
+});
+
+describe('ss.model: evaluation', () => {
+  it.each(BUILDS)('%s: at n = 16 ... 1024 every measure is finite, entropy in [0, log n], max weight in (0, 1], support in [1, n]', (b) => {
+    const m = ss[b].model(SMALL);
+    m.step(20);
+    for (const n of [16, 64, 256, 1024]) {
+      const e = m.evaluate({ n, examples: 16 });
+      expect(e).toMatchObject({ n, examples: 16 });
+      expect(e.accuracy).toBeGreaterThanOrEqual(0);
+      expect(e.accuracy).toBeLessThanOrEqual(1);
+      expect(Number.isFinite(e.loss)).toBe(true);
+      for (let h = 0; h < 2; h++) {
+        expect(e.entropy[h]).toBeGreaterThanOrEqual(0);
+        expect(e.entropy[h]).toBeLessThanOrEqual(Math.log(n) * (1 + 1e-6));
+        expect(e.maxWeight[h]).toBeGreaterThan(0);
+        expect(e.maxWeight[h]).toBeLessThanOrEqual(1 + 1e-6);
+        expect(e.support[h]).toBeGreaterThanOrEqual(1);
+        expect(e.support[h]).toBeLessThanOrEqual(n);
+      }
+    }
+    m.free();
+  });
+
+  it('attentionMap: layers x heads x n x n weights whose rows sum to 1 (softmax)', () => {
+    const m = ss.simd.model({ ...SMALL, layers: 2 });
+    const r = m.attentionMap({ n: 12 });
+    expect(r).toMatchObject({ layers: 2, heads: 2, n: 12 });
+    expect(r.maps.length).toBe(2 * 2 * 12 * 12);
+    for (let row = 0; row < 2 * 2 * 12; row++) {
+      let s = 0;
+      for (let j = 0; j < 12; j++) s += r.maps[row * 12 + j];
+      expect(Math.abs(s - 1)).toBeLessThan(1e-5);
+    }
+    m.free();
+  });
+
+  it('the gradient agrees with central differences of the forward loss', () => {
+    // In the scalar build. Loss L (mean cross-entropy, ~log 8 at init) is a
+    // float32 forward summed in double: its rounding error is about
+    // 1e-7 relative, ~2e-7 absolute, so a central difference with step h
+    // has a rounding error <= 2 * 2e-7 / (2 h) = 4e-5 at h = 5e-3, and a
+    // truncation error h^2 |L'''| / 6, below 1e-5 for |L'''| <= 2.4 (the
+    // parameters are O(0.02) at init, the model smooth). Bound: 2e-4 + 1e-2 |g|.
+    const m = ss.scalar.model({ ...SMALL, normalizer: 'softmax', heads: 2 });
+    m.step(5); // away from the init
+    const p0 = m.params(), opts = { n: 8, examples: 4, seed: 7 };
+    const { loss, grad } = m.gradient(opts);
+    expect(m.evaluate({ ...opts }).loss).toBeCloseTo(loss, 12); // the same test batch
+    const t = m.tensors(), h = 5e-3;
+    let checked = 0;
+    for (const name of ['embed_a', 'feature', 'wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'final_norm', 'unembed']) {
+      const x = t.find((v) => v.name === name);
+      for (const k of [0, Math.floor(x.rows * x.cols / 2), x.rows * x.cols - 1]) {
+        const i = x.offset + k, p = Float32Array.from(p0);
+        p[i] = p0[i] + h;
+        m.setParams(p);
+        const up = m.evaluate(opts).loss;
+        p[i] = p0[i] - h;
+        m.setParams(p);
+        const down = m.evaluate(opts).loss;
+        const fd = (up - down) / (Math.fround(p0[i] + h) - Math.fround(p0[i] - h));
+        expect(Math.abs(fd - grad[i]), `${name}[${k}]: fd ${fd} grad ${grad[i]}`).toBeLessThanOrEqual(2e-4 + 1e-2 * Math.abs(grad[i]));
+        checked++;
+      }
+    }
+    m.setParams(p0);
+    expect(checked).toBe(30);
+    expect(grad.some((g) => g !== 0)).toBe(true);
+    m.free();
+  });
+});
+
+describe('ss.model: bad arguments and memory', () => {
+  const bad = [
+    [{ d: 1 }, 'options.d'], [{ d: 256 }, 'options.d'], [{ d: 30, heads: 4 }, 'options.heads'], [{ heads: 5 }, 'options.heads'],
+    [{ layers: 3 }, 'options.layers'], [{ d: 33, heads: 1, positions: 'sinusoidal' }, 'options.d'], [{ positions: 'rope' }, 'options.positions'],
+    [{ task: 'sorting' }, 'options.task'], [{ values: 1 }, 'options.values'], [{ task: 'kv_retrieval', keys: 1 }, 'options.keys'],
+    [{ normalizer: 'nope' }, 'options.normalizer'], [{ normalizer: 'sdpa' }, 'options.normalizer'],
+    [{ normalizerParams: { nope: 1 } }, 'options.normalizerParams.nope'], [{ optimizer: 'softmax' }, 'options.optimizer'],
+    [{ optimizerParams: { lr: -1 } }, 'options.optimizerParams.lr'], [{ schedule: 'linear' }, 'options.schedule'],
+    [{ trainN: [1, 4] }, 'options.trainN'], [{ trainN: [8, 4] }, 'options.trainN'], [{ task: 'kv_or_none', trainN: [2, 8] }, 'options.trainN'],
+    [{ positions: 'learned', maxN: 8, trainN: [4, 16] }, 'options.trainN'], [{ batch: 0 }, 'options.batch'], [{ seed: -1 }, 'options.seed'],
+    [{ colour: 1 }, 'options.colour'], [{ mlp: 2 }, 'options.mlp'],
+  ];
+  it.each(bad)('%j throws naming %s and leaves no allocation', (o, arg) => {
+    const s = ss.simd, before = s.heapStats().liveAllocations;
+    let err;
+    try {
+      s.model({ ...SMALL, ...o }).free();
+    } catch (e) {
+      err = e;
+    }
+    expect(err, JSON.stringify(o)).toBeInstanceOf(Error);
+    expect(err.argument, err.message).toBe(arg);
+    expect(err.message).toContain(arg);
+    expect(s.heapStats().liveAllocations).toBe(before);
+  });
+
+  it('bad call arguments throw naming them', () => {
+    const m = ss.simd.model(SMALL);
+    expect(() => m.step(0)).toThrow(expect.objectContaining({ argument: 'k' }));
+    expect(() => m.evaluate({ n: 1 })).toThrow(expect.objectContaining({ argument: 'options.n' }));
+    expect(() => m.evaluate({ examples: 0 })).toThrow(expect.objectContaining({ argument: 'options.examples' }));
+    expect(() => m.setParams(new Float32Array(3))).toThrow(expect.objectContaining({ argument: 'values' }));
+    const p = m.params();
+    p[5] = NaN;
+    expect(() => m.setParams(p)).toThrow(expect.objectContaining({ argument: 'values', index: 5 }));
+    expect(() => m.setParams(Array.from(p))).toThrow(expect.objectContaining({ argument: 'values' }));
+    m.free();
+  });
+
+  it('free() gives every block back, and a freed model throws', () => {
+    const s = ss.simd, before = s.heapStats();
+    const m = s.model(SMALL);
+    expect(s.heapStats().liveBytes - before.liveBytes).toBeGreaterThanOrEqual(m.workspaceBytes + 2 * m.paramCount * 4);
+    m.step(2);
+    m.free();
+    m.free(); // twice: nothing more
+    expect(s.heapStats().liveAllocations).toBe(before.liveAllocations);
+    expect(s.heapStats().liveBytes).toBe(before.liveBytes);
+    for (const call of [() => m.step(), () => m.evaluate(), () => m.attentionMap(), () => m.params(), () => m.tensors(),
+      () => m.setParams(new Float32Array(m.paramCount)), () => m.gradient()])
+      expect(call).toThrow(/freed/);
+  });
+});

@@ -1,0 +1,488 @@
+// The tiny attention model of issue 27 (core/src/model) through the JS API:
+// ss.model(options) makes a model with its parameter arena, optimizer state
+// and workspace in the wasm heap; step(k) trains, evaluate() and
+// attentionMap() read it, params() / setParams() / tensors() expose the
+// arena, free() gives the memory back. Installed on the Softscope prototype
+// by softscope.js.
+//
+// Everything is computed in C (ss_task_batch, ss_model_step, ss_model_forward,
+// ss_model_grad; the measures through ss.measure). The C structs are laid
+// out from what the module itself reports (the registry JSON's
+// "model_structs": sizes and field offsets in this build, and the limits of
+// softscope.h), the enums (tasks, positions, schedules) from its "enums".
+import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
+import { options as opts, integer, flag, choice, u64, paramsOf } from './args.js';
+import { viewOf } from './views.js';
+
+// The per-head measures evaluate() reports: registry measures of the last
+// layer's query-row weights (one row per example and head).
+const HEAD_MEASURES = { entropy: 'entropy', maxWeight: 'max_prob', support: 'support' };
+// evaluate(): examples per forward so that its workspace stays below this.
+const EVAL_WORK_BYTES = 32 * 2 ** 20;
+const MAX_EXAMPLES = 1 << 16;
+const MAX_STEPS = 1e7;
+
+const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'positions', 'maxN', 'causal', 'attention',
+  'normalizer', 'normalizerParams', 'trainNormParams', 'loss', 'seed', 'optimizer', 'optimizerParams', 'schedule',
+  'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN'];
+
+export const modelCalls = {
+  /** A model and its training run (see index.d.ts: ModelOptions). */
+  model(options) {
+    return new Model(this, options);
+  },
+};
+
+// The struct layouts of this build: { name: { size, fields, limits } }.
+function layouts(ss) {
+  const list = ss._registry.model_structs;
+  if (!Array.isArray(list)) throw new SoftscopeError('softscope.model: this wasm build has no model (rebuild with `make wasm`)', STATUS.SS_ERR_UNSUPPORTED);
+  return Object.fromEntries(list.map((s) => [s.name, s]));
+}
+
+// A C struct in a malloc'd block: set(field, value) by the module's offsets.
+class Struct {
+  constructor(heap, layout) {
+    this.heap = heap;
+    this.layout = layout;
+    this.ptr = heap.malloc(layout.size);
+    heap.refresh();
+    heap.u8.fill(0, this.ptr, this.ptr + layout.size);
+  }
+
+  at(field) {
+    const off = this.layout.fields[field];
+    if (off === undefined) throw new Error(`softscope.model: ${this.layout.name} has no field ${field}`);
+    return this.ptr + off;
+  }
+
+  u32(field, v) { this.heap.refresh(); this.heap.u32[this.at(field) >>> 2] = v; }
+  u64(field, v) {
+    this.heap.refresh();
+    const p = this.at(field) >>> 2; // little endian, 8-aligned
+    this.heap.u32[p] = Number(v & 0xffffffffn);
+    this.heap.u32[p + 1] = Number(v >> 32n);
+  }
+  f64(field, v) { this.heap.refresh(); this.heap.f64[this.at(field) >>> 3] = v; }
+  getU32(field) { this.heap.refresh(); return this.heap.u32[this.at(field) >>> 2]; }
+  getF64(field) { this.heap.refresh(); return this.heap.f64[this.at(field) >>> 3]; }
+}
+
+class Model {
+  #ss;
+  #heap;
+  #blocks = [];
+  #freed = false;
+
+  constructor(ss, options) {
+    const where = 'softscope.model';
+    this.#ss = ss;
+    const heap = (this.#heap = ss._heap);
+    const L = layouts(ss);
+    const lim = L.ss_model_config.limits;
+    const o = opts(options, where, KEYS);
+    const int = (key, def, min, max) => integer(o, key, def, min, max, where);
+
+    // The task: its kind by name, its sizes checked by C (ss_task_dims).
+    const taskKind = choice(o, 'task', ss.enums.task, 'max_retrieval', where);
+    const values = int('values', 16, 1, lim.max_vocab), keys = int('keys', 16, 1, lim.max_vocab);
+    const task = this.#struct(L.ss_task);
+    task.u32('kind', taskKind);
+    task.u32('values', values);
+    task.u32('keys', keys);
+    const dims = this.#block(12);
+    if (ss.exports.ss_task_dims(task.ptr, dims, dims + 4, dims + 8) !== 0) {
+      // which one: C's verdict with keys at a value it takes
+      task.u32('keys', 2);
+      const bad = ss.exports.ss_task_dims(task.ptr, dims, dims + 4, dims + 8) !== 0 ? 'values' : 'keys';
+      task.u32('keys', keys);
+      this.free();
+      throw new SoftscopeError(`${where}: options.${bad} = ${o[bad]} is out of range for the task ${ss.enums.task[taskKind]}`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${bad}` });
+    }
+    heap.refresh();
+    const [vocabA, vocabB, classes] = heap.u32.subarray(dims >>> 2, (dims >>> 2) + 3);
+
+    try {
+      const d = int('d', 64, 2, lim.max_d), heads = int('heads', 4, 1, lim.max_heads), layers = int('layers', 1, 1, lim.max_layers);
+      const mlp = flag(o, 'mlp', true, where), causal = flag(o, 'causal', false, where);
+      const trainNorm = flag(o, 'trainNormParams', false, where);
+      const positions = choice(o, 'positions', ss.enums.positions, 'none', where);
+      const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where);
+      const maxN = int('maxN', trainN[1], 1, lim.max_n);
+      const batch = int('batch', 32, 1, MAX_EXAMPLES);
+      const seed = u64(o, 'seed', where);
+      const attention = ss._lookup(o.attention ?? 'sdpa', 'attention', where, 'options.attention');
+      const normalizer = ss._lookup(o.normalizer ?? 'softmax', 'normalizer', where, 'options.normalizer');
+      const loss = ss._lookup(o.loss ?? 'cross_entropy', 'loss', where, 'options.loss');
+      const optimizer = ss._lookup(o.optimizer ?? 'adamw', 'optimizer', where, 'options.optimizer');
+      const normParams = this.#params(normalizer, o.normalizerParams, where, 'options.normalizerParams');
+      const lossParams = this.#params(loss, {}, where, 'options.loss', classes);
+      const optParams = this.#params(optimizer, o.optimizerParams, where, 'options.optimizerParams');
+      const schedule = choice(o, 'schedule', ss.schedules, 'constant', where);
+      const steps = int('steps', 1000, 1, MAX_STEPS);
+      const frac = (key, def) => {
+        const v = o[key] ?? def;
+        if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+          throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be a number in [0, 1]`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+        return v;
+      };
+      const warmup = int('warmup', 0, 0, steps), decay = frac('decay', 0.2), minFactor = frac('minFactor', 0);
+
+      const cfg = (this._cfg = this.#struct(L.ss_model_config));
+      const words = { vocab_a: vocabA, vocab_b: vocabB, classes, d, heads, layers, mlp: +mlp, positions, max_n: maxN,
+        causal: +causal, train_norm_params: +trainNorm, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
+        norm_params: normParams.ptr, norm_nparams: normParams.n, loss: ss._ptr.get(loss), loss_params: lossParams.ptr, loss_nparams: lossParams.n };
+      for (const [f, v] of Object.entries(words)) cfg.u32(f, v);
+      cfg.u64('seed', seed);
+      const s = ss.exports.ss_model_check(cfg.ptr);
+      if (s !== 0) throw this.#configError(s, { heads, d, positions, trainNorm, normalizer, attention, loss }, where);
+
+      // The training batch's n: in [trainN[0], trainN[1]], each checked by C.
+      const ex = ss.exports;
+      for (const n of trainN)
+        if (!ex.ss_model_workspace_size(cfg.ptr, 1, n))
+          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: n = ${n} is out of range for this model (2 <= n <= ${lim.max_n}${positions === ss.enums.positions.indexOf('learned') ? `, n <= maxN = ${maxN}` : ''})`,
+            STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
+      // and the task's own rule (kv_or_none: n >= 3), by a batch of one at each end
+      const probe = this.#arrays(1, trainN[1]);
+      for (const n of trainN)
+        if (ex.ss_task_batch(task.ptr, 0n, 0n, 1, n, probe.a, probe.b, probe.f, probe.t) !== 0)
+          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the task ${ss.enums.task[taskKind]} takes no example of n = ${n} items`,
+            STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
+      const work = ex.ss_model_workspace_size(cfg.ptr, batch, trainN[1]) >>> 0;
+      if (!work)
+        throw new SoftscopeError(`${where}: options.batch = ${batch} is out of range with n up to ${trainN[1]} (batch n d <= ${ss.maxN})`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.batch' });
+
+      const optim = (this._optim = this.#struct(L.ss_model_optim));
+      optim.u32('optimizer', ss._ptr.get(optimizer));
+      optim.u32('params', optParams.ptr);
+      optim.u32('nparams', optParams.n);
+      optim.u32('schedule', schedule);
+      optim.f64('total', steps);
+      optim.f64('warmup', warmup);
+      optim.f64('decay', decay);
+      optim.f64('min_factor', minFactor);
+
+      this.paramCount = ex.ss_model_param_count(cfg.ptr) >>> 0;
+      this._tensorCount = ex.ss_model_tensor_count(cfg.ptr) >>> 0;
+      const stateFloats = ex.ss_model_opt_state_size(cfg.ptr, ss._ptr.get(optimizer)) >>> 0;
+      this._params = this.#block(this.paramCount * 4);
+      this._grads = this.#block(this.paramCount * 4);
+      this._state = this.#block(stateFloats * 4, true);
+      this._scalars = this.#block(this._tensorCount * L.ss_model_optim.limits.scalars_per_tensor * 8, true);
+      this._work = this.#block(work);
+      this._workBytes = work;
+      this._batchArrays = this.#arrays(batch, trainN[1]);
+      this._batch = this.#struct(L.ss_model_batch);
+      this._out = this.#struct(L.ss_model_outputs);
+      this._taskStruct = task;
+      const si = ex.ss_model_init(cfg.ptr, this._params);
+      if (si !== 0) throw ss._fail(where, si, []);
+
+      this.config = Object.freeze({ task: ss.enums.task[taskKind], values, keys, d, heads, layers, mlp, positions: ss.enums.positions[positions],
+        maxN, causal, attention: attention.name, normalizer: normalizer.name, trainNormParams: trainNorm, loss: loss.name,
+        seed: Number(seed), optimizer: optimizer.name, schedule: ss.schedules[schedule], steps, warmup, decay, minFactor, batch,
+        trainN: Object.freeze([...trainN]), vocabA, vocabB, classes });
+      this._seed = seed;
+      this.workspaceBytes = work;
+      this.steps = 0;
+      this.diverged = false;
+    } catch (e) {
+      this.free();
+      throw e;
+    }
+  }
+
+  // A malloc'd block owned by the model (zeroed when asked).
+  #block(bytes, zero = false) {
+    const p = this.#heap.malloc(bytes);
+    this.#blocks.push(p);
+    if (zero) {
+      this.#heap.refresh();
+      this.#heap.u8.fill(0, p, p + bytes);
+    }
+    return p;
+  }
+
+  #struct(layout) {
+    const s = new Struct(this.#heap, layout);
+    this.#blocks.push(s.ptr);
+    return s;
+  }
+
+  // A kernel's parameters, checked by C and copied into a block of the model.
+  #params(k, params, where, arg, n) {
+    const np = this.#ss._packParams(k, paramsOf(params, where, arg), where, n, arg);
+    const ptr = this.#block(Math.max(8, np * 8));
+    const h = this.#heap;
+    h.refresh();
+    h.f64.copyWithin(ptr >>> 3, this.#ss._paramsPtr >>> 3, (this.#ss._paramsPtr >>> 3) + np);
+    return { ptr, n: np };
+  }
+
+  // tokens_a, tokens_b, feature, target for `batch` examples of up to n items.
+  #arrays(batch, n) {
+    const items = batch * n;
+    return { batch, n, a: this.#block(items * 4), b: this.#block(items * 4), f: this.#block(items * 4), t: this.#block(batch * 4) };
+  }
+
+  // ss_model_check's status as an Error naming the option that causes it.
+  #configError(s, c, where) {
+    const ss = this.#ss;
+    const err = (arg, text) => new SoftscopeError(`${where}: ${arg} ${text} (${ss._statusStr(s)})`, s, { argument: arg });
+    if (s === STATUS.SS_ERR_NO_BACKWARD)
+      return c.trainNorm && c.normalizer.has_backward
+        ? err('options.trainNormParams', `= true: "${c.normalizer.name}" has no gradient for its parameters`)
+        : err('options.normalizer', `= "${c.normalizer.name}" has no backward pass`);
+    if (s === STATUS.SS_ERR_FAMILY || s === STATUS.SS_ERR_UNSUPPORTED) return err('options.attention', `= "${c.attention.name}" cannot be trained in the model`);
+    if (s === STATUS.SS_ERR_PARAM_COUNT) return err('options.loss', `= "${c.loss.name}" does not take a target`);
+    if (s === STATUS.SS_ERR_PARAM_RANGE && c.d % c.heads !== 0) return err('options.heads', `= ${c.heads} must divide d = ${c.d}`);
+    if (s === STATUS.SS_ERR_PARAM_RANGE && c.positions === ss.enums.positions.indexOf('sinusoidal') && c.d % 2)
+      return err('options.d', `= ${c.d} must be even with sinusoidal positions`);
+    return err('options', 'describe a model ss_model_check rejects');
+  }
+
+  #live(where) {
+    if (this.#freed) throw new SoftscopeError(`${where}: the model was freed`, STATUS.SS_ERR_NULL);
+    if (this.#heap !== this.#ss._heap || this.#heap.closed)
+      throw new SoftscopeError(`${where}: the model's wasm instance was re-created (reset or a trap): make a new model`, STATUS.SS_ERR_NULL);
+  }
+
+  // One batch from the task into arrays `arr` and the batch struct; its pointer.
+  #fill(arr, seed, step, batch, n, where) {
+    const ex = this.#ss.exports;
+    const s = ex.ss_task_batch(this._taskStruct.ptr, seed, BigInt(step), batch, n, arr.a, arr.b, arr.f, arr.t);
+    if (s !== 0) throw this.#ss._fail(where, s, []);
+    const b = this._batch;
+    for (const [f, v] of Object.entries({ batch, n, tokens_a: arr.a, tokens_b: arr.b, feature: arr.f, target: arr.t })) b.u32(f, v);
+    return b.ptr;
+  }
+
+  // The outputs struct with the given pointers (0: not asked for).
+  #outputs(ptrs = {}) {
+    const o = this._out;
+    for (const f of ['pred', 'logits', 'query_attn', 'maps', 'map_example']) o.u32(f, ptrs[f] ?? 0);
+    return o.ptr;
+  }
+
+  /** The n of training step t (0-based): trainN[0] + t mod (trainN[1] - trainN[0] + 1). */
+  trainLength(t) {
+    const [lo, hi] = this.config.trainN;
+    return lo + (t % (hi - lo + 1));
+  }
+
+  /** k training steps: { step, loss, accuracy } of the last one (the forward
+   *  before its update), or { diverged: true, step } when the loss became
+   *  NaN or Inf at that step (the run then stays diverged). */
+  step(k = 1) {
+    return this.#ss._call(this.#step, [k], this);
+  }
+
+  #step(k) {
+    const where = 'model.step', ss = this.#ss;
+    this.#live(where);
+    if (!Number.isInteger(k) || k < 1 || k > MAX_STEPS)
+      throw new SoftscopeError(`${where}: k = ${describe(k)} must be an integer in [1, ${MAX_STEPS}]`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'k' });
+    if (this.diverged) return { diverged: true, step: this.divergedAt };
+    let last = null;
+    for (let i = 0; i < k; i++) {
+      const t = this.steps, n = this.trainLength(t);
+      const pb = this.#fill(this._batchArrays, this._seed, t, this.config.batch, n, where);
+      const out = this.#outputs();
+      const s = ss.exports.ss_model_step(this._cfg.ptr, ss._implId, this._optim.ptr, this._params, this._grads, this._state,
+        this._scalars, pb, this._work, this._workBytes, out);
+      if (s === STATUS.SS_ERR_DOMAIN || s === STATUS.SS_ERR_NAN || s === STATUS.SS_ERR_NONFINITE) {
+        this.diverged = true;
+        this.divergedAt = t + 1;
+        return { diverged: true, step: t + 1 };
+      }
+      if (s !== 0) throw ss._fail(where, s, []);
+      this.steps = t + 1;
+      last = { step: this.steps, loss: this._out.getF64('loss'), accuracy: this._out.getF64('accuracy') };
+    }
+    return last;
+  }
+
+  // A test batch's shape and seed from options { n, examples, seed }.
+  #testOptions(options, where, defExamples) {
+    const o = opts(options, where, ['n', 'examples', 'seed']);
+    const lim = layouts(this.#ss).ss_model_config.limits;
+    const n = integer(o, 'n', this.config.trainN[1], 2, lim.max_n, where);
+    const examples = integer(o, 'examples', defExamples, 1, MAX_EXAMPLES, where);
+    const seed = o.seed === undefined ? this._seed + 1n : u64(o, 'seed', where);
+    const ex = this.#ss.exports;
+    if (!ex.ss_model_forward_workspace_size(this._cfg.ptr, 1, n))
+      throw new SoftscopeError(`${where}: options.n = ${n} is out of range for this model${this.config.positions === 'learned' ? ` (learned positions: n <= maxN = ${this.config.maxN})` : ''}`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.n' });
+    return { n, examples, seed };
+  }
+
+  // One forward on `examples` test examples (chunk `chunk` of the test set
+  // of `seed`): its status, with the outputs asked for in `ptrs`.
+  #forward(seed, chunk, examples, n, ptrs, where) {
+    const ss = this.#ss, ex = ss.exports;
+    // ss_model_workspace_size, not ss_model_forward_workspace_size: a forward
+    // in a workspace of the latter's size writes past it in every wasm build
+    // at 78e4a14 (a C defect, reported; see the report of h-modeljs).
+    const work = ex.ss_model_workspace_size(this._cfg.ptr, examples, n) >>> 0;
+    const pw = ss._scratch.get('model-work', work);
+    const arr = { a: ss._scratch.get('model-a', examples * n * 4), b: ss._scratch.get('model-b', examples * n * 4),
+      f: ss._scratch.get('model-f', examples * n * 4), t: ss._scratch.get('model-t', examples * 4) };
+    const pb = this.#fill(arr, seed, chunk, examples, n, where);
+    return ex.ss_model_forward(this._cfg.ptr, ss._implId, this._params, pb, pw, work, this.#outputs(ptrs));
+  }
+
+  // Examples per forward at length n: all of them, or fewer so that a
+  // forward's workspace stays below EVAL_WORK_BYTES (at least one).
+  #chunk(examples, n) {
+    const ex = this.#ss.exports;
+    let c = Math.min(examples, Math.max(1, Math.floor(this.#ss.maxN / (n * this.config.d))));
+    while (c > 1 && !(ex.ss_model_workspace_size(this._cfg.ptr, c, n) <= EVAL_WORK_BYTES)) c = Math.ceil(c / 2);
+    return c;
+  }
+
+  /** The model on a seeded test set of `examples` examples of n items:
+   *  { n, examples, accuracy, loss (means), entropy, maxWeight, support
+   *  (per head: the mean over examples of that measure of the last layer's
+   *  query-row weights) }. The test set of a seed is the task's batches of
+   *  that seed, step = 0, 1, ... (default seed: the model's + 1). */
+  evaluate(options) {
+    return this.#ss._call(this.#evaluate, [options], this);
+  }
+
+  #evaluate(options) {
+    const where = 'model.evaluate', ss = this.#ss;
+    this.#live(where);
+    const { n, examples, seed } = this.#testOptions(options, where, 64);
+    const H = this.config.heads, chunk = this.#chunk(examples, n);
+    const sums = Object.fromEntries(Object.keys(HEAD_MEASURES).map((m) => [m, new Float64Array(H)]));
+    let loss = 0, accuracy = 0;
+    for (let start = 0, c = 0; start < examples; start += chunk, c++) {
+      const e = Math.min(chunk, examples - start);
+      const pq = ss._scratch.get('model-qattn', e * H * n * 4);
+      const s = this.#forward(seed, c, e, n, { query_attn: pq }, where);
+      if (s !== 0) throw ss._fail(where, s, []);
+      loss += this._out.getF64('loss') * e;
+      accuracy += this._out.getF64('accuracy') * e;
+      ss._heap.refresh();
+      const q = ss._heap.f32.slice(pq >>> 2, (pq >>> 2) + e * H * n);
+      for (const [m, kernel] of Object.entries(HEAD_MEASURES)) {
+        const per = ss.measure(kernel, q, {}, { rows: e * H }); // row = example * H + head
+        for (let r = 0; r < per.length; r++) sums[m][r % H] += per[r];
+      }
+    }
+    const mean = (a) => Array.from(a, (v) => v / examples);
+    return { n, examples, accuracy: accuracy / examples, loss: loss / examples,
+      entropy: mean(sums.entropy), maxWeight: mean(sums.maxWeight), support: mean(sums.support) };
+  }
+
+  /** The loss of the test set's first `examples` examples (one forward) and
+   *  its gradient with respect to the parameter arena: { loss, grad }. */
+  gradient(options) {
+    return this.#ss._call(this.#gradient, [options], this);
+  }
+
+  #gradient(options) {
+    const where = 'model.gradient', ss = this.#ss, ex = ss.exports;
+    this.#live(where);
+    const { n, examples, seed } = this.#testOptions(options, where, 8);
+    const work = ex.ss_model_workspace_size(this._cfg.ptr, examples, n) >>> 0;
+    if (!work) throw new SoftscopeError(`${where}: options.examples = ${examples} is too many at n = ${n}`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.examples' });
+    const pw = ss._scratch.get('model-work', work);
+    const arr = { a: ss._scratch.get('model-a', examples * n * 4), b: ss._scratch.get('model-b', examples * n * 4),
+      f: ss._scratch.get('model-f', examples * n * 4), t: ss._scratch.get('model-t', examples * 4) };
+    const pb = this.#fill(arr, seed, 0, examples, n, where);
+    const pg = ss._scratch.get('model-grad', this.paramCount * 4);
+    const s = ex.ss_model_grad(this._cfg.ptr, ss._implId, this._params, pb, pw, work, pg, this.#outputs());
+    if (s !== 0) throw ss._fail(where, s, []);
+    ss._heap.refresh();
+    return { loss: this._out.getF64('loss'), grad: ss._heap.f32.slice(pg >>> 2, (pg >>> 2) + this.paramCount) };
+  }
+
+  /** Every layer's and head's attention weights on one test example (the
+   *  first of the test set of `seed`): { layers, heads, n, maps }, maps
+   *  layer by layer, head by head, n x n row-major (query i, key j). */
+  attentionMap(options) {
+    return this.#ss._call(this.#attentionMap, [options], this);
+  }
+
+  #attentionMap(options) {
+    const where = 'model.attentionMap', ss = this.#ss;
+    this.#live(where);
+    const { n, seed } = this.#testOptions({ ...opts(options, where, ['n', 'seed']), examples: 1 }, where, 1);
+    const { layers, heads } = this.config;
+    const count = layers * heads * n * n;
+    if (count > ss.maxN)
+      throw new SoftscopeError(`${where}: options.n = ${n}: the maps would hold ${count} values > maxN (${ss.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.n' });
+    const pm = ss._scratch.get('model-maps', count * 4);
+    const s = this.#forward(seed, 0, 1, n, { maps: pm, map_example: 0 }, where);
+    if (s !== 0) throw ss._fail(where, s, []);
+    ss._heap.refresh();
+    return { layers, heads, n, maps: ss._heap.f32.slice(pm >>> 2, (pm >>> 2) + count) };
+  }
+
+  /** A copy of the parameter arena (paramCount floats; layout: tensors()). */
+  params() {
+    this.#live('model.params');
+    this.#heap.refresh();
+    return this.#heap.f32.slice(this._params >>> 2, (this._params >>> 2) + this.paramCount);
+  }
+
+  /** Replace the parameters (a Float32Array of paramCount finite values);
+   *  the optimizer's state and step count are kept. */
+  setParams(values) {
+    const where = 'model.setParams';
+    this.#live(where);
+    if (!ArrayBuffer.isView(values) || values.constructor?.name !== 'Float32Array')
+      throw new SoftscopeTypeError(`${where}: values must be a Float32Array (got ${describe(values)})`, { argument: 'values' });
+    const v = viewOf(values, Float32Array, 'values', where, this.#heap.memory.buffer);
+    if (v.length !== this.paramCount)
+      throw new SoftscopeError(`${where}: values has ${v.length} floats; the model has ${this.paramCount}`, STATUS.SS_ERR_LENGTH, { argument: 'values' });
+    const bad = v.findIndex((x) => !Number.isFinite(x));
+    if (bad >= 0)
+      throw new SoftscopeError(`${where}: values[${bad}] = ${v[bad]} is not finite`, Number.isNaN(v[bad]) ? STATUS.SS_ERR_NAN : STATUS.SS_ERR_NONFINITE, { argument: 'values', index: bad });
+    this.#heap.refresh();
+    this.#heap.f32.set(v, this._params >>> 2);
+  }
+
+  /** The arena's tensors: [{ name, layer, offset, rows, cols }] (offset in floats). */
+  tensors() {
+    const where = 'model.tensors', ss = this.#ss;
+    this.#live(where);
+    const t = new Struct(this.#heap, layouts(ss).ss_model_tensor);
+    try {
+      const out = [];
+      for (let i = 0; i < this._tensorCount; i++) {
+        const s = ss.exports.ss_model_tensor_at(this._cfg.ptr, i, t.ptr);
+        if (s !== 0) throw ss._fail(where, s, []);
+        out.push({ name: ss._cString(t.getU32('name')), layer: t.getU32('layer'), offset: t.getU32('offset'), rows: t.getU32('rows'), cols: t.getU32('cols') });
+      }
+      return out;
+    } finally {
+      this.#heap.free(t.ptr);
+    }
+  }
+
+  /** Give the model's memory back; any later call throws. */
+  free() {
+    if (this.#freed) return;
+    this.#freed = true;
+    for (const p of this.#blocks) this.#heap.free(p);
+    this.#blocks = [];
+  }
+
+  get freed() {
+    return this.#freed;
+  }
+}
+
+// options.trainN: n or [lo, hi], integers with 2 <= lo <= hi <= max.
+function nRange(v, max, where) {
+  const r = typeof v === 'number' ? [v, v] : Array.isArray(v) && v.length === 2 ? [v[0], v[1]] : null;
+  if (!r || !r.every((x) => Number.isInteger(x) && x >= 2 && x <= max) || r[0] > r[1])
+    throw new SoftscopeError(`${where}: options.trainN = ${Array.isArray(v) ? `[${v}]` : describe(v)} must be n or [lo, hi], integers with 2 <= lo <= hi <= ${max}`,
+      STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
+  return r;
+}
