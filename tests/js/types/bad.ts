@@ -24,4 +24,6 @@ view('normalizer'); // BAD: unknown view
 renderFigure(ss, 'optimiser'); // BAD: unknown view
 ss.estimatorStats('st', new Float32Array(2), new Float32Array(2), { signal: true }); // BAD: signal is an AbortSignal
 ss.vqTrain(new Float32Array(2), { maxWork: '1e9' }); // BAD: maxWork is a number
+ss.model({ task: 'sorting' }); // BAD: unknown task
+ss.model({ normalizer: 'adam' }); // BAD: an optimizer is not a normalizer
 export {};

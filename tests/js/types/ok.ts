@@ -36,6 +36,13 @@ const name: OptimizerName = run.kernel;
 // names read from the registry are the unions too
 for (const k of ss.kernels('optimizer')) ss.trajectoryRunner({ optimizer: k.name, fn: ss.functions[0].name, schedule: ss.schedules[0] }).advance(1);
 const f: number = ss.evalFunction('beale', 1, 1).f + ss.functionGrid('himmelblau', { nx: 4, ny: 4 })[0];
+const model = ss.model({ task: 'max_retrieval', values: 8, d: 32, heads: 2, mlp: true, positions: 'none', normalizer: 'ssmax', optimizer: 'adamw',
+  optimizerParams: { lr: 1e-2 }, schedule: 'cosine', steps: 300, batch: 32, trainN: [4, 16], seed: 1n });
+const stepped = model.step(10);
+const ev = model.evaluate({ n: 64, examples: 8 });
+const modelNumbers: number = ('loss' in stepped ? stepped.loss : stepped.step) + ev.entropy[0] + model.attentionMap({ n: 8 }).maps[0] +
+  model.tensors()[0].offset + model.params()[0] + model.gradient().grad[0];
+model.free();
 for (const id of VIEW_IDS) view(id);
 const svg: string = renderFigure(ss, 'optimizers', 'fn=beale').svg + view('attention').id;
-export { name, f, svg, yRows, hRows, klRows, batch };
+export { name, f, svg, yRows, hRows, klRows, batch, modelNumbers };
