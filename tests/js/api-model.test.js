@@ -104,11 +104,11 @@ describe('ss.model: training', () => {
     expect(again.params).toEqual(a.params);
   });
 
-  it('the builds agree on the first 10 losses within 1e-4 relative (relaxed FMA in linear; float order in SIMD)', () => {
+  it('the builds agree on the first 10 losses within 1e-6 relative (measured 2.4e-8: relaxed FMA in linear, SIMD sum order; the runs drift apart later)', () => {
     for (const b of BUILDS) runs[b] ??= train(ss[b], SMALL, 10);
     for (const b of ['simd', 'relaxed'])
       for (let i = 0; i < 10; i++)
-        expect(Math.abs(runs[b].losses[i] - runs.scalar.losses[i]), `${b} step ${i + 1}`).toBeLessThanOrEqual(1e-4 * runs.scalar.losses[i]);
+        expect(Math.abs(runs[b].losses[i] - runs.scalar.losses[i]), `${b} step ${i + 1}`).toBeLessThanOrEqual(1e-6 * runs.scalar.losses[i]);
   });
 
   it('a learning rate that blows up gives { diverged: true, step } and stays diverged', () => {

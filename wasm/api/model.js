@@ -328,8 +328,7 @@ class Model {
     // at 78e4a14 (a C defect, reported; see the report of h-modeljs).
     const work = ex.ss_model_workspace_size(this._cfg.ptr, examples, n) >>> 0;
     const pw = ss._scratch.get('model-work', work);
-    const arr = { a: ss._scratch.get('model-a', examples * n * 4), b: ss._scratch.get('model-b', examples * n * 4),
-      f: ss._scratch.get('model-f', examples * n * 4), t: ss._scratch.get('model-t', examples * 4) };
+    const arr = testArrays(ss, examples, n);
     const pb = this.#fill(arr, seed, chunk, examples, n, where);
     return ex.ss_model_forward(this._cfg.ptr, ss._implId, this._params, pb, pw, work, this.#outputs(ptrs));
   }
@@ -391,8 +390,7 @@ class Model {
     const work = ex.ss_model_workspace_size(this._cfg.ptr, examples, n) >>> 0;
     if (!work) throw new SoftscopeError(`${where}: options.examples = ${examples} is too many at n = ${n}`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.examples' });
     const pw = ss._scratch.get('model-work', work);
-    const arr = { a: ss._scratch.get('model-a', examples * n * 4), b: ss._scratch.get('model-b', examples * n * 4),
-      f: ss._scratch.get('model-f', examples * n * 4), t: ss._scratch.get('model-t', examples * 4) };
+    const arr = testArrays(ss, examples, n);
     const pb = this.#fill(arr, seed, 0, examples, n, where);
     const pg = ss._scratch.get('model-grad', this.paramCount * 4);
     const s = ex.ss_model_grad(this._cfg.ptr, ss._implId, this._params, pb, pw, work, pg, this.#outputs());
@@ -476,6 +474,12 @@ class Model {
   get freed() {
     return this.#freed;
   }
+}
+
+// A test batch's arrays (tokens_a, tokens_b, feature, target) in scratch.
+function testArrays(ss, examples, n) {
+  const items = examples * n * 4;
+  return { a: ss._scratch.get('model-a', items), b: ss._scratch.get('model-b', items), f: ss._scratch.get('model-f', items), t: ss._scratch.get('model-t', examples * 4) };
 }
 
 // options.trainN: n or [lo, hi], integers with 2 <= lo <= hi <= max.
