@@ -186,6 +186,35 @@ TEST(model_forward_bad_arguments) {
   CHECK(isfinite(out.loss) && out.accuracy >= 0 && out.accuracy <= 1, "outputs");
 }
 
+/* The forward's own workspace (ss_model_forward_workspace_size) is all a
+   forward writes: guard bytes right after it stay untouched, for every
+   positions kind and 1 and 2 layers. The embedding once summed its two
+   tables through a backward buffer past that size (found by the JS model
+   API: an out-of-bounds trap in every wasm build). */
+TEST(regress_model_forward_stays_in_its_workspace) {
+  enum { GUARD_BYTES = 256 };
+  for (int layers = 1; layers <= 2; layers++)
+    for (uint32_t pos = SS_POSITIONS_NONE; pos <= SS_POSITIONS_LEARNED; pos++) {
+      env E;
+      env_make(&E, "softmax", 0);
+      E.cfg.layers = (size_t)layers, E.cfg.positions = pos;
+      const size_t P = ss_model_param_count(&E.cfg);
+      CHECK(P > 0, "layers %d positions %u", layers, pos);
+      float *params = ss_test_alloc(P * 4);
+      ss_model_init(&E.cfg, params);
+      const size_t fwd = ss_model_forward_workspace_size(&E.cfg, EB, EN);
+      unsigned char *work = ss_test_alloc(fwd + GUARD_BYTES);
+      memset(work + fwd, 0xA5, GUARD_BYTES);
+      ss_model_outputs out = {0};
+      CHECK_STATUS(ss_model_forward(&E.cfg, SS_IMPL_SCALAR, params, &E.batch, work, fwd, &out), SS_OK);
+      if (ss_impl_available(SS_IMPL_SIMD))
+        CHECK_STATUS(ss_model_forward(&E.cfg, SS_IMPL_SIMD, params, &E.batch, work, fwd, &out), SS_OK);
+      size_t bad = 0;
+      for (size_t i = 0; i < GUARD_BYTES; i++) bad += work[fwd + i] != 0xA5;
+      CHECK(bad == 0, "layers %d positions %u: %zu guard bytes past the forward's workspace written", layers, pos, bad);
+    }
+}
+
 /* Overflow: a huge readout is SS_ERR_DOMAIN (a layer's overflow), and a run
    with a huge learning rate stops with a status, never SS_OK with a
    non-finite loss or parameter. */

@@ -323,10 +323,7 @@ class Model {
   // of `seed`): its status, with the outputs asked for in `ptrs`.
   #forward(seed, chunk, examples, n, ptrs, where) {
     const ss = this.#ss, ex = ss.exports;
-    // ss_model_workspace_size, not ss_model_forward_workspace_size: a forward
-    // in a workspace of the latter's size writes past it in every wasm build
-    // at 78e4a14 (a C defect, reported; see the report of h-modeljs).
-    const work = ex.ss_model_workspace_size(this._cfg.ptr, examples, n) >>> 0;
+    const work = ex.ss_model_forward_workspace_size(this._cfg.ptr, examples, n) >>> 0;
     const pw = ss._scratch.get('model-work', work);
     const arr = testArrays(ss, examples, n);
     const pb = this.#fill(arr, seed, chunk, examples, n, where);
@@ -338,7 +335,7 @@ class Model {
   #chunk(examples, n) {
     const ex = this.#ss.exports;
     let c = Math.min(examples, Math.max(1, Math.floor(this.#ss.maxN / (n * this.config.d))));
-    while (c > 1 && !(ex.ss_model_workspace_size(this._cfg.ptr, c, n) <= EVAL_WORK_BYTES)) c = Math.ceil(c / 2);
+    while (c > 1 && !(ex.ss_model_forward_workspace_size(this._cfg.ptr, c, n) <= EVAL_WORK_BYTES)) c = Math.ceil(c / 2);
     return c;
   }
 

@@ -24,7 +24,10 @@ static ss_status embed(const ss_model_config *cfg, ss_impl impl, const model_lay
                        const model_plan *p, const float *params, const ss_model_batch *b,
                        float *ws) {
   const size_t R = p->rows, d = p->d, n = p->n;
-  float *h = ws + p->layer[0].xin, *t = ws + p->b[0];
+  /* t: table b's rows, in layer 0's normed input (written only after h0
+     is complete); not a backward buffer, which lies past a forward's own
+     workspace (ss_model_forward_workspace_size) */
+  float *h = ws + p->layer[0].xin, *t = ws + p->layer[0].xn;
   ss_status s = ss_embedding(params + lay->embed_a, cfg->vocab_a, d, b->tokens_a, R, h);
   if (s == SS_OK) s = ss_embedding(params + lay->embed_b, cfg->vocab_b, d, b->tokens_b, R, t);
   if (s != SS_OK) return s;
