@@ -7,6 +7,7 @@
 // naming the option; a freed model throws. (Every backward against float64
 // references and finite differences: the C suite, tests/c/test_model*.c.)
 import { describe, it, expect, beforeAll } from 'vitest';
+import { createModel } from 'softscope';
 import { BUILDS, loadBuilds } from './support/builds.js';
 
 let ss;
@@ -20,7 +21,7 @@ const SMALL = { task: 'max_retrieval', values: 8, d: 32, heads: 2, layers: 1, ml
 
 // Run a model for `steps` steps: the losses, the last step, the final params.
 function train(s, options, steps) {
-  const m = s.model(options);
+  const m = createModel(s, options);
   try {
     const losses = [];
     let last;
@@ -73,7 +74,7 @@ describe('ss.model: the C structs as the module reports them', () => {
   });
 
   it('tensors() lists the arena in the documented order, contiguous, summing to paramCount', () => {
-    const m = ss.simd.model({ ...SMALL, layers: 2 });
+    const m = createModel(ss.simd, { ...SMALL, layers: 2 });
     const t = m.tensors();
     expect(t.map((x) => `${x.name}${x.layer}`)).toEqual(['embed_a0', 'embed_b0', 'feature0',
       ...[0, 1].flatMap((l) => ['attn_norm', 'wq', 'wk', 'wv', 'wo', 'mlp_norm', 'w1', 'w2'].map((n) => `${n}${l}`)), 'final_norm0', 'unembed0']);
@@ -112,7 +113,7 @@ describe('ss.model: training', () => {
   });
 
   it('a learning rate that blows up gives { diverged: true, step } and stays diverged', () => {
-    const m = ss.simd.model({ ...SMALL, optimizer: 'sgd', optimizerParams: { lr: 1e6 }, schedule: 'constant' });
+    const m = createModel(ss.simd, { ...SMALL, optimizer: 'sgd', optimizerParams: { lr: 1e6 }, schedule: 'constant' });
     let r;
     for (let i = 0; i < 20 && !r?.diverged; i++) r = m.step();
     expect(r).toMatchObject({ diverged: true });
@@ -124,7 +125,7 @@ describe('ss.model: training', () => {
 
 describe('ss.model: evaluation', () => {
   it.each(BUILDS)('%s: at n = 16 ... 1024 every measure is finite, entropy in [0, log n], max weight in (0, 1], support in [1, n]', (b) => {
-    const m = ss[b].model(SMALL);
+    const m = createModel(ss[b], SMALL);
     m.step(20);
     for (const n of [16, 64, 256, 1024]) {
       const e = m.evaluate({ n, examples: 16 });
@@ -145,7 +146,7 @@ describe('ss.model: evaluation', () => {
   });
 
   it('attentionMap: layers x heads x n x n weights whose rows sum to 1 (softmax)', () => {
-    const m = ss.simd.model({ ...SMALL, layers: 2 });
+    const m = createModel(ss.simd, { ...SMALL, layers: 2 });
     const r = m.attentionMap({ n: 12 });
     expect(r).toMatchObject({ layers: 2, heads: 2, n: 12 });
     expect(r.maps.length).toBe(2 * 2 * 12 * 12);
@@ -164,7 +165,7 @@ describe('ss.model: evaluation', () => {
     // has a rounding error <= 2 * 2e-7 / (2 h) = 4e-5 at h = 5e-3, and a
     // truncation error h^2 |L'''| / 6, below 1e-5 for |L'''| <= 2.4 (the
     // parameters are O(0.02) at init, the model smooth). Bound: 2e-4 + 1e-2 |g|.
-    const m = ss.scalar.model({ ...SMALL, normalizer: 'softmax', heads: 2 });
+    const m = createModel(ss.scalar, { ...SMALL, normalizer: 'softmax', heads: 2 });
     m.step(5); // away from the init
     const p0 = m.params(), opts = { n: 8, examples: 4, seed: 7 };
     const { loss, grad } = m.gradient(opts);
@@ -209,7 +210,7 @@ describe('ss.model: bad arguments and memory', () => {
     const s = ss.simd, before = s.heapStats().liveAllocations;
     let err;
     try {
-      s.model({ ...SMALL, ...o }).free();
+      createModel(s, { ...SMALL, ...o }).free();
     } catch (e) {
       err = e;
     }
@@ -220,7 +221,7 @@ describe('ss.model: bad arguments and memory', () => {
   });
 
   it('bad call arguments throw naming them', () => {
-    const m = ss.simd.model(SMALL);
+    const m = createModel(ss.simd, SMALL);
     expect(() => m.step(0)).toThrow(expect.objectContaining({ argument: 'k' }));
     expect(() => m.evaluate({ n: 1 })).toThrow(expect.objectContaining({ argument: 'options.n' }));
     expect(() => m.evaluate({ examples: 0 })).toThrow(expect.objectContaining({ argument: 'options.examples' }));
@@ -234,7 +235,7 @@ describe('ss.model: bad arguments and memory', () => {
 
   it('free() gives every block back, and a freed model throws', () => {
     const s = ss.simd, before = s.heapStats();
-    const m = s.model(SMALL);
+    const m = createModel(s, SMALL);
     expect(s.heapStats().liveBytes - before.liveBytes).toBeGreaterThanOrEqual(m.workspaceBytes + 2 * m.paramCount * 4);
     m.step(2);
     m.free();

@@ -209,9 +209,6 @@ export interface Softscope {
   trajectory<K extends OptimizerName>(options: TrajectoryOptions<K> & { every?: number }): TrajectoryResult<K>;
   /** A run advanced on demand (the playground's animation). */
   trajectoryRunner<K extends OptimizerName>(options: TrajectoryOptions<K>): TrajectoryRunner<K>;
-  /** The tiny attention model of issue 27 and its training run (core/src/model): parameters, optimizer state and
-   *  workspace in the wasm heap until model.free(). Bad options throw an Error naming the option (options.d, ...). */
-  model(options?: ModelOptions): Model;
   /** One attention call (sdpa, or a linear form: cosformer, galerkin, performer, trig, hrf); Q n x d, K m x d, V m x dv, row-major.
    *  trig and hrf throw SS_ERR_DOMAIN (argument params.scale) when a row's estimated normalizer is not positive. */
   attend<K extends AttentionName>(kernel: K, inputs: { q: Vector; k: Vector; v: Vector; n: number; m?: number }, params?: ParamsOf<'attention', K>,
@@ -312,6 +309,10 @@ export interface CreateOptions {
 export type WasmSource = ArrayBuffer | ArrayBufferView | URL | string | WebAssembly.Module;
 
 export function createSoftscope(options?: CreateOptions): Promise<Softscope>;
+/** The tiny attention model of issue 27 and its training run (core/src/model) on the instance ss: parameters, optimizer
+ *  state and workspace in ss's wasm heap until model.free(). Bad options throw an Error naming the option (options.d, ...).
+ *  Its own function (not a method) so that bundles which never train leave it out. */
+export function createModel(ss: Softscope, options?: ModelOptions): Model;
 export default createSoftscope;
 export function detectSimd(): boolean;
 /** Whether the engine validates a relaxed-SIMD module (f32x4.relaxed_madd). */

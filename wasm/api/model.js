@@ -1,9 +1,9 @@
 // The tiny attention model of issue 27 (core/src/model) through the JS API:
-// ss.model(options) makes a model with its parameter arena, optimizer state
+// createModel(ss, options) makes a model with its parameter arena, optimizer state
 // and workspace in the wasm heap; step(k) trains, evaluate() and
 // attentionMap() read it, params() / setParams() / tensors() expose the
-// arena, free() gives the memory back. Installed on the Softscope prototype
-// by softscope.js.
+// arena, free() gives the memory back. A function of the package entry
+// (index.js), not a method: bundles that never train leave it out.
 //
 // Everything is computed in C (ss_task_batch, ss_model_step, ss_model_forward,
 // ss_model_grad; the measures through ss.measure). The C structs are laid
@@ -13,6 +13,7 @@
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from './errors.js';
 import { options as opts, integer, flag, choice, u64, paramsOf } from './args.js';
 import { viewOf } from './views.js';
+import { Softscope } from './softscope.js';
 
 // The per-head measures evaluate() reports: registry measures of the last
 // layer's query-row weights (one row per example and head).
@@ -26,12 +27,15 @@ const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'position
   'normalizer', 'normalizerParams', 'trainNormParams', 'loss', 'seed', 'optimizer', 'optimizerParams', 'schedule',
   'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN'];
 
-export const modelCalls = {
-  /** A model and its training run (see index.d.ts: ModelOptions). */
-  model(options) {
-    return new Model(this, options);
-  },
-};
+/** A model and its training run on the instance ss (see index.d.ts:
+ *  ModelOptions). A function of its own module rather than a method of
+ *  every instance: a bundle that never trains (each widget but the
+ *  experiments one) leaves it out. */
+export function createModel(ss, options) {
+  if (!(ss instanceof Softscope))
+    throw new SoftscopeTypeError(`createModel: ss must be a softscope instance from createSoftscope() (got ${describe(ss)})`, { argument: 'ss' });
+  return ss._call((o) => new Model(ss, o), [options]);
+}
 
 // The struct layouts of this build: { name: { size, fields, limits } }.
 function layouts(ss) {

@@ -20,7 +20,6 @@ import { optimizerCalls } from './optimizer.js';
 import { attentionCalls } from './attention.js';
 import { directCalls } from './direct.js';
 import { adaroundCalls } from './adaround.js';
-import { modelCalls } from './model.js';
 
 const FAMILIES = REGISTRY.enums.family;
 const IMPLS = REGISTRY.enums.impl;
@@ -446,7 +445,7 @@ export class Softscope {
 }
 
 // The family calls; the public ones run through _call (scratch trimming).
-for (const calls of [normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls, modelCalls]) {
+for (const calls of [normalizerCalls, measureCalls, samplerCalls, quantizerCalls, optimizerCalls, attentionCalls, directCalls, adaroundCalls]) {
   for (const [name, fn] of Object.entries(calls)) {
     Softscope.prototype[name] = name.startsWith('_') ? fn : function call(...args) { return this._call(fn, args); };
   }

@@ -1,5 +1,5 @@
 // Must NOT compile: each line marked BAD is an error tsc must report.
-import { createSoftscope } from 'softscope';
+import { createSoftscope, createModel } from 'softscope';
 import { view } from 'softscope/views';
 import { renderFigure } from 'softscope/figure';
 
@@ -24,6 +24,6 @@ view('normalizer'); // BAD: unknown view
 renderFigure(ss, 'optimiser'); // BAD: unknown view
 ss.estimatorStats('st', new Float32Array(2), new Float32Array(2), { signal: true }); // BAD: signal is an AbortSignal
 ss.vqTrain(new Float32Array(2), { maxWork: '1e9' }); // BAD: maxWork is a number
-ss.model({ task: 'sorting' }); // BAD: unknown task
-ss.model({ normalizer: 'adam' }); // BAD: an optimizer is not a normalizer
+createModel(ss, { task: 'sorting' }); // BAD: unknown task
+createModel(ss, { normalizer: 'adam' }); // BAD: an optimizer is not a normalizer
 export {};

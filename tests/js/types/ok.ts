@@ -1,6 +1,6 @@
 // Must compile under tsc --strict: registry kernel names and parameters, test
 // functions, schedules and views.
-import { createSoftscope, type OptimizerName } from 'softscope';
+import { createSoftscope, createModel, type OptimizerName } from 'softscope';
 import { view, VIEW_IDS } from 'softscope/views';
 import { renderFigure } from 'softscope/figure';
 
@@ -36,7 +36,7 @@ const name: OptimizerName = run.kernel;
 // names read from the registry are the unions too
 for (const k of ss.kernels('optimizer')) ss.trajectoryRunner({ optimizer: k.name, fn: ss.functions[0].name, schedule: ss.schedules[0] }).advance(1);
 const f: number = ss.evalFunction('beale', 1, 1).f + ss.functionGrid('himmelblau', { nx: 4, ny: 4 })[0];
-const model = ss.model({ task: 'max_retrieval', values: 8, d: 32, heads: 2, mlp: true, positions: 'none', normalizer: 'ssmax', optimizer: 'adamw',
+const model = createModel(ss, { task: 'max_retrieval', values: 8, d: 32, heads: 2, mlp: true, positions: 'none', normalizer: 'ssmax', optimizer: 'adamw',
   optimizerParams: { lr: 1e-2 }, schedule: 'cosine', steps: 300, batch: 32, trainN: [4, 16], seed: 1n });
 const stepped = model.step(10);
 const ev = model.evaluate({ n: 64, examples: 8 });
