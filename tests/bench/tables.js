@@ -114,7 +114,7 @@ export function browserSections(res, browser) {
         const line = [pow2Sup(n)];
         for (const r of [rowOf(res, k, n), rowOf(browser, k, n)]) {
           const t = (id) => r?.[id]?.ns_per_elem ?? null;
-          line.push(fmt(t('relaxed')), fmt(t('tfjs')), fmtX(ratio(t('tfjs'), t('relaxed'))), fmtX(ratio(t('tfjs+dataSync'), t('api out') ?? t('api'))));
+          line.push(fmt(t('relaxed')), fmt(t('tfjs')), fmtX(ratio(t('tfjs'), t('relaxed'))), fmtX(ratio(t('tfjs+dataSync'), t('api out'))));
         }
         tab.push(line);
       }
