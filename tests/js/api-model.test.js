@@ -124,6 +124,15 @@ describe('ss.model: training', () => {
 });
 
 describe('ss.model: evaluation', () => {
+  it.each(BUILDS)('%s: regress_evaluate_chunk_past_model_limits: d = 64 at n = 4096 evaluates (the chunk once ignored the 4d of batch n 4d <= maxN: SS_ERR_PARAM_RANGE)', (b) => {
+    const m = createModel(ss[b], { ...SMALL, d: 64, heads: 2 });
+    const e = m.evaluate({ n: 4096, examples: 128 });
+    expect(e.examples).toBe(128);
+    expect(e.accuracy).toBeGreaterThanOrEqual(0);
+    expect(Number.isFinite(e.loss)).toBe(true);
+    m.free();
+  });
+
   it.each(BUILDS)('%s: at n = 16 ... 1024 every measure is finite, entropy in [0, log n], max weight in (0, 1], support in [1, n]', (b) => {
     const m = createModel(ss[b], SMALL);
     m.step(20);

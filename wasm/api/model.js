@@ -339,7 +339,9 @@ class Model {
   #chunk(examples, n) {
     const ex = this.#ss.exports;
     let c = Math.min(examples, Math.max(1, Math.floor(this.#ss.maxN / (n * this.config.d))));
-    while (c > 1 && !(ex.ss_model_forward_workspace_size(this._cfg.ptr, c, n) <= EVAL_WORK_BYTES)) c = Math.ceil(c / 2);
+    // a size of 0: c examples of n items are past the model's limits (batch n 4d <= maxN with the MLP's 4d)
+    const fits = (k) => { const w = ex.ss_model_forward_workspace_size(this._cfg.ptr, k, n) >>> 0; return w > 0 && w <= EVAL_WORK_BYTES; };
+    while (c > 1 && !fits(c)) c = Math.ceil(c / 2);
     return c;
   }
 
