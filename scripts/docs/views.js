@@ -13,7 +13,9 @@ export function registryShim(registry) {
     kernels: (family) => registry.kernels.filter((k) => !family || k.family === family),
     kernel: (name, family) => registry.kernels.find((k) => k.name === name && (!family || k.family === family)),
     functions: registry.functions ?? [],
-    schedules: registry.schedules ?? [],
+    // as the API reads them (softscope.js): the C enums by name, the schedules among them
+    schedules: registry.schedules ?? registry.enums?.schedule ?? [],
+    enums: registry.enums ?? {},
   };
 }
 

@@ -83,6 +83,15 @@ describe('the site from the registry', () => {
     expect(group.items).toContainEqual({ text: 'zz_made_up', link: '/kernels/zz_made_up' });
   });
 
+  it('regress_view_pages_read_the_registry_enums: from the registry JSON as make docs reads it (enums, no top-level schedules), the view pages list the schedules and the tasks with their defaults', () => {
+    const json = { kernels: registry.kernels, functions: registry.functions, enums: { schedule: [...registry.schedules], task: ['max_retrieval', 'kv_retrieval'], positions: ['none', 'learned'] } };
+    const files = buildSite({ registry: json, views: viewSources(), bench: null, cli: { overview: '', commands: [] }, dts: typeSources(), header: read('core/include/softscope.h'), pages: new Map() }).files;
+    const row = (page, key) => new RegExp(`<tr><td><code>${key}</code></td>.*?</tr>`).exec(files.get(page))?.[0];
+    expect(row('views/optimizers.md', 'schedule')).toContain(registry.schedules.map((x) => `<code>${x}</code>`).join(', '));
+    expect(row('views/experiments.md', 'schedule')).toContain('<td><code>cosine</code></td>');
+    expect(row('views/experiments.md', 'task')).toContain('<code>max_retrieval</code>, <code>kv_retrieval</code></td><td><code>max_retrieval</code>');
+  });
+
   it('every registry kernel has a page with its formula, accuracy and benchmark sections', () => {
     for (const k of registry.kernels) {
       const page = site.files.get(`kernels/${k.name}.md`);
