@@ -28,7 +28,7 @@ export function runsOf(data, colors, th) {
     return {
       name,
       color: colors?.get?.(name) ?? SERIES[i % SERIES.length] ?? th.accent,
-      step: num(r.step), diverged: num(r.diverged), reached: num(r.reached),
+      step: num(r.step), diverged: num(r.diverged), reached: num(r.reached), error: r.error == null ? null : String(r.error),
       normParams: Object.entries(obj(r.normParams)).map(([k, v]) => [String(k), num(v)]),
       curve: { step: list(c.step).map(num), loss: list(c.loss).map(num), accuracy: list(c.accuracy).map(num) },
       lengths: list(r.lengths).map(obj).filter((p) => num(p.n) > 0).sort((a, b) => a.n - b.n),

@@ -16,11 +16,13 @@ const TITLE = 'Training';
 const subtitle = (runs) => `the training batches' loss and accuracy against the step, every normalizer on the same data${runs.some((r) => r.curve.step.length > 0) ? '' : ': press Train'}`;
 // a run's line: one line beside its name, or (narrow) two
 const twoLines = (width) => width < 640;
+// the name column: the longest name (bold, about 7.4 px a character) and its key
+const nameWidth = (runs) => Math.max(120, 28 + 7.4 * Math.max(0, ...runs.map((r) => r.name.length)));
 
 /** The section's height at a width. */
 export function trainingHeight(runs, width) {
   return sectionTitle(TITLE, subtitle(runs), 0, width).height + slots(2, 0, width).height + 8
-    + LINE * Math.max(1, runs.length) * (twoLines(width) ? 2 : 1) + 10;
+    + LINE * Math.max(1, runs.length) * (twoLines(width) || nameWidth(runs) > width / 3 ? 2 : 1) + 10;
 }
 
 // The last point of a curve with a finite value: its index, or -1.
@@ -51,19 +53,20 @@ function Curves({ runs, metric, x, y, th, label }) {
   });
 }
 
-function RunLine({ r, steps, x0, y, th, two }) {
+function RunLine({ r, steps, x0, y, th, two, nameW }) {
   const end = lastFinite(r.curve.accuracy), loss = r.curve.loss[lastFinite(r.curve.loss)] ?? null;
   const sep = (t) => html`<tspan fill=${th.muted}>${t}</tspan>`;
   const m = (name, v, text) => html`<tspan data-metric=${name} data-value=${String(v)}>${text}</tspan>`;
   return html`<g data-run=${r.name}>
     <${RunName} r=${r} x=${x0} y=${y} th=${th} />
-    <${Text} x=${two ? x0 + 14 : x0 + 150} y=${two ? y + LINE : y} th=${th} size=${11.5}>
+    <${Text} x=${two ? x0 + 14 : x0 + nameW} y=${two ? y + LINE : y} th=${th} size=${11.5}>
       ${sep('step ')}${r.step !== null ? m('step', r.step, String(r.step)) : '—'}${sep(steps !== null ? ` of ${steps}` : '')}
       ${loss !== null && html`${sep(' · loss ')}${m('loss', loss, fmt(loss, 3))}`}
       ${end >= 0 && html`${sep(' · accuracy ')}${m('accuracy', r.curve.accuracy[end], pct(r.curve.accuracy[end], 3))}`}
       ${r.normParams.map(([k, v]) => html`${sep(` · ${k} `)}${v === null ? '—' : m(`param-${k}`, v, fmt(v, 3))}`)}
       ${r.reached !== null ? html`${sep(` · ${pct(REACH, 2)} at step `)}${m('reached', r.reached, String(r.reached))}` : ''}
       ${r.diverged !== null ? html`<tspan fill=${th.warn}>${` · diverged at step ${r.diverged}`}</tspan>` : ''}
+      ${r.error !== null ? html`<tspan fill=${th.warn} data-error=${r.name}>${` · stopped: ${r.error}`}</tspan>` : ''}
     </${Text}>
   </g>`;
 }
@@ -76,7 +79,7 @@ export function Training({ data, runs, y0, width, th }) {
   const { boxes: [lb, ab], height } = slots(2, y0 + T.height, width);
   const xl = linear([0, steps], [lb.x, lb.right]), xa = xl.copy().range([ab.x, ab.right]);
   const yl = logScale(extentPos(runs, chanceLoss), [lb.bottom, lb.y]), ya = linear([0, 1], [ab.bottom, ab.y]);
-  const y1 = y0 + T.height + height + 8, two = twoLines(width);
+  const y1 = y0 + T.height + height + 8, two = twoLines(width) || nameWidth(runs) > width / 3, nameW = nameWidth(runs);
   return html`<g data-section="training">
     ${T.el}
     <${Chart} id="loss" title="loss (log scale)" bx=${lb} x=${xl} y=${yl} xTicks=${xl.ticks(5)} yTicks=${powerTicks(yl)} xLabel="step" yLabel="cross-entropy" th=${th}>
@@ -88,6 +91,6 @@ export function Training({ data, runs, y0, width, th }) {
       <${Rule} bx=${ab} y=${ya} v=${REACH} th=${th} dash="1 3" id="reach" label="95 %" />
       <${Curves} runs=${runs} metric="accuracy" x=${xa} y=${ya} th=${th} />
     </${Chart}>
-    ${runs.map((r, i) => html`<${RunLine} key=${r.name} r=${r} steps=${num(data.steps)} x0=${8} y=${y1 + LINE * i * (two ? 2 : 1) + 10} th=${th} two=${two} />`)}
+    ${runs.map((r, i) => html`<${RunLine} key=${r.name} r=${r} steps=${num(data.steps)} x0=${8} y=${y1 + LINE * i * (two ? 2 : 1) + 10} th=${th} two=${two} nameW=${nameW} />`)}
   </g>`;
 }

@@ -30,7 +30,7 @@ export function experimentsLayout(data, width = 960, th = theme('light'), colors
   const task = typeof d.task === 'string' ? d.task : 'a task';
   const head = sectionTitle(`Experiments on ${task}`, `${num(d.classes) ?? '?'} classes, chance ${pct(num(d.chance), 3)}, trained at n = ${num(d.trainN?.[0]) ?? '?'}…${num(d.trainN?.[1]) ?? '?'}`, 0, width, th);
   const HEAD = head.height + 16;
-  const legend = seriesLegend(runs.map((r) => ({ name: r.name, color: r.color, note: r.diverged !== null ? `diverged at step ${r.diverged}` : undefined })),
+  const legend = seriesLegend(runs.map((r) => ({ name: r.name, color: r.color, note: r.error !== null ? 'stopped' : r.diverged !== null ? `diverged at step ${r.diverged}` : undefined })),
     { x: 8, y: HEAD, width: width - 16, th });
   const map = mapLayout(runs, sel, width);
   const y = {};
