@@ -17,7 +17,7 @@ import { html } from './h.js';
 import { Svg, Text, box } from './axes.js';
 import { RampLegend } from './legend.js';
 import { Bars, barDomain } from './bars.js';
-import { statsOf, weightMax, weightRamps, mapImage, labelled } from './weights.js';
+import { statsOf, weightMax, weightRamps, mapImage, labelled } from './raster-weights.js';
 import { theme } from './palette.js';
 import { fmt, pct } from './format.js';
 import { RandomFeatureErrors, rfLayout } from './attention-errors.js';
@@ -50,7 +50,7 @@ export function attentionLayout(data, width = 940, { row, detail = false } = {})
   return { cols, pw, map, below, ph, rows, row: shown ?? null, rf, rfY, heads, headsY, detailY: y, height: y + detailH + 6 };
 }
 
-export { weightMax, attentionRaster, labelled } from './weights.js';
+export { weightMax, attentionRaster, labelled } from './raster-weights.js';
 
 /** The natural height of the figure at a width (options: row, detail as the figure's props). */
 export function attentionHeight(data, width = 940, options = {}) {

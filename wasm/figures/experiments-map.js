@@ -9,7 +9,7 @@ import { html } from './h.js';
 import { Text } from './axes.js';
 import { RampLegend } from './legend.js';
 import { pngDataUri, upscaleRgba } from './raster.js';
-import { attentionRaster, weightMax, weightRamps, labelled } from './weights.js';
+import { attentionRaster, weightMax, weightRamps, labelled } from './raster-weights.js';
 import { fmt, pct } from './format.js';
 import { num, list, sectionTitle, LINE } from './experiments-plot.js';
 

@@ -1,4 +1,5 @@
-// Attention weights as pictures, for every figure that draws a map (the
+// Attention weights as pictures (raster-*: in the embed bundle this goes
+// with raster.js, not into the chunk every widget loads), for every figure that draws a map (the
 // Attention view's maps, the Experiments view's map by layer and head): a
 // map's colour scale (its largest |weight|) and exact zeros, the theme's
 // weight ramps, the raster, its PNG once per matrix and theme, and which
