@@ -71,6 +71,8 @@ export default defineConfig({
             // (math.js): only the views that show formulas or scripts load them
             { name: 'formula', priority: 2, test: /wasm\/figures\/formula\.js|web\/src\/components\/Formula\.jsx/ },
             { name: 'math', priority: 2, test: /wasm\/figures\/math\.js/ },
+            // heat maps as PNG rasters, and attention weights as rasters (the Attention and Experiments maps): the views with a map
+            { name: 'raster', priority: 2, test: /wasm\/figures\/raster(-[\w-]+)?\.js/ },
             // what several views share beyond embed.js: figure primitives, controls, analyses,
             // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
             { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
