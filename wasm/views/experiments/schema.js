@@ -27,10 +27,13 @@ const WANTED = ['softmax', 'adaptive_temperature', 'ssmax'];
 const WANTED_QUANT = ['uniform', 'adaround'];
 
 // The view's own optimizer defaults where the registry's (PyTorch's) are too
-// slow for a 1000-step run of a tiny model (links hold only changes).
+// slow for a 1000-step run of a tiny model (links hold only changes). On the
+// default experiment (softmax, seeds 0-2) they reach 95 % training accuracy
+// at steps: adam 93-171, adamw 108-225, lion 159-198, sgd 450-486,
+// momentum 405-486.
 export const TRAIN_DEFAULTS = {
   adam: { lr: 3e-3 }, adamw: { lr: 3e-3 }, amsgrad: { lr: 3e-3 }, adabelief: { lr: 3e-3 }, adam_atan2: { lr: 3e-3 },
-  sgd: { lr: 0.3 }, momentum: { lr: 0.03 }, nesterov: { lr: 0.03 }, lion: { lr: 3e-4 },
+  sgd: { lr: 0.1 }, momentum: { lr: 0.03 }, nesterov: { lr: 0.03 }, lion: { lr: 3e-4 },
 };
 
 export const schema = {
