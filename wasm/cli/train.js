@@ -6,7 +6,7 @@
 // overrides the link); --json prints the results file a widget draws
 // without training (<softscope-widget view="experiments" results="x.json">),
 // --csv the view's table, else a text table.
-import { UsageError, toJson, num, table } from './shared.js';
+import { UsageError, toJson, num, table, own } from './shared.js';
 import { experiments } from '../views/experiments/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
@@ -58,8 +58,8 @@ Bad input (an unknown name, a value out of range) exits 2 naming the flag.`,
     const { state, notices } = parse(schema, list, ss);
     if (notices.length) {
       const n = notices[0];
-      const from = flags.has(n.key) ? (KEY_OF[flagOf(n.key).slice(2)] === n.key ? flagOf(n.key) : `--param ${n.key}`) : `--state: ${n.key}=`;
-      const text = from.startsWith('--state') ? `${from}${String(n.value).slice(0, 40)}` : `${from} ${String(n.value).slice(0, 40)}`;
+      const value = String(n.value).slice(0, 40);
+      const text = !flags.has(n.key) ? `--state: ${n.key}=${value}` : own(KEY_OF, flagOf(n.key).slice(2)) ? `${flagOf(n.key)} ${value}` : `--param ${n.key}=${value}`;
       throw new UsageError(`${text}: ${n.reason}${notices.length > 1 ? ` (and ${notices.length - 1} more)` : ''}`);
     }
     const data = experiments.compute(ss, state);
