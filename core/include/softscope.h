@@ -1258,6 +1258,28 @@ ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model
                         const ss_model_batch *b, void *work, size_t work_bytes,
                         ss_model_outputs *out);
 
+/* The calibration inputs of weight matrix `tensor` (an index of
+   ss_model_tensor_at) on one batch, for post-training quantization: the
+   activations that multiply it in the forward, written cols x samples
+   (row-major, sample by sample in row order: ss_adaround's X). wq: the
+   layer's normed input (RMSNorm) at its query rows; wk, wv: the same at
+   every row; wo: the attention output; w1: the second norm's output; w2:
+   GELU's output; unembed: the final norm's output. The query rows are
+   all batch n rows in a layer before the last and the batch rows at
+   position n-1 in the last (which computes that row alone), so *samples =
+   batch n for wk, wv and every matrix of an earlier layer, batch for the
+   last layer's wq, wo, w1, w2 and unembed. Embeddings, the feature,
+   positions, gains and normalizer parameters are not a linear layer's
+   weights (lookups and scales): SS_ERR_DOMAIN. Statuses: SS_ERR_NULL for
+   a NULL out or samples, then ss_model_forward's checks (work_bytes >=
+   ss_model_forward_workspace_size), SS_ERR_LENGTH for tensor >=
+   ss_model_tensor_count, SS_ERR_DOMAIN as above; *samples is then set and
+   out_cap (floats) < cols samples is SS_ERR_BUFFER (so out_cap 0 queries
+   the count); then the forward's own statuses. core/src/model/model_inputs.c. */
+ss_status ss_model_linear_inputs(const ss_model_config *cfg, ss_impl impl, const float *params,
+                                 const ss_model_batch *b, void *work, size_t work_bytes,
+                                 size_t tensor, float *out, size_t out_cap, size_t *samples);
+
 /* Tasks (core/src/model/tasks.c): seeded generators of batches; each
    example is n items with the query item last, and a target class. Every
    draw is a Philox draw of (seed, stream = step, index): a batch is a pure

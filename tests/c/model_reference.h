@@ -68,12 +68,33 @@ static inline double mr_gelu(double x) {
   return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
 }
 
+/* What the forward records of one weight matrix's inputs (may be NULL):
+   the matrix at arena offset `offset`; x receives the rows it multiplies
+   (samples x its cols, count of them), as softscope.h's
+   ss_model_linear_inputs describes them: in the last layer, the query row
+   (n-1) alone for wq, wo, w1, w2 and the unembedding; every row
+   otherwise. */
+typedef struct mr_capture {
+  size_t offset;
+  double *x;
+  size_t count;
+} mr_capture;
+
+/* Row by row: rows [first, rows) of x (of `in` values) when off is the
+   captured matrix. */
+static inline void mr_cap(mr_capture *c, size_t off, const double *x, size_t first, size_t rows,
+                          size_t in) {
+  if (!c || c->offset != off) return;
+  for (size_t r = first; r < rows; r++, c->count++)
+    for (size_t i = 0; i < in; i++) c->x[c->count * in + i] = x[r * in + i];
+}
+
 /* The loss (mean cross-entropy) of the model with parameters P (double,
    the arena's layout) on the batch; NAN when the normalizer fails.
    query_attn (may be NULL): batch x heads x n weights of the last layer's
-   query row. */
-static inline double mr_loss(const ss_model_config *cfg, const double *P, const ss_model_batch *b,
-                             double *query_attn) {
+   query row; cap (may be NULL): a matrix's inputs, above. */
+static inline double mr_forward(const ss_model_config *cfg, const double *P, const ss_model_batch *b,
+                                double *query_attn, mr_capture *cap) {
   mr_tensors T;
   mr_tensors_of(cfg, &T);
   const size_t n = b->n, d = cfg->d, H = cfg->heads, dh = d / H, F = 4 * d, C = cfg->classes;
@@ -104,7 +125,13 @@ static inline double mr_loss(const ss_model_config *cfg, const double *P, const 
         for (size_t i = 0; i < cfg->normalizer->nparams; i++)
           if (cfg->normalizer->params[i].type == SS_PARAM_FLOAT) np[i] = P[T.norm_params[l] + f++];
       }
+      /* the rows the library computes in this layer's queries: all, or
+         the query row in the last layer */
+      const size_t q0 = l + 1 == cfg->layers ? n - 1 : 0;
       mr_rmsnorm(h, n, d, P + T.attn_norm[l], xn);
+      mr_cap(cap, T.wq[l], xn, q0, n, d);
+      mr_cap(cap, T.wk[l], xn, 0, n, d);
+      mr_cap(cap, T.wv[l], xn, 0, n, d);
       mr_linear(xn, n, d, P + T.wq[l], d, q);
       mr_linear(xn, n, d, P + T.wk[l], d, k);
       mr_linear(xn, n, d, P + T.wv[l], d, v);
@@ -126,18 +153,22 @@ static inline double mr_loss(const ss_model_config *cfg, const double *P, const 
             o[i * d + hd * dh + c] = acc;
           }
         }
+      mr_cap(cap, T.wo[l], o, q0, n, d);
       mr_linear(o, n, d, P + T.wo[l], d, t);
       for (size_t i = 0; i < n * d; i++) h[i] += t[i];
       if (cfg->mlp) {
         mr_rmsnorm(h, n, d, P + T.mlp_norm[l], xn);
+        mr_cap(cap, T.w1[l], xn, q0, n, d);
         mr_linear(xn, n, d, P + T.w1[l], F, h1);
         for (size_t i = 0; i < n * F; i++) h1[i] = mr_gelu(h1[i]);
+        mr_cap(cap, T.w2[l], h1, q0, n, F);
         mr_linear(h1, n, F, P + T.w2[l], d, t);
         for (size_t i = 0; i < n * d; i++) h[i] += t[i];
       }
     }
     double xf[MR_MAX_D], logits[64];
     mr_rmsnorm(h + (n - 1) * d, 1, d, P + T.final_norm, xf);
+    mr_cap(cap, T.unembed, xf, 0, 1, d);
     mr_linear(xf, 1, d, P + T.unembed, C, logits);
     double m = logits[0];
     for (size_t c = 1; c < C; c++) m = logits[c] > m ? logits[c] : m;
@@ -146,6 +177,12 @@ static inline double mr_loss(const ss_model_config *cfg, const double *P, const 
     total += m + log(se) - logits[b->target[e]];
   }
   return total / (double)b->batch;
+}
+
+/* The loss alone (mr_forward without a capture). */
+static inline double mr_loss(const ss_model_config *cfg, const double *P, const ss_model_batch *b,
+                             double *query_attn) {
+  return mr_forward(cfg, P, b, query_attn, NULL);
 }
 
 #endif

@@ -1,6 +1,6 @@
 // softscope/analysis: computations shared by the CLI, the playground and
 // users beyond the kernels (analysis/index.js).
-import type { Softscope, Params, NormalizerName } from '../api/index.js';
+import type { Softscope, Params, NormalizerName, Model, ModelTestOptions } from '../api/index.js';
 
 // ---- the dispersion sweep (analysis/dispersion.js) ---------------------------
 
@@ -150,3 +150,27 @@ export function trajectoryMetrics(fn: { minima: ReadonlyArray<readonly [number, 
   output: ReadonlyArray<readonly [number, number, number]>, requested: number): {
   steps: number; diverged: boolean; final_f: number; best_f: number; f_gap: number; distance: number; nearest_minimum: [number, number] | null;
 };
+
+// ---- post-training quantisation of a model (analysis/ptq.js) ------------------
+
+/** What quantizedParams applies: a registry quantizer at a code width (bits, sign included). */
+export interface PtqSpec {
+  /** one of ptqQuantizers(ss): uniform, pow2, log_quant, adaround (bits), fp8_e4m3, fp8_e5m2 (8) */
+  quantizer: string;
+  /** one of ptqBits(ss, quantizer) */
+  bits: number;
+  /** the quantizer's other parameters (symmetric, base; adaround: symmetric, iters, lambda, lr); not bits, scale, group */
+  params?: Params;
+  /** AdaRound's inputs: model.linearInputs at n (trainN's max), seed (the model's), samples (PTQ_SAMPLES) rows per matrix */
+  calibration?: { n?: number; seed?: number | bigint; samples?: number };
+}
+/** Calibration rows per matrix by default (256). */
+export const PTQ_SAMPLES: number;
+/** The code widths at which a quantizer applies to weights ([] when it does not). */
+export function ptqBits(ss: Softscope, quantizer: string): number[];
+/** The registry quantizers that apply (a `bits` or a `scale` parameter). */
+export function ptqQuantizers(ss: Softscope): string[];
+/** The model's parameter arena with every weight tensor quantized per output row (gains and normalizer parameters float). */
+export function quantizedParams(ss: Softscope, model: Model, spec: PtqSpec): Float32Array;
+/** The quantized model's accuracy and loss on model.evaluate(test); the float parameters are restored, also on a throw. */
+export function quantizedAccuracy(ss: Softscope, model: Model, spec: PtqSpec, test?: ModelTestOptions): { accuracy: number; loss: number };

@@ -10,3 +10,4 @@ export { kernelParams } from './params.js';
 export { chiSquare } from './stats.js';
 export { quantMetrics, layerErrors } from './quant-metrics.js';
 export { nearestMinimum, trajectoryMetrics } from './trajectories.js';
+export { quantizedParams, quantizedAccuracy, ptqBits, ptqQuantizers, PTQ_SAMPLES } from './ptq.js';

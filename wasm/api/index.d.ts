@@ -422,6 +422,10 @@ export interface Model {
   gradient(options?: ModelTestOptions): { loss: number; grad: Float32Array };
   /** every layer's and head's weights on the test set's first example: maps[((l heads + h) n + i) n + j] */
   attentionMap(options?: { n?: number; seed?: number | bigint }): { layers: number; heads: number; n: number; maps: Float32Array };
+  /** the inputs of weight matrix `tensor` (an index of tensors(): wq wk wv wo w1 w2 unembed) in one forward on
+   *  examples (64) of n (trainN's max) items drawn under seed (the model's: its training draws): x is cols x batch
+   *  (ss.adaround's x); batch = examples n rows, or examples for the last layer's query-row matrices */
+  linearInputs(options: ModelTestOptions & { tensor: number }): { x: Float32Array; cols: number; batch: number };
   params(): Float32Array;
   setParams(values: Float32Array): void;
   tensors(): ModelTensor[];

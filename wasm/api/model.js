@@ -424,6 +424,42 @@ class Model {
     return { layers, heads, n, maps: ss._heap.f32.slice(pm >>> 2, (pm >>> 2) + count) };
   }
 
+  /** The calibration inputs of weight matrix options.tensor (an index of
+   *  tensors(): a wq, wk, wv, wo, w1, w2 or the unembed) in one forward on
+   *  `examples` (64) examples of n (trainN[1]) items drawn under `seed`
+   *  (default: the model's own, its training draws): { x, cols, batch }, x
+   *  cols x batch row-major (ss.adaround's x), batch the rows it multiplies
+   *  (examples n; the last layer's query-row matrices: examples). C:
+   *  ss_model_linear_inputs. */
+  linearInputs(options) {
+    return this.#ss._call(this.#linearInputs, [options], this);
+  }
+
+  #linearInputs(options) {
+    const where = 'model.linearInputs', ss = this.#ss, ex = ss.exports;
+    this.#live(where);
+    const o = opts(options, where, ['tensor', 'n', 'examples', 'seed']);
+    const tensor = integer(o, 'tensor', undefined, 0, this._tensorCount - 1, where);
+    const { n, examples, seed } = this.#testOptions({ n: o.n, examples: o.examples, seed: o.seed ?? this._seed }, where, 64);
+    const work = ex.ss_model_forward_workspace_size(this._cfg.ptr, examples, n) >>> 0;
+    if (!work) throw new SoftscopeError(`${where}: options.examples = ${examples} is too many at n = ${n}`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.examples' });
+    const pw = ss._scratch.get('model-work', work);
+    const pb = this.#fill(testArrays(ss, examples, n), seed, 0, examples, n, where);
+    const cap = examples * n * 4 * this.config.d; // the widest input (w2's 4d) at every row
+    const px = ss._scratch.get('model-inputs', cap * 4), pn = ss._scratch.get('model-count', 8);
+    const h = ss._heap;
+    h.refresh();
+    h.u32[pn >>> 2] = 0; // C sets the count once it has taken the tensor
+    const s = ex.ss_model_linear_inputs(this._cfg.ptr, ss._implId, this._params, pb, pw, work, tensor, px, cap, pn);
+    h.refresh();
+    const batch = h.u32[pn >>> 2], t = this.tensors()[tensor];
+    if (s === STATUS.SS_ERR_DOMAIN && !batch)
+      throw new SoftscopeError(`${where}: options.tensor = ${tensor} (${t.name}) is not a linear layer's weight: an embedding, gain or normalizer parameter has no inputs`, s, { argument: 'options.tensor' });
+    if (s !== 0) throw ss._fail(where, s, []);
+    const cols = t.cols;
+    return { x: h.f32.slice(px >>> 2, (px >>> 2) + cols * batch), cols, batch };
+  }
+
   /** A copy of the parameter arena (paramCount floats; layout: tensors()). */
   params() {
     this.#live('model.params');
