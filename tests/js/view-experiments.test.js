@@ -247,6 +247,29 @@ describe('experiments: divergence, the stepper, memory', () => {
     }
   });
 
+  it('quantize: one entry per (quantizer, bits) where the quantizer applies (analysis/ptq.js), accuracy in [0, 1], 8-bit uniform within 2 % of float; the float weights are back after', () => {
+    const o = { ...experimentOptions(ss, state('normalizers=softmax,ssmax&steps=200&testMax=16&examples=128&d=16')),
+      quantizers: ['uniform', 'adaround', 'fp8_e4m3'], bits: [3, 8] };
+    const run = startExperiment(ss, o);
+    try {
+      const phases = new Set();
+      while (run.step(0)) phases.add(run.data().phase);
+      expect([...phases]).toEqual(['train', 'test', 'quantize']);
+      const d = run.data();
+      expect(d.bits).toEqual([3, 8]);
+      for (const [i, r] of d.runs.entries()) {
+        expect(r.quant.map((q) => `${q.quantizer}@${q.bits}`)).toEqual(['uniform@3', 'uniform@8', 'adaround@3', 'adaround@8', 'fp8_e4m3@8']);
+        for (const q of r.quant) { expect(q.accuracy).toBeGreaterThanOrEqual(0); expect(q.accuracy).toBeLessThanOrEqual(1); }
+        expect(Math.abs(r.quant[1].accuracy - r.floatAccuracy)).toBeLessThanOrEqual(0.02);
+        // the model answers as before quantisation
+        expect(run.runs[i].model.evaluate({ n: 16, examples: 128 }).accuracy).toBe(r.floatAccuracy);
+      }
+      expect(table(d).rows.filter((x) => x[0] === 'quant')).toHaveLength(10);
+    } finally {
+      run.stop();
+    }
+  });
+
   it('an option the model rejects throws naming it, and leaks nothing (the models made before it are freed)', () => {
     const before = ss.heapStats().liveAllocations;
     const o = experimentOptions(ss, state('normalizers=softmax,ssmax'));
