@@ -14,7 +14,8 @@ import { createSoftscope } from 'softscope';
 import { defaults, toHash } from '../../wasm/state/schema.js';
 import { experiments as view } from '../../wasm/views/experiments/index.js';
 import { start, table, experimentOptions } from '../../wasm/views/experiments/model.js';
-import { TRAIN_DEFAULTS } from '../../wasm/views/experiments/schema.js';
+import { TRAIN_DEFAULTS, panelQuantizers } from '../../wasm/views/experiments/schema.js';
+import { ptqQuantizers } from '../../wasm/analysis/ptq.js';
 import { startExperiment, headMeasures, testLengths, curveEvery, REACHED, SLICE, CURVE_POINTS, SINK_EPS, HEAD_EXAMPLES } from '../../wasm/analysis/experiments.js';
 import { csv } from '../../wasm/views/data.js';
 import { viewState } from './support/view-harness.js';
@@ -59,6 +60,10 @@ describe('experiments state', () => {
     expect(o.testN).toEqual([16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
     expect(experimentOptions(ss, state('adam.lr=0.01')).optimizerParams.lr).toBe(0.01);
     expect(experimentOptions(ss, state('ssmax.s=0.7')).normalizers.find((n) => n.name === 'ssmax').params.s).toBe(0.7);
+  });
+
+  it('the quantizers a state may list are those analysis/ptq.js applies', () => {
+    expect(panelQuantizers(ss)).toEqual(ptqQuantizers(ss));
   });
 
   it('finish: heads divide d (3 heads of d = 16 -> 2), warm-up fits in the run, sel is a trained normalizer', () => {
@@ -227,7 +232,7 @@ describe('experiments: divergence, the stepper, memory', () => {
     }
   });
 
-  it('head measures: per head the mean query-row weight on key 0 over the test examples at trainMax (kv_or_none: its BOS item)', () => {
+  it('head measures: per head the mean query-row weight on key 0 over the test examples at trainMax (kv_or_none: its BOS item), the kurtosis and max/median of its outputs', () => {
     const o = experimentOptions(ss, state('task=kv_or_none&normalizers=softmax&steps=100&testMax=16&examples=16&quantizers=&d=16&layers=2'));
     const run = startExperiment(ss, o);
     try {
@@ -240,6 +245,9 @@ describe('experiments: divergence, the stepper, memory', () => {
       for (const h of r.heads) {
         const w0 = maps.map((m) => m[((h.layer * 2 + h.head) * 16 + 15) * 16]);
         expect(h.sinkRate).toBeCloseTo(w0.reduce((a, b) => a + b) / 16, 6);
+        // of the head's outputs (not constant): Pearson kurtosis >= 1, max |o| >= median |o|
+        expect(h.kurtosis).toBeGreaterThanOrEqual(1);
+        expect(h.maxMedian).toBeGreaterThanOrEqual(1);
       }
       expect(headMeasures(ss, r.model, { n: 16, examples: 16, seed: o.seed })).toEqual(r.heads);
     } finally {

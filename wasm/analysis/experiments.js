@@ -269,14 +269,17 @@ export const HEAD_EXAMPLES = 64;
 
 /**
  * Per layer and head, the registry's head measures (ss.attentionHeadMeasures)
- * of the query row's weights (the row the answer is read from) over
- * `examples` test examples of n items (example i: the first of the test set
- * of seed + 1 + i): sinkRate, the mean weight on key 0 (a head is a sink
- * when it exceeds SINK_EPS: Gu et al. 2025; kv_or_none's key 0 is its BOS
- * item); the kurtosis and max/median of the head's query-row weights.
+ * over `examples` test examples of n items:
+ *   sinkRate  the mean weight of the query row (the row the answer is read
+ *             from) on key 0 (example i: the first of the test set of seed +
+ *             1 + i); a head is a `sink` above SINK_EPS (Gu et al. 2025;
+ *             kv_or_none's key 0 is its BOS item);
+ *   kurtosis, maxMedian  of the head's attention outputs (its columns of the
+ *             output projection's inputs, model.linearInputs, on the test set
+ *             of seed + 1): the softpick paper's massive activations.
  */
 export function headMeasures(ss, model, { n, examples, seed }) {
-  const { layers, heads } = model.config;
+  const { layers, heads, d } = model.config;
   const rows = Array.from({ length: layers }, () => new Float32Array(heads * examples * n));
   for (let e = 0; e < examples; e++) {
     const m = model.attentionMap({ n, seed: seed + 1 + e });
@@ -286,21 +289,24 @@ export function headMeasures(ss, model, { n, examples, seed }) {
         rows[l].set(m.maps.subarray(at, at + n), (h * examples + e) * n);
       }
   }
+  const tensors = model.tensors();
   const out = [];
   for (let l = 0; l < layers; l++) {
-    // attn: heads x examples x n (an example's query row per "query"); out: examples x (heads n), head h's columns h n ..
-    const hm = ss.attentionHeadMeasures(regroup(rows[l], heads, examples, n), rows[l], { heads, n: examples, m: n, dv: heads * n, sinkEps: SINK_EPS });
+    // attn: heads x examples x n (an example's query row per "query"); the weights' key-0 share
+    const w = ss.attentionHeadMeasures(new Float32Array(examples * heads), rows[l], { heads, n: examples, m: n, dv: heads, sinkEps: SINK_EPS });
+    // out: the attention outputs, batch x d (head h owns columns h d / heads ..)
+    const { x, batch } = model.linearInputs({ tensor: tensors.findIndex((t) => t.name === 'wo' && t.layer === l), n, examples, seed: seed + 1 });
+    const o = ss.attentionHeadMeasures(transpose(x, d, batch), null, { heads, n: batch, dv: d, sinkEps: SINK_EPS });
     for (let h = 0; h < heads; h++)
-      out.push({ layer: l, head: h, sinkRate: fin(hm.keyZeroWeight[h]), sink: hm.sink[h], kurtosis: fin(hm.kurtosis[h]), maxMedian: fin(hm.maxMedianRatio[h]) });
+      out.push({ layer: l, head: h, sinkRate: fin(w.keyZeroWeight[h]), sink: w.sink[h], kurtosis: fin(o.kurtosis[h]), maxMedian: fin(o.maxMedianRatio[h]) });
   }
   return out;
 }
 
-// heads x rows x n as rows x (heads n) (head h owns columns h n ..).
-function regroup(a, heads, rows, n) {
-  const out = new Float32Array(heads * rows * n);
-  for (let h = 0; h < heads; h++)
-    for (let i = 0; i < rows; i++) out.set(a.subarray((h * rows + i) * n, (h * rows + i + 1) * n), (i * heads + h) * n);
+// cols x batch (linearInputs' layout) as batch x cols.
+function transpose(x, cols, batch) {
+  const out = new Float32Array(cols * batch);
+  for (let i = 0; i < cols; i++) for (let b = 0; b < batch; b++) out[b * cols + i] = x[i * batch + b];
   return out;
 }
 

@@ -17,9 +17,10 @@ export const MAX_NORMALIZERS = 4;
 
 /** Normalizers the model can train through: a backward pass, and weights (not log-probabilities) to attend with. */
 export const trainable = (ss) => ss.kernels('normalizer').filter((k) => k.has_backward && k.output !== 'log_probs').map((k) => k.name);
-/** Quantizers of the panel: those with a bit width (at 2..8 bits), and the fp8 formats (8 bits: no parameter but a scale). */
+/** Quantizers of the panel: those with a bit width, and the casts with a scale (fp8: 8 bits) — analysis/ptq.js's
+ *  ptqQuantizers, read from the registry entries alone (no call: the docs read the schema from the registry JSON). */
 export const panelQuantizers = (ss) => ss.kernels('quantizer')
-  .filter((k) => k.params.some((p) => p.name === 'bits') || (k.params.length === 1 && k.params[0].name === 'scale'))
+  .filter((k) => k.params.some((p) => p.name === 'bits' || p.name === 'scale'))
   .map((k) => k.name);
 const optimizerNames = (ss) => ss.kernels('optimizer').map((k) => k.name);
 
