@@ -18,8 +18,20 @@ import { parse, stateEntries } from '../wasm/state/schema.js';
 import REGISTRY from '../wasm/dist/registry.js';
 
 const at = (run, n) => run.lengths.find((x) => x.n === n) ?? null;
+// { 'name.key@n': value } of each named run's test at each (key, n); n 'train' / 'last': the training / longest test length
+function lengthMeasures(d, names, specs) {
+  const out = {};
+  for (const name of names) {
+    const r = d.runs.find((x) => x.name === name);
+    for (const [key, which] of specs) {
+      const n = which === 'train' ? d.trainN[1] : which === 'last' ? d.testN[d.testN.length - 1] : which;
+      const x = at(r, n);
+      out[`${name}.${key}@${n}`] = !x ? null : key === 'support/n' ? x.support / n : x[key];
+    }
+  }
+  return out;
+}
 const runOf = (d, name) => d.runs.find((r) => r.name === name);
-const last = (d) => d.testN[d.testN.length - 1];
 const quantAt = (run, quantizer, bits) => run.quant.find((q) => q.quantizer === quantizer && q.bits === bits)?.accuracy ?? null;
 // the mean over heads and layers of a head measure
 const headMean = (run, key) => (run.heads.length ? run.heads.reduce((a, h) => a + (h[key] ?? 0), 0) / run.heads.length : null);
@@ -43,36 +55,18 @@ export const CLAIMS = [
     ref: '000#8', papers: ['adaptive_temperature'],
     claim: 'softmax attention disperses as n grows past the training length; adaptive temperature slows that',
     runs: { main: 'task=max_retrieval&normalizers=softmax,adaptive_temperature&quantizers=' },
-    measures: ({ main: d }) => {
-      const out = {};
-      for (const name of ['softmax', 'adaptive_temperature']) {
-        const r = runOf(d, name);
-        out[`${name}.accuracy@${d.trainN[1]}`] = at(r, d.trainN[1])?.accuracy;
-        out[`${name}.accuracy@${last(d)}`] = at(r, last(d))?.accuracy;
-        out[`${name}.entropy@${d.trainN[1]}`] = at(r, d.trainN[1])?.entropy;
-        out[`${name}.entropy@${last(d)}`] = at(r, last(d))?.entropy;
-        out[`${name}.maxWeight@${last(d)}`] = at(r, last(d))?.maxWeight;
-      }
-      return out;
-    },
+    measures: ({ main: d }) => lengthMeasures(d, ['softmax', 'adaptive_temperature'],
+      [['accuracy', 'train'], ['accuracy', 'last'], ['entropy', 'train'], ['entropy', 'last'], ['maxWeight', 'last']]),
   },
   {
     id: 'ssmax',
     ref: '000#28', papers: ['ssmax'],
     claim: 'SSMax keeps attention on the key at long contexts',
     runs: { main: 'task=kv_retrieval&normalizers=softmax,ssmax&quantizers=' },
-    measures: ({ main: d }) => {
-      const out = {};
-      for (const name of ['softmax', 'ssmax']) {
-        const r = runOf(d, name);
-        out[`${name}.accuracy@${d.trainN[1]}`] = at(r, d.trainN[1])?.accuracy;
-        out[`${name}.accuracy@1024`] = at(r, 1024)?.accuracy;
-        out[`${name}.accuracy@${last(d)}`] = at(r, last(d))?.accuracy;
-        out[`${name}.maxWeight@${last(d)}`] = at(r, last(d))?.maxWeight;
-      }
-      out['ssmax.s'] = runOf(d, 'ssmax').normParams.s;
-      return out;
-    },
+    measures: ({ main: d }) => ({
+      ...lengthMeasures(d, ['softmax', 'ssmax'], [['accuracy', 'train'], ['accuracy', 1024], ['accuracy', 'last'], ['maxWeight', 'last']]),
+      'ssmax.s': runOf(d, 'ssmax').normParams.s,
+    }),
   },
   {
     id: 'sinks',
@@ -85,9 +79,9 @@ export const CLAIMS = [
         const r = runOf(d, name);
         out[`${name}.keyZeroWeight`] = headMean(r, 'sinkRate');
         out[`${name}.sinkHeads`] = r.heads.length ? r.heads.filter((h) => h.sink).length / r.heads.length : null;
-        out[`${name}.accuracy@${d.trainN[1]}`] = at(r, d.trainN[1])?.accuracy;
+        out[`${name}.kurtosis`] = headMean(r, 'kurtosis');
       }
-      return out;
+      return { ...out, ...lengthMeasures(d, ['softmax', 'softpick'], [['accuracy', 'train']]) };
     },
   },
   {
@@ -96,15 +90,9 @@ export const CLAIMS = [
     claim: 'sparse normalizers give exact zeros and sharper retrieval',
     runs: { main: 'task=kv_retrieval&normalizers=softmax,sparsemax,entmax15&testMax=1024&quantizers=' },
     measures: ({ main: d }) => {
-      const out = {};
-      for (const name of ['softmax', 'sparsemax', 'entmax15']) {
-        const r = runOf(d, name);
-        out[`${name}.support/n@${d.trainN[1]}`] = at(r, d.trainN[1]) ? at(r, d.trainN[1]).support / d.trainN[1] : null;
-        out[`${name}.support/n@${last(d)}`] = at(r, last(d)) ? at(r, last(d)).support / last(d) : null;
-        out[`${name}.zeroShare@map`] = zeroShare(r);
-        out[`${name}.maxWeight@${last(d)}`] = at(r, last(d))?.maxWeight;
-        out[`${name}.accuracy@${last(d)}`] = at(r, last(d))?.accuracy;
-      }
+      const names = ['softmax', 'sparsemax', 'entmax15'];
+      const out = lengthMeasures(d, names, [['support/n', 'train'], ['support/n', 'last'], ['maxWeight', 'last'], ['accuracy', 'last']]);
+      for (const name of names) out[`${name}.zeroShare@map`] = zeroShare(runOf(d, name));
       return out;
     },
   },
@@ -133,7 +121,7 @@ export const CLAIMS = [
         const r = d.runs[0];
         out[`${o}.reached`] = r.reached; // null: not within the steps
         out[`${o}.diverged`] = r.diverged;
-        out[`${o}.accuracy@${d.trainN[1]}`] = at(r, d.trainN[1])?.accuracy;
+        out[`${o}.accuracy@${d.trainN[1]}`] = at(r, d.trainN[1])?.accuracy ?? null;
         out[`${o}.finalLoss`] = r.curve.loss[r.curve.loss.length - 1] ?? null;
       }
       return out;
