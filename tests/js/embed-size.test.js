@@ -46,10 +46,25 @@ describe.runIf(have)('the embed bundle', () => {
     const perf = views.find((v) => manifest[v].name === 'performance');
     expect(perf).toBeDefined();
     const files = [...closure([entry, perf])].map((k) => manifest[k].file);
-    const worker = Object.values(manifest).find((m) => m.name === 'worker');
+    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/performance/worker.js');
     expect(worker, 'the worker is a file of the bundle').toBeDefined();
     expect(files).not.toContain(worker.file);
     expect(files.some((f) => /embed-timing-/.test(f))).toBe(false);
     console.log(`embed: the Performance worker, gzipped: ${gz(worker.file)} B`);
+  });
+
+  it('the Experiments widget does not load its worker until Train; the model API (createModel) is its chunk alone', () => {
+    const exp = views.find((v) => manifest[v].name === 'experiments');
+    expect(exp).toBeDefined();
+    const files = [...closure([entry, exp])].map((k) => manifest[k].file);
+    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/experiments/worker.js');
+    expect(worker, 'the worker is a file of the bundle').toBeDefined();
+    expect(files).not.toContain(worker.file);
+    // the model API (createModel) is the Experiments chunk's own: no other view's widget downloads it
+    const model = Object.values(manifest).find((m) => m.name === 'model');
+    expect(model, 'the model API is a chunk of its own').toBeDefined();
+    expect(files).toContain(model.file);
+    for (const v of views.filter((x) => x !== exp)) expect([...closure([entry, v])].map((k) => manifest[k].file), manifest[v].name).not.toContain(model.file);
+    console.log(`embed: the Experiments worker, gzipped: ${gz(worker.file)} B`);
   });
 });

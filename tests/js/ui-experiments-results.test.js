@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { resultsProblem } from '../../web/src/views/experiments/results.js';
+import { view, parse, stateEntries, plain } from '../../wasm/views/index.js';
 import { WASM } from './support/wasm-paths.js';
 
 let ss;
@@ -39,6 +40,22 @@ describe('resultsProblem', () => {
     expect(broken((d) => { d.phase = 'train'; d.progress = 0.2; for (const r of d.runs) Object.assign(r, { lengths: [], map: null, heads: [], quant: [], floatAccuracy: null }); })).toBe(null);
     // a run that diverged has its step; JSON's nulls stand where a number could not be computed
     expect(broken((d) => { d.runs[0].diverged = 12; d.runs[0].curve.loss[1] = null; })).toBe(null);
+  });
+
+  it('the view\'s own data passes: a short run as `softscope train --json` writes it, and a stepper\'s data before its first step', () => {
+    const v = view('experiments');
+    const { state, notices } = parse(v.schema, stateEntries('normalizers=softmax,ssmax&d=16&heads=2&steps=20&batch=8&testMax=32&examples=16&quantizers=uniform&mapN=8'), ss);
+    expect(notices).toEqual([]);
+    const data = JSON.parse(JSON.stringify(plain(v.compute(ss, state))));
+    expect(data.runs.map((r) => r.lengths.length)).toEqual([2, 2]); // (tested: the check saw every part)
+    expect(data.runs.every((r) => r.map && r.heads.length === 2)).toBe(true);
+    expect(resultsProblem(data, ss)).toBe(null);
+    const stepper = v.start(ss, state);
+    try {
+      expect(resultsProblem(JSON.parse(JSON.stringify(plain(stepper.data()))), ss)).toBe(null);
+    } finally {
+      stepper.stop();
+    }
   });
 
   it('not an object, a run list empty or past 4 runs, an index past the runs, an unknown phase', () => {
