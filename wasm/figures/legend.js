@@ -11,11 +11,11 @@ function key(it) {
     case 'outline': return html`<rect x="2.5" y="-8.5" width="11" height="9" fill="none" stroke=${it.color} />`;
     case 'dot': return html`<circle cx="8" cy="-4" r="2.6" fill=${it.color} />`;
     case 'tick': return html`<line x1="2" x2="14" y1="-4" y2="-4" stroke=${it.color} stroke-width="2" />`;
-    default: return html`<line x1="0" x2="16" y1="-4" y2="-4" stroke=${it.color} stroke-width="3" stroke-dasharray=${it.dashed ? '4 3' : undefined} />`;
+    default: return html`<line x1="0" x2="16" y1="-4" y2="-4" stroke=${it.color} stroke-width="3" stroke-dasharray=${it.dash ?? (it.dashed ? '4 3' : undefined)} />`;
   }
 }
 
-/** Keys in rows that wrap at `width`: [{ name, color, dashed?, note?, shape? }] (shape: 'line' (default),
+/** Keys in rows that wrap at `width`: [{ name, color, dashed? or dash (a dash array), note?, shape? }] (shape: 'line' (default),
  *  'box', 'outline', 'dot', 'tick'). Returns { el, height }. */
 export function seriesLegend(items, { x, y, width, th }) {
   const rows = [];
@@ -30,7 +30,7 @@ export function seriesLegend(items, { x, y, width, th }) {
   const el = html`<g class="legend" font-size="11" data-legend>
     ${rows.map((r, j) => r.map((it) => html`<g key=${it.name} transform=${`translate(${x + it.dx} ${y + 14 * j})`} data-legend-item=${it.name}>
       ${key(it)}
-      <text x="21" y="0" fill=${th.ink}>${it.name}${it.note ? html`<tspan fill=${th.warn}> (${it.note})</tspan>` : ''}</text>
+      <text x="21" y="0" fill=${th.ink}>${it.name}${it.note ? html`<tspan fill=${th.warn}>${`\u00a0(${it.note})`}</tspan>` : ''}</text>
     </g>`))}
   </g>`;
   return { el, height: 14 * rows.length };
