@@ -15,7 +15,7 @@ import { defaults, toHash } from '../../wasm/state/schema.js';
 import { experiments as view } from '../../wasm/views/experiments/index.js';
 import { start, table, experimentOptions } from '../../wasm/views/experiments/model.js';
 import { TRAIN_DEFAULTS } from '../../wasm/views/experiments/schema.js';
-import { startExperiment, testLengths, curveEvery, REACHED, SLICE, CURVE_POINTS } from '../../wasm/analysis/experiments.js';
+import { startExperiment, headMeasures, testLengths, curveEvery, REACHED, SLICE, CURVE_POINTS, SINK_EPS, HEAD_EXAMPLES } from '../../wasm/analysis/experiments.js';
 import { csv } from '../../wasm/views/data.js';
 import { viewState } from './support/view-harness.js';
 import { WASM } from './support/wasm-paths.js';
@@ -142,10 +142,10 @@ describe('experiments model: a short seeded run', () => {
       }
       expect(r.heads.map((h) => [h.layer, h.head])).toEqual([[0, 0], [0, 1]]);
       for (const h of r.heads) {
-        // the mean weight on key 0 over the map's rows
-        const rows = Array.from({ length: 16 }, (_, i) => m.maps[(h.head * 16 + i) * 16]);
-        expect(h.sinkRate).toBeCloseTo(rows.reduce((a, b) => a + b) / 16, 6);
-        expect(h.sink).toBe(h.sinkRate > 0.3);
+        expect(h.sinkRate).toBeGreaterThanOrEqual(0);
+        expect(h.sinkRate).toBeLessThanOrEqual(1);
+        expect(h.sink).toBe(h.sinkRate > SINK_EPS);
+        expect(h.kurtosis).toBeGreaterThanOrEqual(0);
       }
     }
   });
@@ -224,6 +224,26 @@ describe('experiments: divergence, the stepper, memory', () => {
         expect(st.update({ ...s, sel: 'ssmax', ...change }), JSON.stringify(change)).toBe(false);
     } finally {
       st.stop();
+    }
+  });
+
+  it('head measures: per head the mean query-row weight on key 0 over the test examples at trainMax (kv_or_none: its BOS item)', () => {
+    const o = experimentOptions(ss, state('task=kv_or_none&normalizers=softmax&steps=100&testMax=16&examples=16&quantizers=&d=16&layers=2'));
+    const run = startExperiment(ss, o);
+    try {
+      while (run.step(Infinity));
+      const [r] = run.runs;
+      expect(r.heads).toHaveLength(4);
+      expect(HEAD_EXAMPLES).toBeGreaterThanOrEqual(16);
+      // the reference: the query row (n - 1) of each example's map, example i from the test set of seed + 1 + i
+      const maps = Array.from({ length: 16 }, (_, e) => r.model.attentionMap({ n: 16, seed: o.seed + 1 + e }).maps);
+      for (const h of r.heads) {
+        const w0 = maps.map((m) => m[((h.layer * 2 + h.head) * 16 + 15) * 16]);
+        expect(h.sinkRate).toBeCloseTo(w0.reduce((a, b) => a + b) / 16, 6);
+      }
+      expect(headMeasures(ss, r.model, { n: 16, examples: 16, seed: o.seed })).toEqual(r.heads);
+    } finally {
+      run.stop();
     }
   });
 

@@ -105,14 +105,14 @@ export function startExperiment(ss, o) {
   }
   const first = runs[0].model.config;
   const every = curveEvery(o.steps);
-  const quantizers = o.quantizers ?? [];
   const bits = o.bits ?? BITS;
+  // (quantizer, bits) pairs of the panel: the widths in `bits` at which each quantizer applies (analysis/ptq.js)
+  const quantPlan = []; // the quantize phase comes with analysis/ptq.js (h-ptq)
 
   // Work in units of example-items (a training step: batch x mean n; a test: examples x n).
   const trainCost = o.batch * (o.trainN[0] + o.trainN[1]) / 2;
   const testCost = o.examples * o.testN.reduce((a, n) => a + n, 0) + o.mapN * o.mapN + o.examples * o.trainN[1];
-  const quantUnits = quantizers.length * bits.length;
-  const quantCost = quantUnits * o.examples * o.trainN[1];
+  const quantCost = quantPlan.length * o.examples * o.trainN[1];
   const total = runs.length * (o.steps * trainCost + testCost + quantCost);
   let done = 0;
   let phase = 'train';
@@ -161,7 +161,7 @@ export function startExperiment(ss, o) {
   function mapAndHeads(r) {
     const m = r.model.attentionMap({ n: o.mapN });
     r.map = { n: m.n, layers: m.layers, heads: m.heads, maps: Array.from(m.maps, fin) };
-    r.heads = headMeasures(ss, m);
+    r.heads = headMeasures(ss, r.model, { n: o.trainN[1], examples: Math.min(o.examples, HEAD_EXAMPLES), seed: o.seed });
     done += o.mapN * o.mapN + o.examples * o.trainN[1];
   }
 
@@ -240,31 +240,43 @@ export function startExperiment(ss, o) {
   };
 }
 
+/** Test examples whose query rows the head measures read (at most). */
+export const HEAD_EXAMPLES = 64;
+
 /**
  * Per layer and head, the registry's head measures (ss.attentionHeadMeasures)
- * of one example's attention map { layers, heads, n, maps }: the weight on
- * key 0 (its mean over query rows: the sink rate of Gu et al. 2025 is the
- * share of heads above SINK_EPS), and the kurtosis and max/median of the
- * head's weights.
+ * of the query row's weights (the row the answer is read from) over
+ * `examples` test examples of n items (example i: the first of the test set
+ * of seed + 1 + i): sinkRate, the mean weight on key 0 (a head is a sink
+ * when it exceeds SINK_EPS: Gu et al. 2025; kv_or_none's key 0 is its BOS
+ * item); the kurtosis and max/median of the head's query-row weights.
  */
-export function headMeasures(ss, m) {
-  const { layers, heads, n } = m;
+export function headMeasures(ss, model, { n, examples, seed }) {
+  const { layers, heads } = model.config;
+  const rows = Array.from({ length: layers }, () => new Float32Array(heads * examples * n));
+  for (let e = 0; e < examples; e++) {
+    const m = model.attentionMap({ n, seed: seed + 1 + e });
+    for (let l = 0; l < layers; l++)
+      for (let h = 0; h < heads; h++) {
+        const at = ((l * heads + h) * n + n - 1) * n; // query row n - 1 of layer l, head h
+        rows[l].set(m.maps.subarray(at, at + n), (h * examples + e) * n);
+      }
+  }
   const out = [];
   for (let l = 0; l < layers; l++) {
-    const a = m.maps.subarray(l * heads * n * n, (l + 1) * heads * n * n);
-    // the weights themselves as the head's "output" rows (n x heads n): kurtosis and max/median of its weights
-    const hm = ss.attentionHeadMeasures(regroup(a, heads, n), a, { heads, n, m: n, dv: heads * n, sinkEps: SINK_EPS });
+    // attn: heads x examples x n (an example's query row per "query"); out: examples x (heads n), head h's columns h n ..
+    const hm = ss.attentionHeadMeasures(regroup(rows[l], heads, examples, n), rows[l], { heads, n: examples, m: n, dv: heads * n, sinkEps: SINK_EPS });
     for (let h = 0; h < heads; h++)
       out.push({ layer: l, head: h, sinkRate: fin(hm.keyZeroWeight[h]), sink: hm.sink[h], kurtosis: fin(hm.kurtosis[h]), maxMedian: fin(hm.maxMedianRatio[h]) });
   }
   return out;
 }
 
-// heads x n x n maps as n rows of heads x n columns (head h owns columns h n ..).
-function regroup(a, heads, n) {
-  const out = new Float32Array(heads * n * n);
+// heads x rows x n as rows x (heads n) (head h owns columns h n ..).
+function regroup(a, heads, rows, n) {
+  const out = new Float32Array(heads * rows * n);
   for (let h = 0; h < heads; h++)
-    for (let i = 0; i < n; i++) out.set(a.subarray((h * n + i) * n, (h * n + i + 1) * n), (i * heads + h) * n);
+    for (let i = 0; i < rows; i++) out.set(a.subarray((h * rows + i) * n, (h * rows + i + 1) * n), (i * heads + h) * n);
   return out;
 }
 
