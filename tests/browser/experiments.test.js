@@ -22,7 +22,9 @@ import { openPlayground, autoBuild } from './open-playground.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'));
 // small enough to train in a second or two here; long enough for a few posts of the curves
+// (Train in the tab: long enough for the curves to be posted several times while they grow)
 const SMALL = 'task=max_retrieval&normalizers=softmax,ssmax&d=16&heads=1&steps=300&batch=16&testMax=64&examples=16&quantizers=uniform&mapN=8';
+const LONGER = SMALL.replace('steps=300', 'steps=2000');
 
 let pw, page, errors, ss, v;
 beforeAll(async () => {
@@ -47,7 +49,9 @@ const watch = (host) => page.evaluate(({ fig, host: h }) => {
     w.frames++;
     w.maxGap = Math.max(w.maxGap, t - last);
     last = t;
-    w.marks.push(root().querySelectorAll(`${fig} svg [data-value]`).length);
+    // the points of the training curves drawn (each curve's data-step lists its steps)
+    w.marks.push([...root().querySelectorAll(`${fig} [data-section="training"] path[data-step]`)]
+      .reduce((t, e) => t + e.getAttribute('data-step').split(',').length, 0));
     w.values.push(Number(root().querySelector('[role=progressbar]').getAttribute('aria-valuenow')));
     if (!w.stop) requestAnimationFrame(tick);
   };
@@ -63,7 +67,7 @@ const nodeValues = (state, data) => parseXml(figureFiles(ss, v, state, data).svg
 
 describe('the Experiments tab', () => {
   it('Train: the marks appear and grow while the worker trains, frames keep coming, the progress bar reaches 100', async () => {
-    await page.goto(`${pw.server.url}#view=experiments&${SMALL}`);
+    await page.goto(`${pw.server.url}#view=experiments&${LONGER}`);
     await page.waitForSelector('[data-experiments-status="idle"] [data-placeholder]');
     expect(await page.$eval('[role=progressbar]', (b) => b.getAttribute('aria-valuenow'))).toBe('0');
     await watch();
@@ -72,25 +76,33 @@ describe('the Experiments tab', () => {
     const w = await stopWatch();
     expect(await page.$eval('[role=progressbar]', (b) => b.getAttribute('aria-valuenow'))).toBe('100');
     expect(w.values.some((x) => x > 0 && x < 100), `progress values ${[...new Set(w.values)]}`).toBe(true);
-    // drawn while training (not only at the end), and more of them as it went
+    // curves drawn while training (not only at the end), growing as it went
     const drawn = w.marks.filter((m, i) => m > 0 && w.values[i] < 100);
-    expect(drawn.length, 'frames with a partial figure').toBeGreaterThan(0);
-    expect(Math.max(...w.marks)).toBeGreaterThan(drawn[0]);
+    expect(drawn.length, 'frames with partial curves').toBeGreaterThan(0);
+    expect(new Set(drawn).size, `curve points drawn while training: ${[...new Set(drawn)]}`).toBeGreaterThan(1);
+    expect(drawn.every((m, i) => i === 0 || m >= drawn[i - 1]), 'curves only grow').toBe(true);
+    // at the end: every run's loss and accuracy curves, with as many points as the data's
+    const curves = await page.$$eval(`${FIG} [data-section="training"] path[data-step]`, (ps) => ps.map((p) => [p.dataset.series, p.dataset.metric, p.dataset.step.split(',').length]));
+    expect(curves.map(([n, m]) => `${n} ${m}`).sort()).toEqual(['softmax accuracy', 'softmax loss', 'ssmax accuracy', 'ssmax loss']);
+    expect(Math.max(...w.marks)).toBe(curves.reduce((t, c) => t + c[2], 0));
     // the page kept painting while the worker trained
     expect(w.frames, `frames during Train (longest gap ${w.maxGap.toFixed(0)} ms)`).toBeGreaterThan(10);
-    console.log(`Experiments, Train of ${SMALL}: ${w.frames} frames, longest gap ${w.maxGap.toFixed(0)} ms; ${new Set(w.marks).size} mark counts drawn`);
+    console.log(`Experiments, Train of ${LONGER}: ${w.frames} frames, longest gap ${w.maxGap.toFixed(0)} ms; ${new Set(w.marks).size} mark counts drawn`);
     expect(errors).toEqual([]);
   });
 
   it('a display key (sel) only redraws; a key that needs training empties the figure: press Train', async () => {
     expect(await status()).toBe('done');
     const before = await values();
+    expect(await page.$eval(`${FIG} [data-section="attention"]`, (g) => g.dataset.sel)).toBe('softmax');
     await page.selectOption('#experiments-sel', 'ssmax');
-    await page.waitForFunction(() => location.hash.includes('sel=ssmax'));
-    expect(await status()).toBe('done');
-    expect((await values()).length).toBeGreaterThan(0);
-    expect(await values()).not.toEqual(before); // the map and head measures of the other run
-    await page.evaluate(() => { location.hash = location.hash.replace('steps=300', 'steps=301'); });
+    await page.waitForFunction((fig) => document.querySelector(`${fig} [data-section="attention"]`)?.dataset.sel === 'ssmax', FIG);
+    expect(await page.evaluate(() => location.hash)).toContain('sel=ssmax');
+    expect(await status()).toBe('done'); // not trained again
+    const after = await values();
+    expect(after.length).toBe(before.length);
+    expect(after).not.toEqual(before); // the map and head measures of the other run
+    await page.evaluate(() => { location.hash = location.hash.replace('steps=2000', 'steps=2001'); });
     await page.waitForSelector('[data-experiments-status="idle"] [data-placeholder]');
     expect(await values()).toEqual([]);
     expect(errors).toEqual([]);
