@@ -67,9 +67,8 @@ export default defineConfig({
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),
-            // the model API (createModel): only the Experiments view trains a model (its module, analysis/experiments.js,
-            // imports it), so its code goes with that view, not into embed.js with the rest of the API
-            { name: 'model', priority: 2, test: /wasm\/api\/model\.js/ },
+            // heat maps as PNG rasters (raster.js, weights.js, fflate's deflate): only the views that draw one load them
+            { name: 'raster', priority: 2, test: /wasm\/figures\/(raster|weights)\.js|node_modules\/fflate\// },
             // the logit editor, its presets and its value labels: only the views with a logit vector to edit load them
             { name: 'logit-editor', priority: 2, test: /web\/src\/components\/LogitEditor\.jsx|wasm\/analysis\/presets\.js|wasm\/figures\/labels\.js/ },
             // math: the registry's formulas read (formula.js, the playground's Formula) and math drawn as SVG text

@@ -63,17 +63,14 @@ function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, 
 }
 
 
-// A results file's { entries, state, data, notices } once read, { loading: true } before; null without the attribute.
+// A results file's { entries, state, data, notices } once read (results.js), { loading: true } before; null without one.
 function useResults(ss, v, url) {
   const [results, setResults] = useState(null);
-  const src = url?.trim() || null;
+  const src = url?.trim();
   useEffect(() => {
-    if (!src) { setResults(null); return undefined; }
-    let live = true;
-    setResults({ loading: true, notices: [] });
-    import('./results.js').then(({ loadResults }) => loadResults(ss, v, src))
-      .catch((e) => ({ notices: [{ key: 'results', value: src, reason: String(e?.message ?? e) }] }))
-      .then((r) => { if (live) setResults(r); });
+    let live = !!src;
+    setResults(src ? { loading: true } : null);
+    if (live) import('./results.js').then((m) => m.loadResults(ss, v, src)).then((r) => live && setResults(r));
     return () => { live = false; };
   }, [ss, v, src]);
   return results;

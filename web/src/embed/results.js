@@ -20,6 +20,14 @@ const notice = (url, reason) => ({ notices: [{ key: 'results', value: url, reaso
  * { notices } alone when it cannot be drawn.
  */
 export async function loadResults(ss, v, url) {
+  try {
+    return await read(ss, v, url);
+  } catch (e) {
+    return notice(url, String(e?.message ?? e)); // (never a rejection: the widget draws as without a file)
+  }
+}
+
+async function read(ss, v, url) {
   if (!v.checkResults) return notice(url, `view ${v.id} draws from its state, not from a results file`);
   let file;
   try {

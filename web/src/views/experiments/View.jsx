@@ -162,7 +162,8 @@ export function ExperimentsView({ ss, v, state: s, set, colors, controls, Layout
   );
 }
 export default ExperimentsView;
-// The package's view module this View goes with (a widget loads the two together).
-export { experiments as view } from 'softscope/views/experiments';
+// The package's view module this View goes with (a widget loads the two together): its display part (schema,
+// figure, table, describe; no compute or start: the worker trains), so the widget's bundle holds no training code.
+export { experimentsDisplay as view } from 'softscope/views/experiments';
 // What a widget checks a results file's data with (results="file.json").
 export { resultsProblem as checkResults } from './results.js';
