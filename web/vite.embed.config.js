@@ -47,7 +47,9 @@ export default defineConfig({
       // nothing, so a module that re-exports one (the API's entry, the
       // dispersion sweep) does not tie its chunk to the analysis's.
       // (and the package's entry points that only re-export: analysis/index.js, figures/index.js)
-      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
+      // (and the model API, wasm/api/model.js: the package's entry re-exports createModel, which must not tie its
+      // chunk to embed.js)
+      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|api\/model\.js|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',
@@ -65,6 +67,8 @@ export default defineConfig({
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),
+            // heat maps as PNG rasters (raster.js, weights.js, fflate's deflate): only the views that draw one load them
+            { name: 'raster', priority: 2, test: /wasm\/figures\/(raster|weights)\.js|node_modules\/fflate\// },
             // the logit editor, its presets and its value labels: only the views with a logit vector to edit load them
             { name: 'logit-editor', priority: 2, test: /web\/src\/components\/LogitEditor\.jsx|wasm\/analysis\/presets\.js|wasm\/figures\/labels\.js/ },
             // math: the registry's formulas read (formula.js, the playground's Formula) and math drawn as SVG text

@@ -10,7 +10,7 @@
 // within a height per view at a docs page's width (720 px) and on a phone.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { VIEW_IDS as VIEWS } from '../../wasm/views/index.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, openView, train, QUICK_TRAIN } from './open-playground.js';
 
 // The control a reader moves first in each view (its id or selector).
 const MAIN = {
@@ -21,13 +21,13 @@ const MAIN = {
   optimizers: '#optim-play',
   attention: '#attn-scale',
   performance: 'button[data-run]',
+  experiments: 'button[data-train]',
 };
 
 // A fresh document at the view (a hash change alone would keep the scroll and the focus).
 async function open(pw, view) {
   await pw.page.goto('about:blank');
-  await pw.page.goto(`${pw.server.url}#view=${view}`);
-  await pw.page.waitForSelector(`[data-view-figure="${view}"][data-complete="1"] svg`, { timeout: 30000 });
+  await openView(pw.page, pw.server.url, view);
   // the figure drawn at its card's width (the first frame draws at a default width)
   await pw.page.evaluate(`window.figureBox = ${figureBox}; window.contentWidth = ${contentWidth}`);
   await pw.page.waitForFunction(() => {
@@ -142,6 +142,8 @@ const WIDGET_MAX = {
   optimizers: [[1020, 630], [1850, 1150]],
   attention: [[2900, 960], [4500, 1830]],
   performance: [[1260, 480], [1650, 830]],
+  // (trained: QUICK_TRAIN; every control of its 24 keys and the optimizer's hyperparameters under the figure)
+  experiments: [[2800, 1200], [4400, 2150]],
 };
 
 for (const [label, vw, vh, cw, which] of [['a docs page (720 px)', 1280, 900, 720, 0], ['a phone (390 px, 16 px margins)', 390, 844, 358, 1]]) {
@@ -155,8 +157,9 @@ for (const [label, vw, vh, cw, which] of [['a docs page (720 px)', 1280, 900, 72
       const host = `${pw.server.url}layout-host-${view}.html`;
       await pw.page.route(host, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>
         <meta name="viewport" content="width=device-width, initial-scale=1"><script type="module" src="embed/embed.js"></script>
-        <main style="width: ${cw}px; margin: 0 16px"><softscope-widget view="${view}"></softscope-widget></main>` }));
+        <main style="width: ${cw}px; margin: 0 16px"><softscope-widget view="${view}"${view === 'experiments' ? ` state="${QUICK_TRAIN.replace(/&/g, '&amp;')}"` : ''}></softscope-widget></main>` }));
       await pw.page.goto(host);
+      if (view === 'experiments') await train(pw.page, 'softscope-widget'); // (its figure comes with Train)
       await pw.page.waitForFunction(() => document.querySelector('softscope-widget')?.complete, null, { timeout: 30000 });
       await pw.page.evaluate(`window.contentWidth = ${contentWidth}`);
       // drawn at its own width (the first frame draws at a default width)

@@ -15,7 +15,7 @@ import { VIEWS } from '../../wasm/views/index.js';
 import { parse, defaults, stateEntries, hashEntries } from '../../wasm/state/schema.js';
 import { renderFigure } from '../../wasm/views/files.js';
 import { runCli } from '../js/support/run-cli.js';
-import { openPlayground, autoBuild } from './open-playground.js';
+import { openPlayground, autoBuild, train } from './open-playground.js';
 
 // Per view, links whose states together move every key of the schema off its
 // default (keys that exclude each other, as a preset and edited logits, in
@@ -44,6 +44,12 @@ const LINKS = {
   ],
   // the figure before Run: timings are not a link's (the CLI measures; its state and build are compared)
   performance: ['kernels=softmax,sparsemax&n=2048&builds=scalar,js&rounds=3&ms=5'],
+  // trained when Train is pressed (the tab's and the widget's in a Web Worker, the CLI's in Node): the same numbers
+  experiments: [
+    'task=kv_or_none&normalizers=softmax,softpick&trainNorm=0&values=6&keys=12&d=16&heads=1&layers=2&mlp=1&positions=learned&optimizer=sgd'
+      + '&sgd.lr=0.1&schedule=constant&warmup=5&steps=60&batch=8&trainMax=12&testMax=32&examples=16&quantizers=uniform,pow2&sel=softpick&mapN=6&seed=3',
+    'normalizers=ssmax&ssmax.s=0.5&d=16&heads=1&steps=40&batch=8&testMax=16&examples=16&quantizers=fp8_e4m3',
+  ],
 };
 
 let pw, server, page, ss, build, dir;
@@ -71,6 +77,7 @@ const complete = () => page.waitForSelector('[data-view-figure][data-complete="1
 async function openLink(id, link) {
   await page.goto('about:blank');
   await page.goto(`${server.url}#view=${id}&${link}`);
+  if (id === 'experiments') await train(page); // (its numbers come with Train)
   await complete();
 }
 
@@ -87,6 +94,7 @@ async function widget(id, link) {
   widgetHtml = `<!doctype html><meta charset="utf-8"><script type="module" src="embed/embed.js"></script>
 <softscope-widget id="w" view="${id}" state="${escAttr(link)}" controls="none"></softscope-widget>`;
   await page.goto(`${server.url}link-widget.html`);
+  if (id === 'experiments') await train(page, '#w');
   await page.waitForFunction(() => document.getElementById('w')?.complete, null, { timeout: 60000 });
   return page.evaluate(() => ({ data: document.getElementById('w').data, hash: document.getElementById('w').hash }));
 }

@@ -41,3 +41,23 @@ export async function pageState(page) {
 export function figureValues(page, selector) {
   return page.$$eval(`[data-view-figure] ${selector}`, (els) => els.map((e) => e.getAttribute('data-value')));
 }
+
+/** A short run of the Experiments view (link keys): its figure comes only when Train is pressed, so the tests that
+ *  open every view train this (about a second). */
+export const QUICK_TRAIN = 'd=16&heads=1&steps=100&batch=8&testMax=32&examples=16&quantizers=uniform&mapN=8';
+
+/** Presses the Experiments view's Train (in the page, or in the shadow root of the widget `host`) and waits for the run's end. */
+export async function train(page, host = null, timeout = 120000) {
+  await page.waitForFunction((h) => (h ? document.querySelector(h)?.shadowRoot : document)?.querySelector('button[data-train]'), host, { timeout: 30000 });
+  await page.evaluate((h) => (h ? document.querySelector(h).shadowRoot : document).querySelector('button[data-train]').click(), host);
+  await page.waitForFunction((h) => (h ? document.querySelector(h)?.shadowRoot : document)?.querySelector('[data-experiments-status="done"]'), host, { timeout });
+}
+
+/** Opens the playground at a view (and link keys) once its figure is complete; the Experiments view with
+ *  QUICK_TRAIN (unless the link sets its keys) and Train pressed. */
+export async function openView(page, url, view, link = '') {
+  const keys = view === 'experiments' && !link ? QUICK_TRAIN : link;
+  await page.goto(`${url}#view=${view}${keys ? `&${keys}` : ''}`);
+  if (view === 'experiments') await train(page);
+  await page.waitForSelector(`[data-view-figure="${view}"][data-complete="1"] svg`, { timeout: 30000 });
+}

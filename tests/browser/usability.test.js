@@ -10,7 +10,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { VIEW_IDS as VIEWS } from '../../wasm/views/index.js';
-import { openPlayground } from './open-playground.js';
+import { openPlayground, openView } from './open-playground.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 // axe rules about names and ARIA (what "no unnamed controls" means, and ARIA used as specified), text contrast,
@@ -41,8 +41,7 @@ async function axe(context = 'document') {
 
 describe('on a phone (390 × 844)', () => {
   it.each(VIEWS)('%s: no sideways scroll, every tab on screen, controls of 24 px and more', async (view) => {
-    await page.goto(`${pw.server.url}#view=${view}`);
-    await ready(view);
+    await openView(page, pw.server.url, view);
     const r = await page.evaluate(() => {
       const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => ({ e, r: e.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && r.height > 0);
       const name = (e) => `${e.tagName.toLowerCase()}#${e.id || e.getAttribute('data-kernel') || e.textContent.trim().slice(0, 12)}`;
@@ -112,8 +111,7 @@ describe('keyboard and screen readers', () => {
   });
 
   it.each(VIEWS)('%s: axe finds nothing (names, ARIA, contrast, landmarks); the figure has a live summary', async (view) => {
-    await page.goto(`${pw.server.url}#view=${view}`);
-    await ready(view);
+    await openView(page, pw.server.url, view);
     expect(await axe()).toEqual([]);
     await page.waitForFunction((v) => document.querySelector(`[data-summary="${v}"]`)?.textContent.length > 10, view, { timeout: 5000 });
     expect(await page.getAttribute(`[data-summary="${view}"]`, 'aria-live')).toBe('polite');
@@ -121,8 +119,7 @@ describe('keyboard and screen readers', () => {
 
   it.each(VIEWS)('%s: skip links to the figure and to the controls come first; the Export bar within 8 Tab presses', async (view) => {
     await page.goto('about:blank'); // a fresh document: focus starts at the top
-    await page.goto(`${pw.server.url}#view=${view}`);
-    await ready(view);
+    await openView(page, pw.server.url, view);
     const hash = await page.evaluate(() => location.hash);
     const focused = () => page.evaluate(() => {
       const e = document.activeElement;
@@ -133,8 +130,7 @@ describe('keyboard and screen readers', () => {
     expect(presses, 'Tab presses to the first export button').toBeLessThanOrEqual(8);
 
     await page.goto('about:blank');
-    await page.goto(`${pw.server.url}#view=${view}`);
-    await ready(view);
+    await openView(page, pw.server.url, view);
     await page.keyboard.press('Tab');
     expect((await focused()).text).toBe('Skip to the figure');
     await page.keyboard.press('Enter');

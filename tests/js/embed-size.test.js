@@ -46,10 +46,25 @@ describe.runIf(have)('the embed bundle', () => {
     const perf = views.find((v) => manifest[v].name === 'performance');
     expect(perf).toBeDefined();
     const files = [...closure([entry, perf])].map((k) => manifest[k].file);
-    const worker = Object.values(manifest).find((m) => m.name === 'worker');
+    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/performance/worker.js');
     expect(worker, 'the worker is a file of the bundle').toBeDefined();
     expect(files).not.toContain(worker.file);
     expect(files.some((f) => /embed-timing-/.test(f))).toBe(false);
     console.log(`embed: the Performance worker, gzipped: ${gz(worker.file)} B`);
+  });
+
+  it('the Experiments widget loads neither its worker nor the training code (the model API) until Train', () => {
+    const exp = views.find((v) => manifest[v].name === 'experiments');
+    expect(exp).toBeDefined();
+    const files = [...closure([entry, exp])].map((k) => manifest[k].file);
+    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/experiments/worker.js');
+    expect(worker, 'the worker is a file of the bundle').toBeDefined();
+    expect(files).not.toContain(worker.file);
+    // createModel's own message (wasm/api/model.js): in the worker, in no widget's download
+    const MODEL = 'options.trainN';
+    const has = (f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(MODEL);
+    expect(has(worker.file), 'the worker trains').toBe(true);
+    for (const v of views) expect([...closure([entry, v])].map((k) => manifest[k].file).filter(has), manifest[v].name).toEqual([]);
+    console.log(`embed: the Experiments worker, gzipped: ${gz(worker.file)} B`);
   });
 });

@@ -56,9 +56,10 @@ const SKIP = { figure: 'view-figure', controls: 'view-controls' };
  * The tab's layout of a view's parts: the figure column (actions, the figure, what goes under it, the export bar;
  * then the view's editor of the figure's input, and the caption) and the controls column (input, then side). At
  * desktop widths the two stand side by side, the controls column sticky and scrolling on its own, so the figure
- * and the control being moved share the first screen; on a narrow screen the figure comes first.
+ * and the control being moved share the first screen; on a narrow screen the figure comes first. placeholder: what
+ * the figure's place shows without data (the experiments view before Train).
  */
-function TabLayout({ data, caption, input, editor, side, figure = {}, below, actions, complete = true }) {
+function TabLayout({ data, caption, input, editor, side, figure = {}, below, actions, complete = true, placeholder = null }) {
   const { ss, v, state, theme, colors } = useContext(Ctx);
   const [ref, width] = useWidth(720);
   const Fig = v.Figure;
@@ -70,7 +71,7 @@ function TabLayout({ data, caption, input, editor, side, figure = {}, below, act
         <div class="card figure-card" ref={ref}>
           {actions}
           <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}>
-            {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} />}
+            {data ? <Fig data={data} colors={colors} theme={theme} width={Math.max(280, width)} {...figure} /> : placeholder}
           </div>
           {below}
           <LiveSummary v={v} data={data} complete={complete} />

@@ -4,6 +4,8 @@ import type { View, State } from '../index.js';
 
 export const experiments: View;
 export default experiments;
+/** The view without its training (no compute or start): what a page that only draws needs (the widget's main thread). */
+export const experimentsDisplay: Omit<View, 'compute' | 'start'>;
 
 /** Most normalizers trained side by side. */
 export const MAX_NORMALIZERS: number;

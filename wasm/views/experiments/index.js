@@ -7,19 +7,27 @@ import { compute, start, table, describe } from './model.js';
 import { ExperimentsFigure, experimentsHeight } from '../../figures/experiments.js';
 import { kernelColors } from '../../figures/palette.js';
 
+const ID = 'experiments';
+const LABEL = 'Experiments';
+const SUMMARY = 'a tiny attention model trained live per normalizer: curves, length generalisation, attention, quantisation';
+const WIDTH = 960;
+const colors = (ss) => kernelColors(ss, 'normalizer');
+
 export const experiments = {
-  id: 'experiments',
-  label: 'Experiments',
-  summary: 'a tiny attention model trained live per normalizer: curves, length generalisation, attention, quantisation',
-  schema,
-  compute,
-  start,
-  table,
-  describe,
-  Figure: ExperimentsFigure,
-  height: experimentsHeight,
-  width: 960,
-  colors: (ss) => kernelColors(ss, 'normalizer'),
+  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
+};
+
+// The view without its training (compute, start, and with them the model
+// API): what a page that only draws needs. The widget's main thread draws
+// from it (web/src/views/experiments/View.jsx: its Web Worker trains with
+// the whole view), so the widget's bundle carries no training code. (Both
+// objects are literals: { ...experimentsDisplay, compute, start } would keep
+// `experiments`, and the training code, in every bundle that imports this
+// module, since a spread may run getters.)
+export const experimentsDisplay = {
+  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
 };
 export default experiments;
 

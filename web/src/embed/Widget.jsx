@@ -16,14 +16,17 @@ import { useHostTheme } from './host-theme.js';
 import { widgetOptions } from './options.js';
 
 /** Attributes of the element that are not state keys. */
-export const OWN_ATTRIBUTES = ['view', 'state', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
+export const OWN_ATTRIBUTES = ['view', 'state', 'results', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
 
-/** The view's state from the element's attributes: { state, notices } (v: the loaded view). */
-export function stateFromAttributes(ss, attrs, v) {
+/** The view's state from the element's attributes: { state, notices } (v: the loaded view; base: [key, value]
+ *  pairs under them, a results file's state). */
+export function stateFromAttributes(ss, attrs, v, base = []) {
   const fromLink = attrs.state ? hashEntries(attrs.state.replace(/^[^#]*#/, '')) : [];
   const other = fromLink.find(([k, val]) => k === 'view' && val !== v.id);
   const own = Object.entries(attrs).filter(([k]) => !OWN_ATTRIBUTES.includes(k) && !k.startsWith('data-') && !k.startsWith('aria-'));
-  const { state, notices } = parse(v.schema, [...fromLink.filter(([k]) => k !== 'view'), ...own], ss);
+  const given = new Set([...fromLink, ...own].map(([k]) => k));
+  const under = base.filter(([k]) => !given.has(k));
+  const { state, notices } = parse(v.schema, [...under, ...fromLink.filter(([k]) => k !== 'view'), ...own], ss);
   if (other) notices.unshift({ key: 'state', value: attrs.state, reason: `a link of view ${other[1]}, not ${v.id}` });
   return { state, notices };
 }
@@ -32,7 +35,8 @@ const Ctx = createContext(null);
 
 // actions: what the view needs to be of any use, shown whatever `controls`
 // says (the Performance view's Run button and progress bar).
-function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, complete = true }) {
+// placeholder: what the figure's place shows without data (the experiments view before Train).
+function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, complete = true, placeholder = null }) {
   const { v, colors, theme, width, height, controls, host } = useContext(Ctx);
   host.drawn(data, complete);
   const Fig = v.Figure;
@@ -43,7 +47,7 @@ function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, 
       {/* height: the figure's largest height; it is scaled down to fit (its proportions kept) */}
       <div class="figure" data-view-figure={v.id} data-complete={complete && data ? '1' : '0'}
         style={Number.isFinite(height) ? { '--figure-max-height': `${height}px` } : undefined}>
-        {data && <Fig data={data} colors={colors} theme={theme} width={Math.max(260, width)} {...figure} />}
+        {data ? <Fig data={data} colors={colors} theme={theme} width={Math.max(260, width)} {...figure} /> : placeholder}
       </div>
       {anyControls && (
         <div class="controls-area">
@@ -59,15 +63,30 @@ function WidgetLayout({ data, input, editor, side, figure = {}, below, actions, 
 }
 
 
+// A results file's { entries, state, data, notices } once read (results.js), { loading: true } before; null without one.
+function useResults(ss, v, url) {
+  const [results, setResults] = useState(null);
+  const src = url?.trim();
+  useEffect(() => {
+    let live = !!src;
+    setResults(src ? { loading: true } : null);
+    if (live) import('./results.js').then((m) => m.loadResults(ss, v, src)).then((r) => live && setResults(r));
+    return () => { live = false; };
+  }, [ss, v, src]);
+  return results;
+}
+
 // assigned: the notices of the last .state assignment
 export function Widget({ ss, v, attrs, host, assigned = [] }) {
   // the state follows the attributes when they change (not when the element re-renders)
   const attrsKey = JSON.stringify(attrs);
-  const init = useMemo(() => stateFromAttributes(ss, attrs, v), [ss, v, attrsKey]);
+  // results="file.json": a file of numbers to draw (web/src/embed/results.js), its state under the attributes
+  const results = useResults(ss, v, attrs.results);
+  const init = useMemo(() => stateFromAttributes(ss, attrs, v, results?.entries), [ss, v, attrsKey, results]);
   const options = useMemo(() => widgetOptions(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
-  const notices = [...init.notices, ...options.notices];
+  const notices = [...init.notices, ...options.notices, ...(results?.notices ?? [])];
   useEffect(() => host.noticed(v, notices), [JSON.stringify(notices)]);
   const { controls, height } = options;
   const [ref, width] = useWidth(640);
@@ -85,7 +104,8 @@ export function Widget({ ss, v, attrs, host, assigned = [] }) {
     <div class={`widget theme-${theme}`} ref={ref} role="group" aria-label={`softscope: ${v.label}`} data-view={v.id} data-theme={theme}>
       <Notices notices={[...notices, ...assigned]} title="Ignored:" />
       <Ctx.Provider value={{ v, colors, theme, width, height, controls, host }}>
-        <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout} />
+        <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout}
+          results={results} />
       </Ctx.Provider>
     </div>
   );

@@ -21,6 +21,8 @@ export interface SoftscopeWidgetOwnAttributes {
   view?: ViewId;
   /** A playground link, or its hash, pasted as it is. */
   state?: string;
+  /** view="experiments": a results file to draw without training (`softscope train --json` writes it; { softscope, view, state, data }), its URL relative to the page. */
+  results?: string;
   /** The controls shown: "all" (the default), "none" (a static figure), or the view's keys and kernel parameters ("temperature,alpha"). */
   controls?: string;
   /** The figure's largest height in px ("360" or "360px"; it is scaled down to fit, its proportions kept). */

@@ -13,9 +13,10 @@ export const VIEW_IDS = Object.keys(components).sort();
 
 const cache = new Map();
 
-/** The view module with its View component, or null for an unknown id. */
+/** The view module with its View component (and checkResults where the View exports one), or null for an unknown id. */
 export function loadView(id) {
   if (!VIEW_IDS.includes(id)) return Promise.resolve(null);
-  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default })));
+  // (checkResults: a View module's check of a results file's data, for a view a widget can draw from one)
+  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default, checkResults: m.checkResults })));
   return cache.get(id);
 }

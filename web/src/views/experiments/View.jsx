@@ -1,0 +1,169 @@
+// The Experiments view: a tiny attention model trained live, 1-4 normalizers
+// side by side on the same data and seed. The controls (task, normalizers,
+// model size, optimizer and its hyperparameters, schedule, steps, test and
+// quantisation) set the state; Train, Stop and a progress bar stand over the
+// figure (the layout's `actions`: a widget shows them even with
+// controls="none"). Training runs in a Web Worker (worker.js): the main
+// thread only draws the data it posts, so the page keeps painting. Stop ends
+// the run and keeps its last numbers, marked stopped; a changed state that
+// needs training again stops the run and empties the figure ("press Train");
+// a display key (sel: whose attention map and head measures) only redraws.
+// A widget with results="file.json" draws that file's numbers (checked by
+// checkResults) until its state changes or Train is pressed.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Fields, Field, shown } from '../../controls/Field.jsx';
+
+// Vite bundles the worker and its wasm next to the script (playground and embed bundle alike).
+const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+
+// The keys the stepper takes in place (its update() is true only for them): the rest need training again.
+const DISPLAY = ['sel'];
+const trainingKey = (s) => JSON.stringify(Object.keys(s).filter((k) => !DISPLAY.includes(k)).sort().map((k) => [k, s[k]]));
+
+// The data with sel (an index into runs) of the state's sel (a normalizer's name; null: the first).
+function withSel(d, s) {
+  const i = d.runs.findIndex((r) => r.name === (s.sel ?? s.normalizers[0]));
+  return i < 0 || i === d.sel ? d : { ...d, sel: i };
+}
+
+const stepsDone = (d) => Math.max(0, ...d.runs.map((r) => r.step ?? 0));
+const PHASE = { train: 'training', test: 'testing every length', quantize: 'quantizing the weights', done: 'finishing' };
+
+export function ExperimentsView({ ss, v, state: s, set, colors, controls, Layout, results = null }) {
+  const [run, setRun] = useState({ status: 'idle' });
+  const [trained, setTrained] = useState(null);
+  const worker = useRef(null);
+  const key = trainingKey(s);
+
+  const stop = () => { worker.current?.terminate(); worker.current = null; };
+  // a state that needs training again: the run stops, its numbers are not of this state
+  useEffect(() => { stop(); setTrained(null); setRun({ status: 'idle' }); }, [key]);
+  useEffect(() => stop, []);
+
+  const train = () => {
+    stop();
+    setTrained(null);
+    let w;
+    try {
+      w = startWorker();
+    } catch (e) {
+      setRun({ status: 'error', error: `no Web Worker here: ${e.message}` });
+      return;
+    }
+    const t0 = performance.now();
+    worker.current = w;
+    setRun({ status: 'running', t0 });
+    w.onmessage = ({ data: m }) => {
+      if (worker.current !== w) return;
+      if (m.type === 'data') setTrained(m.data);
+      else if (m.type === 'done') {
+        setTrained(m.data);
+        setRun({ status: 'done', ms: performance.now() - t0 });
+        stop();
+      } else {
+        setRun({ status: 'error', error: m.message });
+        stop();
+      }
+    };
+    w.onerror = (e) => {
+      if (worker.current !== w) return;
+      setRun({ status: 'error', error: e.message || 'the worker failed to start' });
+      stop();
+    };
+    w.postMessage({ state: s });
+  };
+
+  // the file's numbers while the state is the file's and nothing was trained
+  const fromFile = !trained && run.status === 'idle' && results?.data && trainingKey(results.state) === key ? results.data : null;
+  const base = trained ?? fromFile;
+  const data = base && withSel(base, s);
+  const running = run.status === 'running';
+  const status = fromFile ? 'results' : results?.loading && run.status === 'idle' ? 'loading' : run.status;
+  const pct = run.status === 'done' || fromFile ? 100 : data ? Math.round(100 * Math.min(1, Math.max(0, data.progress ?? 0))) : 0;
+  const steps = data ? `step ${stepsDone(data).toLocaleString('en-US')} of ${data.steps.toLocaleString('en-US')}` : '';
+
+  const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'experiments', controls };
+  const any = (keys) => keys.some((k) => shown(controls, k));
+  const group = (title, keys, grid = true) => any(keys) && (
+    <>
+      <h2>{title}</h2>
+      {grid ? <div class="field-grid"><Fields {...common} keys={keys} /></div> : <Fields {...common} keys={keys} />}
+    </>
+  );
+  const selField = v.schema.fields.find((f) => f.key === 'sel');
+  const normField = v.schema.fields.find((f) => f.key === 'normParams');
+  const TASK = ['task', 'values', 'keys'];
+  const MODEL = ['d', 'heads', 'layers', 'positions', 'mlp'];
+  const TRAINING = ['steps', 'batch', 'trainMax', 'seed'];
+  const TEST = ['testMax', 'examples', 'mapN'];
+
+  return (
+    <div data-experiments-status={status}>
+      <Layout data={data} complete={!!data && !running}
+        placeholder={(
+          <div class="figure-placeholder" data-placeholder>
+            <p>{running ? 'loading the model…' : status === 'loading' ? 'loading the results…'
+              : 'Press Train: the model trains here, in a Web Worker, with live loss and accuracy curves; then the test at every length, the attention map and the quantisation panel.'}</p>
+          </div>
+        )}
+        caption={(
+          <p class="caption">
+            <b>Experiments</b>: a tiny attention model (embeddings, one or two attention layers, an optional MLP) trained in this page by
+            the library's C kernels in WebAssembly, one model per normalizer on the same batches and seed. Live: training loss and accuracy
+            against the step. Then the trained models at test lengths past the training length (accuracy and attention entropy against n),
+            the attention map of a test example by layer and head with each head's sink rate, kurtosis and max/median, and the accuracy
+            after post-training quantisation of the weights against bits.
+          </p>
+        )}
+        actions={(
+          <div class="perf-run">
+            <button type="button" class="primary" onClick={train} disabled={running} data-train>{run.status === 'done' ? 'Train again' : 'Train'}</button>
+            {running && <button type="button" data-stop onClick={() => { stop(); setRun({ status: 'stopped' }); }}>Stop</button>}
+            <div class="progress" role="progressbar" aria-label="training progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct}>
+              <div class="progress-bar" style={{ width: `${pct}%` }} />
+            </div>
+            <p class="muted status" role="status" aria-live="polite" data-status={status}>
+              {running && (data ? `${PHASE[data.phase] ?? data.phase}… ${steps}` : 'loading the model…')}
+              {run.status === 'done' && `done in ${(run.ms / 1000).toFixed(1)} s`}
+              {run.status === 'stopped' && (data ? `stopped at ${steps}` : 'stopped')}
+              {status === 'results' && 'trained earlier: the numbers of the results file (Train runs it again here)'}
+            </p>
+            {run.status === 'error' && <p class="error" role="alert">{run.error}</p>}
+          </div>
+        )}
+        input={any([...TASK, 'normalizers', 'trainNorm', ...MODEL, ...TRAINING, ...TEST, 'quantizers']) && (
+          <div class="card">
+            <div class="card-head"><h2>Experiment</h2></div>
+            <Fields {...common} keys={TASK} />
+            <Fields {...common} keys={['normalizers', 'trainNorm']} />
+            {/* each normalizer's own parameters (ssmax.s=0.43): their starting values when trainNorm trains them */}
+            {s.normalizers.filter((name) => ss.kernel(name, 'normalizer')?.params.length).map((name) => (
+              <Field key={name} f={{ ...normField, current: () => name }} {...common} />
+            ))}
+            {group('Model', MODEL)}
+            {group('Training', TRAINING)}
+            {group('Test', TEST)}
+            <Fields {...common} keys={['quantizers']} />
+          </div>
+        )}
+        side={(
+          <div class="optim-hyper">
+            {group('Optimizer', ['optimizer', 'schedule', 'warmup'], false)}
+            <Fields {...common} keys={['params']} />
+            {shown(controls, 'sel') && (
+              <>
+                <h2>Figure</h2>
+                <Field f={{ ...selField, options: s.normalizers }} {...common} state={{ ...s, sel: s.sel ?? s.normalizers[0] }} />
+              </>
+            )}
+          </div>
+        )} />
+    </div>
+  );
+}
+export default ExperimentsView;
+// The package's view module this View goes with (a widget loads the two together): its display part (schema,
+// figure, table, describe; no compute or start: the worker trains), so the widget's bundle holds no training code.
+export { experimentsDisplay as view } from 'softscope/views/experiments';
+// What a widget checks a results file's data with (results="file.json").
+export { resultsProblem as checkResults } from './results.js';
