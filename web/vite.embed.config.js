@@ -67,16 +67,15 @@ export default defineConfig({
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),
-            // heat maps as PNG rasters (raster.js, weights.js, fflate's deflate): only the views that draw one load them
-            { name: 'raster', priority: 2, test: /wasm\/figures\/(raster|weights)\.js|node_modules\/fflate\// },
+            // heat maps as PNG rasters (raster.js; raster-weights.js: attention weights, the Attention and Experiments maps;
+            // fflate's deflate): only the views that draw one load them
+            { name: 'raster', priority: 2, test: /wasm\/figures\/raster(-[\w-]+)?\.js|node_modules\/fflate\// },
             // the logit editor, its presets and its value labels: only the views with a logit vector to edit load them
             { name: 'logit-editor', priority: 2, test: /web\/src\/components\/LogitEditor\.jsx|wasm\/analysis\/presets\.js|wasm\/figures\/labels\.js/ },
             // math: the registry's formulas read (formula.js, the playground's Formula) and math drawn as SVG text
             // (math.js): only the views that show formulas or scripts load them
             { name: 'formula', priority: 2, test: /wasm\/figures\/formula\.js|web\/src\/components\/Formula\.jsx/ },
             { name: 'math', priority: 2, test: /wasm\/figures\/math\.js/ },
-            // heat maps as PNG rasters, and attention weights as rasters (the Attention and Experiments maps): the views with a map
-            { name: 'raster', priority: 2, test: /wasm\/figures\/raster(-[\w-]+)?\.js/ },
             // what several views share beyond embed.js: figure primitives, controls, analyses,
             // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
             { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
