@@ -22,10 +22,12 @@ static void check(ss_status s, const char *what) {
   exit(1);
 }
 
+/* Zeroed (the optimizer state starts at 0); at least one byte, so that a
+   size of 0 (sgd keeps no state) is still a buffer. */
 static void *alloc(size_t bytes, const char *what) {
-  void *p = bytes ? calloc(1, bytes) : NULL; /* zeroed: the optimizer state starts at 0 */
+  void *p = calloc(1, bytes ? bytes : 1);
   if (!p) {
-    fprintf(stderr, "train: %s: %s\n", what, bytes ? "out of memory" : "the API reported size 0");
+    fprintf(stderr, "train: %s: out of memory\n", what);
     exit(1);
   }
   return p;
@@ -40,17 +42,27 @@ static const ss_kernel_info *find(const char *name, ss_family family) {
   return k;
 }
 
+/* A kernel's parameters at their registry defaults, in registry order. */
+static double *defaults(const ss_kernel_info *k) {
+  double *p = alloc(k->nparams * sizeof(double), "kernel parameters");
+  for (size_t i = 0; i < k->nparams; i++) p[i] = k->params[i].def;
+  return p;
+}
+
 int main(void) {
   const ss_impl impl = ss_impl_default();
 
   /* The task and a model sized for it: d 32, 2 heads, one layer with the MLP,
      softmax attention over a set (no positions), cross-entropy loss. */
   const ss_task task = {.kind = SS_TASK_MAX_RETRIEVAL, .values = 8};
-  const double loss_params[1] = {0}; /* the target: filled per example */
+  const ss_kernel_info *norm = find("softmax", SS_FAMILY_NORMALIZER);
+  double *norm_params = defaults(norm); /* none for softmax; ssmax's s */
+  const double loss_params[1] = {0};    /* the target: filled per example */
   ss_model_config cfg = {.d = 32, .heads = 2, .layers = 1, .mlp = 1,
                          .positions = SS_POSITIONS_NONE, .seed = 5,
                          .attention = find("sdpa", SS_FAMILY_ATTENTION),
-                         .normalizer = find("softmax", SS_FAMILY_NORMALIZER),
+                         .normalizer = norm, .norm_params = norm_params,
+                         .norm_nparams = norm->nparams,
                          .loss = find("cross_entropy", SS_FAMILY_LOSS),
                          .loss_params = loss_params, .loss_nparams = 1};
   check(ss_task_dims(&task, &cfg.vocab_a, &cfg.vocab_b, &cfg.classes), "ss_task_dims");
@@ -59,15 +71,15 @@ int main(void) {
   /* The optimizer: the registry's adamw, its defaults with lr = 1e-2, on a
      cosine schedule (20 steps of warm-up, down to 0.1 lr). */
   const ss_kernel_info *adamw = find("adamw", SS_FAMILY_OPTIMIZER);
-  double *hp = alloc(adamw->nparams * sizeof(double), "optimizer parameters");
+  double *hp = defaults(adamw);
   for (size_t i = 0; i < adamw->nparams; i++)
-    hp[i] = strcmp(adamw->params[i].name, "lr") == 0 ? 1e-2 : adamw->params[i].def;
+    if (strcmp(adamw->params[i].name, "lr") == 0) hp[i] = 1e-2;
   const ss_model_optim opt = {.optimizer = adamw, .params = hp, .nparams = adamw->nparams,
                               .schedule = SS_SCHEDULE_COSINE, .total = STEPS, .warmup = 20,
                               .min_factor = 0.1};
 
   /* Caller-owned memory, of the sizes the API reports. */
-  const size_t count = ss_model_param_count(&cfg);
+  const size_t count = ss_model_param_count(&cfg); /* 0 only for a rejected cfg */
   const size_t tensors = ss_model_tensor_count(&cfg);
   const size_t train_bytes = ss_model_workspace_size(&cfg, BATCH, TRAIN_N);
   const size_t test_bytes = ss_model_forward_workspace_size(&cfg, TEST_BATCH, TEST_N[1]);
@@ -117,7 +129,7 @@ int main(void) {
     printf("test n = %zu: accuracy %.4f (%d examples)\n", n, out.accuracy, TEST_BATCH);
   }
 
-  free(hp), free(params), free(grads), free(state), free(scalars), free(work);
+  free(norm_params), free(hp), free(params), free(grads), free(state), free(scalars), free(work);
   free(tokens_a), free(tokens_b), free(feature), free(target);
   return 0;
 }
