@@ -29,6 +29,20 @@ c_train() {
           if (!(a256 > 0.125 && a256 <= 1)) { print "accuracy at n = 256: " a256 " not in (1/8, 1]"; exit 1 } }'
 }
 check "examples/train.c (accuracy >= 0.9 at n = 16)" c_train
+# The C API guide quotes the program's core: every line of its code block
+# under "Training the tiny model", comments aside and trimmed, is a line of
+# examples/train.c (so an edit of either shows here).
+guide_train() {
+  perl -e '
+    sub lines { my $t = shift; $t =~ s{/\*.*?\*/}{}gs; map { s/^\s+|\s+$//gr } grep { /\S/ } split /\n/, $t }
+    local $/; open my $g, "<", "docs/guide/c-api.md" or die; my $guide = <$g>;
+    open my $c, "<", "examples/train.c" or die; my %have = map { $_ => 1 } lines(<$c>);
+    $guide =~ /^## Training the tiny model\n.*?^```c\n(.*?)^```/ms or die "no c block under \"## Training the tiny model\"\n";
+    my @missing = grep { !$have{$_} } lines($1);
+    print "not in examples/train.c: $_\n" for @missing;
+    exit(@missing ? 1 : 0);'
+}
+check "docs/guide/c-api.md quotes examples/train.c" guide_train
 for f in examples/*.js; do
   [ -e "$f" ] || continue
   check "$f" node --no-warnings "$f"
