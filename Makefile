@@ -149,7 +149,7 @@ $(B)/obj/wasm-relaxed/%.o: %.c | $(B)/.apt-ok
 	$(if $(filter $<,$(RELAXED_SRC)),$(RELAXED_CC) $(WASI_CFLAGS) -mrelaxed-simd,$(PLAIN_CC) $(WASI_CFLAGS)) -MMD -MP -c $< -o $@
 
 # ---- native --------------------------------------------------------------
-native: $(B)/native/tests $(B)/native/bench $(B)/native/example
+native: $(B)/native/tests $(B)/native/bench $(B)/native/example $(B)/native/train
 
 $(B)/native/tests: $(call objs,asan,$(CORE_SRC) $(TEST_SRC))
 	@mkdir -p $(@D)
@@ -163,8 +163,13 @@ $(B)/native/example: $(call objs,fast,$(CORE_SRC) examples/softmax.c)
 	@mkdir -p $(@D)
 	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $^ -lm -o $@
 
-example: $(B)/native/example
+$(B)/native/train: $(call objs,fast,$(CORE_SRC) examples/train.c)
+	@mkdir -p $(@D)
+	$(NATIVE_CC) $(NATIVE_FAST_FLAGS) $^ -lm -o $@
+
+example: $(B)/native/example $(B)/native/train
 	$(B)/native/example
+	$(B)/native/train
 
 # ---- fuzzing ---------------------------------------------------------------
 # One libFuzzer target per family. `make fuzz` runs each for FUZZ_SECONDS
