@@ -4,7 +4,7 @@
 // typed by hand. A section is the text between
 //   <!-- bench:NAME -->  and  <!-- /bench:NAME -->
 // for NAME in: machine, softmax, targets, and one per family (normalizer,
-// sampler, quantizer, optimizer, measure, loss, attention).
+// sampler, quantizer, optimizer, measure, loss, attention, training).
 import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2Sup, ratio } from './report.js';
 
 const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -14,7 +14,7 @@ export const NAMES = {
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
   transformers: 'transformers.js', 'transformers k50': 'transformers.js, top_k 50', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
-  'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
+  'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method', torch: 'PyTorch eager (1 thread)',
 };
 
 // a family's own names where the API call is not ss.normalize
@@ -81,7 +81,28 @@ export function benchSections(res) {
     }).join('\n');
   }
 
-  return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])) };
+  return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])),
+    ...(res.families.training ? { training: () => trainingTable(res) } : {}) };
+}
+
+// Issue 27: a training step of the default model in each build and in PyTorch
+// (a child process, the same clock), ms per step, and the ratios.
+function trainingTable(res) {
+  const fam = res.families.training;
+  if (fam.note) return `(skipped: ${fam.note})`;
+  const out = [['model', 'softscope relaxed', 'softscope SIMD', 'softscope scalar', NAMES.torch, 'relaxed vs PyTorch', 'SIMD vs PyTorch', 'SIMD / scalar']];
+  const notes = [];
+  for (const r of fam.rows) {
+    if (r.error) continue;
+    const t = (id) => r.results[id]?.ns_per_elem ?? null, ms = (id) => fmt(inUnit(fam.unit, t(id), r.n));
+    out.push([r.shape, ms('relaxed'), ms('simd'), ms('scalar'), ms('torch'), fmtX(ratio(t('torch'), t('relaxed'))), fmtX(ratio(t('torch'), t('simd'))),
+      fmtX(ratio(t('scalar'), t('simd')))]);
+    for (const [id, why] of Object.entries(r.notes ?? {})) notes.push(`${NAMES[id] ?? id}: ${why}`);
+  }
+  const torch = res.settings.peers?.torch, tr = fam.rows.find((r) => r.results.torch)?.results.torch;
+  return `${fam.unit}; ${fam.title}; input: ${fam.input}. Medians of ${fam.rounds} interleaved rounds (${res.settings.clock} clock)` +
+    `${torch && tr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${tr.repeats} repeats of ${tr.steps} steps on its process's ${res.settings.clock === 'cpu' ? 'CPU clock (every thread)' : 'wall clock'} (wall clock: ${fmt(tr.wall_ms_per_step)} ms)` : ''}` +
+    `\n\n${md(out)}${notes.length ? `\n\n${notes.join('\n\n')}` : ''}`;
 }
 
 /** The sections comparing the Node run (res) with the Chromium run of

@@ -1,4 +1,4 @@
-// The targets of issue 18 and 26 (and the earlier ones still in force), evaluated
+// The targets of issue 18, 26 and 27 (and the earlier ones still in force), evaluated
 // on a benchmark result: every one is a ratio of two candidates measured
 // side by side in the same run, or an error bound.
 import { fmtE, fmtX, pow2, ratio } from './report.js';
@@ -82,6 +82,14 @@ export function computeTargets(result) {
       batch.map((r) => ({ at: r.shape, value: ratio(st(r, 'transformers'), st(r, 'relaxed')) })), (v) => v >= 10,
       'generate()\'s loop over the batch rows: topk over the whole row (top_k 0; it applies no top_p), softmax, draw');
   }
+
+  // issue 27: a training step of the default model (families.js TRAIN_MODEL)
+  // against PyTorch eager on one thread, a child process timed on the same clock
+  const train = rows('training').filter((r) => !r.error && r.kernel === 'step');
+  for (const id of train.length ? ['relaxed', 'simd'] : [])
+    target('training', `training step (${id} build, createModel) vs PyTorch eager, one thread`, '>= 2x',
+      train.map((r) => ({ at: r.shape, value: ratio(st(r, 'torch'), st(r, id)) })), (v) => v >= 2,
+      train.map((r) => r.notes?.torch).filter(Boolean).join('; ') || undefined);
 
   target('quantizer', 'uniform int8: SIMD vs scalar build at 2^20', '>= 4x',
     [{ at: 1 << 20, value: ratio(t('quantizer', 'uniform', 1 << 20, 'scalar'), t('quantizer', 'uniform', 1 << 20, 'simd')) }], (v) => v >= 4);
