@@ -17,6 +17,7 @@ import { sampling } from './sampling/index.js';
 import { quantization } from './quantization/index.js';
 import { optimizers } from './optimizers/index.js';
 import { attention } from './attention/index.js';
+import { experiments } from './experiments/index.js';
 import { performanceView } from './performance/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
@@ -27,6 +28,7 @@ export const VIEWS = [
   quantization,
   optimizers,
   attention,
+  experiments,
   performanceView,
 ];
 export const VIEW_IDS = VIEWS.map((v) => v.id);

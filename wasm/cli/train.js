@@ -1,0 +1,88 @@
+// softscope train: the Experiments view's training run (analysis/experiments.js
+// through the view's model) from the command line — a tiny attention model
+// per normalizer trained on a seeded task, tested at lengths past the
+// training length. The state is the view's (a playground link with --state,
+// and/or one flag per key: --task, --normalizers, --train-max, ...; a flag
+// overrides the link); --json prints the results file a widget draws
+// without training (<softscope-widget view="experiments" results="x.json">),
+// --csv the view's table, else a text table.
+import { UsageError, toJson, num, table } from './shared.js';
+import { experiments } from '../views/experiments/index.js';
+import { parse, entries, stateEntries } from '../state/schema.js';
+import { csv } from '../views/data.js';
+import REGISTRY from '../dist/registry.js';
+
+const { schema } = experiments;
+const FIELDS = schema.fields.filter((f) => f.type !== 'params');
+/** A state key's flag: trainMax -> --train-max. */
+export const flagOf = (key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const KEY_OF = Object.fromEntries(FIELDS.map((f) => [flagOf(f.key).slice(2), f.key]));
+
+function keyHelp(f) {
+  const range = f.type === 'number' ? ` (${f.min}..${f.max}${f.pow2 ? ', a power of 2' : ''})`
+    : f.type === 'bool' ? ' (1 or 0)' : f.type === 'names' ? ` (comma-separated${f.max ? `, at most ${f.max}` : ''})` : '';
+  return `  ${flagOf(f.key).padEnd(16)} ${f.label}${range}`;
+}
+
+export const command = {
+  name: 'train',
+  summary: 'train a tiny attention model per normalizer and test it at longer lengths (the Experiments view)',
+  usage: 'softscope train [--state LINK] [--task T --normalizers a,b ... --param k.name=value] [--json|--csv] [--impl I]',
+  options: { ...Object.fromEntries(Object.keys(KEY_OF).map((k) => [k, 'value'])), state: 'value', param: 'list', json: 'flag', csv: 'flag', impl: 'value' },
+  help: (ss) => `The state is the Experiments view's: --state takes a playground link or key=value pairs
+('task=kv_retrieval normalizers=softmax,ssmax steps=2000'); each key also has its flag (it overrides the link):
+${FIELDS.map(keyHelp).join('\n')}
+  --param k.name=value a parameter of the optimizer (adam.lr=0.003) or of a normalizer (ssmax.s=0.5)
+${ss ? `tasks: ${ss.enums.task.join(', ')}; positions: ${ss.enums.positions.join(', ')}; schedules: ${ss.schedules.join(', ')}\n` : ''}
+--json  the results file: {"softscope": version, "view": "experiments", "state": {non-default keys},
+        "data": {task, classes, chance, trainN, testN, steps, bits, phase, progress, sel, runs: [{name,
+        normParams, step, diverged, reached, curve, lengths, map, heads, quant, floatAccuracy}]}}
+        (<softscope-widget view="experiments" results="file.json"> draws it without training)
+--csv   one row per curve point, test length and quantisation (kind: curve | test | quant)
+Bad input (an unknown name, a value out of range) exits 2 naming the flag.`,
+  positional: [0, 0],
+  async run(ctx, { opt }) {
+    if (opt.json && opt.csv) throw new UsageError('--json and --csv: choose one');
+    const ss = await ctx.load(opt.impl);
+    const given = stateEntries(opt.state ?? '').filter(([k]) => k !== 'view');
+    const other = stateEntries(opt.state ?? '').find(([k, v]) => k === 'view' && v !== experiments.id);
+    if (other) throw new UsageError(`--state: the link is of view ${other[1]}, not ${experiments.id}`);
+    const flags = new Map();
+    for (const [flag, key] of Object.entries(KEY_OF)) if (opt[flag] !== undefined) flags.set(key, opt[flag]);
+    for (const kv of opt.param) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0 || !kv.slice(0, eq).includes('.')) throw new UsageError(`--param ${kv}: expected kernel.name=value (adam.lr=0.003)`);
+      flags.set(kv.slice(0, eq), kv.slice(eq + 1));
+    }
+    const list = [...given.filter(([k]) => !flags.has(k)), ...flags];
+    const { state, notices } = parse(schema, list, ss);
+    if (notices.length) {
+      const n = notices[0];
+      const from = flags.has(n.key) ? (KEY_OF[flagOf(n.key).slice(2)] === n.key ? flagOf(n.key) : `--param ${n.key}`) : `--state: ${n.key}=`;
+      const text = from.startsWith('--state') ? `${from}${String(n.value).slice(0, 40)}` : `${from} ${String(n.value).slice(0, 40)}`;
+      throw new UsageError(`${text}: ${n.reason}${notices.length > 1 ? ` (and ${notices.length - 1} more)` : ''}`);
+    }
+    const data = experiments.compute(ss, state);
+    if (opt.json) {
+      ctx.out(toJson({ softscope: REGISTRY.version, view: experiments.id, state: Object.fromEntries(entries(schema, state, ss)), data }));
+      return;
+    }
+    if (opt.csv) { ctx.out(csv(experiments, data).trimEnd()); return; }
+    ctx.out(textReport(data));
+  },
+};
+
+function textReport(d) {
+  const pct = (v) => (v === null || v === undefined ? '–' : num(100 * v, 4));
+  const lines = [`${d.task}: ${d.classes} classes (chance ${pct(d.chance)} %), trained ${d.steps} steps at n = ${d.trainN[0]}..${d.trainN[1]}`];
+  for (const r of d.runs) {
+    const head = `${r.name}: ${r.error ? `stopped: ${r.error}` : r.diverged !== null ? `diverged at step ${r.diverged}`
+      : `95 % training accuracy ${r.reached === null ? 'not reached' : `at step ${r.reached}`}`}`;
+    const ps = Object.entries(r.normParams).map(([k, v]) => `${k}=${num(v, 4)}`).join(', ');
+    lines.push('', `${head}${ps ? ` (${ps})` : ''}`);
+    if (r.lengths.length)
+      lines.push(table(r.lengths.map((x) => [String(x.n), pct(x.accuracy), num(x.loss ?? NaN, 4), num(x.entropy ?? NaN, 4), num(x.maxWeight ?? NaN, 4), num(x.support ?? NaN, 4)]),
+        ['n', 'accuracy %', 'loss', 'entropy', 'max weight', 'support']));
+  }
+  return lines.join('\n');
+}
