@@ -6,6 +6,7 @@
 // for NAME in: machine, softmax, targets, and one per family (normalizer,
 // sampler, quantizer, optimizer, measure, loss, attention, training).
 import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2Sup, ratio } from './report.js';
+import { fmtTarget } from './targets.js';
 
 const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
@@ -76,7 +77,7 @@ export function benchSections(res) {
 
   function targets() {
     return res.targets.map((tg) => {
-      const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2Sup(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+      const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2Sup(v.at)}: ${fmtTarget(tg, v.value)}`).join(', ');
       return `- **${tg.status}** — ${tg.name} ${tg.want}: ${vals}${tg.note ? ` (${tg.note})` : ''}`;
     }).join('\n');
   }
@@ -162,7 +163,33 @@ export function browserSections(res, browser) {
     }
     return `ratios > 1 mean softscope is faster; each engine's ratios come from its own run\n\n${md(tab)}`;
   }
+  // issue 27: the training step in both engines, each its own run's figure
+  // (PyTorch: Node only), and the Chromium run's time to 95 %
+  function sideTraining() {
+    const rowOf = (r) => r.families.training?.rows.find((x) => x.kernel === 'step' && !x.error);
+    const nr = rowOf(res), cr = rowOf(browser);
+    if (!cr) return '(no training table in the Chromium run)';
+    const ms = (x, id) => (x?.results[id]?.ns_per_elem != null ? x.results[id].ns_per_elem / 1e6 : null);
+    const tab = [['model', 'Node: relaxed', 'Node: SIMD', `Node: ${NAMES.torch}`, 'Chromium: relaxed', 'Chromium: SIMD', 'Chromium: scalar'],
+      [cr.shape, fmt(ms(nr, 'relaxed')), fmt(ms(nr, 'simd')), fmt(ms(nr, 'torch')), fmt(ms(cr, 'relaxed')), fmt(ms(cr, 'simd')), fmt(ms(cr, 'scalar'))]];
+    return `ms per step (Node: medians on the CPU clock; Chromium: ${browser.settings.estimator === 'min' ? 'the fastest round' : 'medians'}, wall clock)\n\n${md(tab)}`;
+  }
+  function experiment() {
+    const e = browser.experiment;
+    if (!e) return '(no time-to-95 % run in the Chromium run)';
+    if (e.missing) return `(not run: ${e.missing})`;
+    const sec = (v) => (v == null ? '—' : `${(v / 1000).toFixed(1)} s`);
+    const tab = [['normalizer', 'first training window ≥ 95 % (step)', 'wall time from Train', `test accuracy at n = ${e.trainN[1]}`, 'tested at'],
+      ...e.runs.map((r) => [r.name, r.reached ?? (r.diverged != null ? `diverged at ${r.diverged}` : 'not reached'), sec(r.reachedMs),
+        r.testAccuracy == null ? '—' : `${(100 * r.testAccuracy).toFixed(1)} %`, sec(r.testedMs)])];
+    const st = e.state;
+    return `The Experiments view's default state (${st.task}, ${st.normalizers.join(', ')} side by side; d = ${st.d}, ${st.heads} heads, ` +
+      `${st.layers} layer${st.layers > 1 ? 's' : ''}${st.mlp ? ', MLP' : ''}, ${st.optimizer}, ${st.steps} steps of batch ${st.batch}, trainN = [${e.trainN}]) run by its own stepper in the page ` +
+      `(${e.build} build, slices of ${e.sliceMs} ms), wall clock from its start${e.loadavg ? ` (load ${e.loadavg[0].toFixed(1)})` : ''}: ` +
+      `every normalizer at 95 % after **${e.seconds == null ? '—' : `${e.seconds.toFixed(1)} s`}** (target ≤ 20 s); training done after ${e.trainSeconds == null ? '—' : `${e.trainSeconds.toFixed(1)} s`}.\n\n${md(tab)}`;
+  }
   return {
+    'side-by-side-training': sideTraining, experiment,
     'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']),
     'side-by-side-rows': () => sideByShape('rows', 'softmax', 'ns per element',
       [['tfjs', 'kernel vs tfjs'], ['tfjs+dataSync', '`{ rows, out }` vs tfjs + `dataSync`', 'api out']]),
