@@ -27,7 +27,11 @@
 // Usage: node tests/bench/bench-browser.js [--quick] [--families a,b] [--kernels a,b]
 //        [--sizes n1,n2] [--js-flags "--no-liftoff ..."] [--chromium-arg ARG]...
 //        [--builds relaxed,simd] [--no-peers] [--out DIR] [--rounds N] [--round-ms MS]
-//        [--estimator min|median] [--no-experiment | --experiment-only]
+//        [--estimator min|median] [--no-experiment | --experiment-only] [--merge]
+//
+// --merge: the tables run now (and the time to 95 %) replace theirs in the
+// bench-browser.json already in --out, the others stay (their machine line
+// too; this run's is kept under `merged`).
 //
 // And the time to 95 % (issue 27): the Experiments view's default state
 // trained by its stepper in a fresh load of the page, from start (Train) to
@@ -35,7 +39,7 @@
 // (experiment-time.js); --no-experiment leaves it out, --experiment-only
 // runs only it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,6 +82,7 @@ export function parseArgs(argv) {
     else if (a === '--builds') o.builds = argv[++i].split(',');
     else if (a === '--no-experiment') o.experiment = false;
     else if (a === '--experiment-only') o.tables = false;
+    else if (a === '--merge') o.merge = true;
     else throw new Error(`bench-browser: unknown argument "${a}"`);
   }
   return o;
@@ -115,10 +120,12 @@ export async function runBrowserBench(opts, { settings, write = true } = {}) {
     const v = spawnSync(process.env.CHROMIUM || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' });
     const browser = { name: 'chromium', version: /([\d.]+\d)/.exec(v.stdout ?? '')?.[1] ?? null, ua: await page.evaluate(() => navigator.userAgent),
       args, crossOriginIsolated: await page.evaluate(() => globalThis.crossOriginIsolated) };
-    const result = { machine: { ...machine(), browser }, ...run, ...(experiment ? { experiment } : {}), errors };
+    let result = { machine: { ...machine(), browser }, ...run, ...(experiment ? { experiment } : {}), errors };
+    const outDir = path.resolve(root, opts.out ?? path.join(process.env.B || 'build', 'bench', 'browser'));
+    const oldFile = path.join(outDir, 'bench-browser.json');
+    if (opts.merge && existsSync(oldFile)) result = mergeInto(JSON.parse(readFileSync(oldFile, 'utf8')), result);
     result.targets = computeTargets(result).filter((t) => t.status !== 'not measured');
     if (write) {
-      const outDir = path.resolve(root, opts.out ?? path.join(process.env.B || 'build', 'bench', 'browser'));
       mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, 'bench-browser.json'), JSON.stringify(result, null, 1) + '\n');
       writeFileSync(path.join(outDir, 'bench-browser.txt'), formatBrowserBench(result));
@@ -131,11 +138,22 @@ export async function runBrowserBench(opts, { settings, write = true } = {}) {
   }
 }
 
+/** --merge: the families (and the time to 95 %) run now replace theirs in
+    the earlier run old; its machine and settings stay, this run's go to
+    merged: { from (its date), rerun, machine, settings }. */
+export function mergeInto(old, now) {
+  const rerun = [...Object.keys(now.families), ...(now.experiment ? ['experiment'] : [])];
+  return { ...old, families: { ...old.families, ...now.families }, ...(now.experiment ? { experiment: now.experiment } : {}),
+    errors: [...(old.errors ?? []), ...now.errors], merged: { from: now.machine.date, rerun, machine: now.machine, settings: now.settings } };
+}
+
 export function formatBrowserBench(result) {
   const m = result.machine, s = result.settings, b = m.browser;
   let text = `softscope bench-browser — ${m.cpu}, ${m.cores} cores, ${b.ua}${b.args.length ? ` (${b.args.join(' ')})` : ''}, load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
   text += `one page; ${s.estimator === 'min' ? 'fastest' : 'median'} of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), wall clock (performance.now, cross-origin isolated: ${b.crossOriginIsolated}); builds: ${s.builds.join(', ')}\n`;
   text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
+  const mg = result.merged;
+  if (mg) text += `merged: ${mg.rerun.join(', ')} rerun into this run on ${mg.from}, load ${mg.machine.loadavg.map((v) => v.toFixed(1)).join(' ')}, git ${mg.machine.git}${mg.settings.quick ? ', QUICK' : ''}\n`;
   for (const fam of Object.values(result.families)) {
     text += `\n== ${fam.title} — ${fam.unit}, ${s.estimator === 'min' ? 'fastest' : 'median'} of ${fam.rounds} rounds; input: ${fam.input}\n`;
     text += familyTable(fam);

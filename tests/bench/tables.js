@@ -121,7 +121,8 @@ export function browserSections(res, browser) {
     const ver = b.version ?? /Chrome\/([\d.]+)/.exec(b.ua)?.[1];
     return `Chromium: measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared; load ${m.loadavg[0].toFixed(1)}), Chromium ${ver} headless${b.args.length ? ` (${b.args.join(' ')})` : ''}, ` +
       `git ${m.git}, one page (\`make bench-browser\`); ${s.quick ? 'QUICK run; ' : ''}${s.estimator === 'min' ? 'the fastest' : 'medians'} of ${browser.families.normalizer?.rounds ?? s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, wall clock (a page has no CPU clock). ` +
-      `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
+      `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.` +
+      (browser.merged ? ` Rerun into it on ${browser.merged.from.slice(0, 10)} (load ${browser.merged.machine.loadavg[0].toFixed(1)}, git ${browser.merged.machine.git}): ${browser.merged.rerun.join(', ')}.` : '');
   }
   function sideBySide(kernels) {
     const out = [];
