@@ -102,7 +102,7 @@ function trainingTable(res) {
   }
   const torch = res.settings.peers?.torch, tr = fam.rows.find((r) => r.results.torch)?.results.torch;
   return `${fam.unit}; ${fam.title}; input: ${fam.input}. Medians of ${fam.rounds} interleaved rounds (${res.settings.clock} clock)` +
-    `${torch && tr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${tr.repeats} repeats of ${tr.steps} steps on its process's ${res.settings.clock === 'cpu' ? 'CPU clock (every thread)' : 'wall clock'} (wall clock: ${fmt(tr.wall_ms_per_step)} ms)` : ''}` +
+    `${torch && tr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${tr.repeats} repeats of ${tr.steps} steps on its process's ${res.settings.clock === 'cpu' ? `CPU clock (every thread; its wall clock gave ${fmt(tr.wall_ms_per_step)} ms)` : 'wall clock'}` : ''}` +
     `\n\n${md(out)}${notes.length ? `\n\n${notes.join('\n\n')}` : ''}`;
 }
 
