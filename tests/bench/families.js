@@ -461,8 +461,9 @@ const training = {
   // its median over as many repeats as our rounds, on the run's clock
   async external(ctx, k, n, inp, shape, st, clock) {
     if (!ctx.peers.torch) return {};
-    const quick = st.rounds < 7;
-    const r = ctx.peers.torch.step({ ...TRAIN_MODEL, classes: TRAIN_MODEL.values }, { repeats: st.rounds, steps: quick ? 3 : 10, warmup: quick ? 2 : 5 });
+    // 10 steps a repeat after 5 of warm-up even in a quick run (~2 s): with 3
+    // after 2, bench-check's torch ratio swung 3.7x-7.4x between two runs
+    const r = ctx.peers.torch.step({ ...TRAIN_MODEL, classes: TRAIN_MODEL.values }, { repeats: st.rounds, steps: 10, warmup: 5 });
     if (r.missing) return { notes: { torch: `PyTorch not measured: ${r.missing}` } };
     ctx.peers.versions.torch = `${r.version} (${r.python}, eager, ${r.threads} thread${r.threads === 1 ? '' : 's'})`;
     const cpu = clock === 'cpu';

@@ -43,7 +43,7 @@ describe('bench: training step row', () => {
     expect(row.results.simd.ns_per_elem > 0).toBe(true);
     // the model torch_step.py builds: the default
     expect(calls).toEqual([{ shape: expect.objectContaining({ d: 64, n: 64, batch: 32, heads: 4, classes: 16, mlp: true, layers: 1 }),
-      rounds: { repeats: 3, steps: 3, warmup: 2 } }]);
+      rounds: { repeats: 3, steps: 10, warmup: 5 } }]);
     // 20 ms of CPU a step (the wall clock's 30 is not the cpu run's figure); a unit is a step: ns per step
     expect(row.results.torch).toMatchObject({ ns_per_elem: 20e6, min: 19e6, max: 22e6, wall_ms_per_step: 30, cpu_ms_per_step: 20 });
     expect(res.settings.peers.torch).toBe('1.13-fake (fake, eager, 1 thread)');
