@@ -27,6 +27,15 @@ compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >
 [ -x /usr/bin/mkdocs ] || need+=(mkdocs)
 /usr/bin/python3 -c 'import material' 2>/dev/null || need+=(mkdocs-material)
 /usr/bin/python3 -c 'import nbconvert' 2>/dev/null || need+=(python3-nbconvert)
+# `make bench` and `make bench-check` only (`tests/install-deps.sh bench`):
+# PyTorch, the training step's peer (tests/bench/torch_step.py), Debian's
+# python3-torch 1.13 for Debian's python3. Heavy, so not in `make test`'s
+# path: python3-torch, libtorch1.13, libtorch-test and libdnnl2 alone are
+# ~51 MB to download and ~268 MB installed, and libtorch1.13 pulls in
+# OpenCV and FFmpeg libraries on a machine without them.
+if [ "${1:-}" = bench ]; then
+  /usr/bin/python3 -c 'import torch' 2>/dev/null || need+=(python3-torch)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"

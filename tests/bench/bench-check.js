@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `make bench-check`: a quick run of the benchmark's key rows, compared with
 // the committed baseline (tests/bench/baseline.json) by RATIOS only --
-// relaxed build vs SIMD128 vs scalar vs each peer and plain JS, measured
+// relaxed build vs SIMD128 vs scalar vs each peer (PyTorch for the training
+// step) and plain JS, measured
 // side by side in the same run -- never by absolute times, which depend on
 // the machine and its load. Fails (exit 1) when a ratio falls more than
 // MARGIN below its baseline. Not part of `make test`.
@@ -28,7 +29,7 @@ const MARGIN = 0.3;
 // pool, native or wasm) moved its ratios by up to 3x between quick runs
 // with nothing changed on our side, and a regression of ours also shows in
 // the ratios to our other builds and plain JS, which keep MARGIN.
-const PEERS = new Set(['tfjs', 'tfjs+dataSync', 'ort-web', 'ort-node', 'transformers', 'transformers k50']);
+const PEERS = new Set(['tfjs', 'tfjs+dataSync', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch']);
 const PEER_MARGIN = 0.6;
 // The quick sizes, but medians of 5 rounds of 30 ms (after 40 ms of warm-up,
 // as a full run) rather than 3 of 15:
@@ -36,9 +37,9 @@ const PEER_MARGIN = 0.6;
 // collection) moved peer ratios by 2-3x.
 const ROUNDS = { rounds: 5, roundMs: 30, warmupMs: 40 };
 const SUBSET = {
-  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'quantizer', 'optimizer'],
+  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'quantizer', 'optimizer', 'training'],
   kernels: ['softmax', 'log_softmax', 'two_pass_softmax', 'softmax_temperature', 'sparsemax', 'entmax15',
-    'top_p', 'top_k', 'min_p', 'uniform', 'fp8_e4m3', 'adam', 'lion'],
+    'top_p', 'top_k', 'min_p', 'uniform', 'fp8_e4m3', 'adam', 'lion', 'step'],
 };
 
 const args = process.argv.slice(2);
@@ -54,7 +55,9 @@ const ratios = {};
 const PAIRS = [['relaxed', 'simd'], ['simd', 'scalar'], ['relaxed', 'js'], ['relaxed', 'tfjs'], ['relaxed', 'ort-web'],
   ['relaxed', 'ort-node'], ['relaxed', 'transformers'], ['relaxed', 'transformers k50'], ['relaxed', 'relaxed sort'],
   // the API's end to end (issue 26: { out }, { rows })
-  ['api', 'tfjs+dataSync'], ['api out', 'tfjs+dataSync'], ['api', 'transformers']];
+  ['api', 'tfjs+dataSync'], ['api out', 'tfjs+dataSync'], ['api', 'transformers'],
+  // issue 27: the training step vs PyTorch eager (a child process, the same clock)
+  ['relaxed', 'torch'], ['simd', 'torch']];
 // --update keeps each ratio's lower value over two quick runs: a round that a
 // collection or a neighbour's burst slowed down on one side must not set a
 // floor that later runs cannot reach.

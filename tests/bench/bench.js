@@ -71,7 +71,7 @@ export async function runBench(opts) {
   const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
   if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
     const old = JSON.parse(readFileSync(path.join(outDir, 'bench.json'), 'utf8'));
-    result.merged = { from: old.machine.date, rerun: Object.keys(result.families) };
+    result.merged = { from: old.machine.date, fromLoadavg: old.machine.loadavg, rerun: Object.keys(result.families) };
     result.families = { ...old.families, ...result.families };
   }
   result.targets = computeTargets(result);
@@ -93,6 +93,8 @@ export function formatBench(result) {
   let text = `softscope bench — ${m.cpu}, ${m.cores} cores, node ${m.node} (V8 ${m.v8}), load ${m.loadavg.map((v) => v.toFixed(1)).join(' ')}${s.quick ? ' — QUICK run: rough figures' : ''}\n`;
   text += `medians of interleaved rounds of ~${s.roundMs} ms per candidate (${s.rounds} rounds unless a family says), ${s.clock} clock; builds: ${s.builds.join(', ')}\n`;
   text += `peers: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ') || 'none'}\n`;
+  const mg = result.merged;
+  if (mg) text += `merged: ${mg.rerun.join(', ')} rerun now into the run of ${mg.from}${mg.fromLoadavg ? ` (load ${mg.fromLoadavg.map((v) => v.toFixed(1)).join(' ')})` : ''}, which the other families are from\n`;
   for (const fam of Object.values(result.families)) {
     text += `\n== ${fam.title} — ${fam.unit}, median of ${fam.rounds} rounds; input: ${fam.input}\n`;
     text += familyTable(fam);

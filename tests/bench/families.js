@@ -21,6 +21,7 @@ import { int8Js, pow2Js, fp8E4M3Js, weights } from './plain-js-quantizers.js';
 import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
 import { sdpaJs } from './plain-js-attention.js';
 import { NORMALIZER_REFERENCES } from '../../wasm/analysis/reference.js';
+import { createModel } from '../../wasm/api/index.js';
 import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
@@ -421,4 +422,56 @@ const attention = {
   },
 };
 
-export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention };
+// ---- training (issue 27) ---------------------------------------------------------
+
+// The default model of issue 27, as tests/bench/torch_step.py builds it:
+// max retrieval over n = 64 items (16 values), d = 64, 4 heads, one layer
+// with the MLP, no positions, softmax attention, AdamW (registry defaults:
+// lr 1e-3, the betas, wd 1e-2), batch 32. One step through createModel
+// (wasm/api/model.js): the task's batch (ss_task_batch; torch's batch is
+// fixed and untimed, so ours pays a little more), forward, backward, AdamW on
+// every tensor (ss_model_step). The PyTorch peer runs the same step in a
+// child process (torch-peer.js, Node only), eager, one thread.
+export const TRAIN_MODEL = { task: 'max_retrieval', values: 16, d: 64, n: 64, batch: 32, heads: 4, layers: 1, mlp: true, optimizer: 'adamw' };
+const training = {
+  family: 'training',
+  title: `training step of the tiny attention model (d = ${TRAIN_MODEL.d}, n = ${TRAIN_MODEL.n}, batch ${TRAIN_MODEL.batch}, one layer, ${TRAIN_MODEL.heads} heads, MLP; AdamW)`,
+  unit: 'ms per step',
+  inputText: `${TRAIN_MODEL.task} batches (${TRAIN_MODEL.values} values, seeded); a step = batch, forward, backward, AdamW on every tensor`,
+  kernels: () => ['step'],
+  // one shape; a unit is a step (n = 1), so ns_per_elem is ns per step
+  sizes: () => [{ n: 1, label: `d${TRAIN_MODEL.d} n${TRAIN_MODEL.n} b${TRAIN_MODEL.batch}` }],
+  headline: 1,
+  input: () => ({}),
+  async candidates(ctx) {
+    const { task, values, d, n, batch, heads, layers, mlp, optimizer } = TRAIN_MODEL;
+    const options = { task, values, d, heads, layers, mlp, batch, optimizer, trainN: [n, n], maxN: n, steps: 1e7, seed: 1 };
+    return buildCands(ctx, (b) => {
+      const model = createModel(b.ss, options);
+      return {
+        fn: () => {
+          const r = model.step(1);
+          if (r.diverged) throw new Error(`training: the ${b.label} model diverged at step ${r.step}`); // a diverged step costs nothing
+        },
+        dispose: () => model.free(),
+      };
+    });
+  },
+  // PyTorch in a child process (Node: peers.js loadPeers; none in a page),
+  // its median over as many repeats as our rounds, on the run's clock
+  async external(ctx, k, n, inp, shape, st, clock) {
+    if (!ctx.peers.torch) return {};
+    // 10 steps a repeat after 5 of warm-up even in a quick run (~2 s): with 3
+    // after 2, bench-check's torch ratio swung 3.7x-7.4x between two runs
+    const r = ctx.peers.torch.step({ ...TRAIN_MODEL, classes: TRAIN_MODEL.values }, { repeats: st.rounds, steps: 10, warmup: 5 });
+    if (r.missing) return { notes: { torch: `PyTorch not measured: ${r.missing}` } };
+    ctx.peers.versions.torch = `${r.version} (${r.python}, eager, ${r.threads} thread${r.threads === 1 ? '' : 's'})`;
+    const cpu = clock === 'cpu';
+    const ms = (v) => v * 1e6; // ms per step -> ns per unit (a unit is a step)
+    return { results: { torch: { ns_per_elem: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step), median: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step),
+      min: ms(cpu ? r.cpu_min : r.min), max: ms(cpu ? r.cpu_max : r.max), wall_ms_per_step: r.ms_per_step, cpu_ms_per_step: r.cpu_ms_per_step,
+      repeats: r.repeats, steps: r.steps, loss: r.loss, child: true } } };
+  },
+};
+
+export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention, training };

@@ -14,6 +14,9 @@
 //   transformers @huggingface/transformers: its softmax / log_softmax (plain JS
 //                over the array) and the sampling path of its generate():
 //                topk (its ORT TopK op) -> softmax -> a weighted draw.
+//   torch        PyTorch eager on one thread (Debian's python3-torch), the
+//                training step only: tests/bench/torch_step.py in a child
+//                process (torch-peer.js; Node only).
 import { softmaxModel, topkModel } from './onnx-graph.js';
 
 const log = (s) => (typeof process !== 'undefined' && process.stderr ? process.stderr.write(s + '\n') : console.log(s));
@@ -38,8 +41,12 @@ export async function loadPeers() {
   };
   const tf = await tryImport('@tensorflow/tfjs-core');
   const tfWasm = tf && (await tryImport('@tensorflow/tfjs-backend-wasm'));
-  return setupPeers({ tf: tfWasm ? tf : null, ortWeb: await tryImport('onnxruntime-web'), ortNode: await tryImport('onnxruntime-node'),
+  const peers = await setupPeers({ tf: tfWasm ? tf : null, ortWeb: await tryImport('onnxruntime-web'), ortNode: await tryImport('onnxruntime-node'),
     transformers: await tryImport('@huggingface/transformers') }, version);
+  // PyTorch, for the training step: a child process, run when the training
+  // family runs (it fills versions.torch then, or the row notes why not)
+  peers.torch = { step: (await import('./torch-peer.js')).torchStep };
+  return peers;
 }
 
 /** The peers from their modules (null: missing); version(pkg) reads a

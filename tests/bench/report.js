@@ -3,7 +3,7 @@
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
 const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs+dataSync',
-  'ort-web', 'ort-node', 'transformers', 'transformers k50', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
+  'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
 export const pow2 = (n) => {
@@ -50,7 +50,9 @@ export function familyTable(fam) {
       best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
       ...(hasErr ? [errCell(r, best)] : [])]);
   }
-  return alignTable(out);
+  // a peer the row could not run, and why (the training step without torch)
+  const notes = fam.rows.flatMap((r) => Object.entries(r.notes ?? {}).map(([id, why]) => `  ${id} (${r.shape ?? pow2(r.n)}): ${why}\n`));
+  return alignTable(out) + notes.join('');
 }
 
 // the error against the kernel's own float64 reference; empty where it has none
@@ -59,7 +61,7 @@ function errCell(r, best) {
   return e == null ? '' : `${fmtE(e)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`;
 }
 
-const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers', 'transformers k50'];
+const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch'];
 export function bestPeer(row) {
   let best = null;
   for (const id of PEERS) {
@@ -74,7 +76,7 @@ export function bestPeer(row) {
 const COLORS = {
   relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', 'api out': '#c2a5cf', js: '#bbbbbb',
   tfjs: '#e08214', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
-  transformers: '#d6604d', 'transformers k50': '#f4a582', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
+  transformers: '#d6604d', 'transformers k50': '#f4a582', torch: '#b2182b', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
   'memcpy wasm': '#404040', 'memcpy native': '#878787', 'memcpy new array': '#b0b0b0',
 };
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -92,7 +94,7 @@ export function familySvg(fam, n = fam.headline) {
   const height = top + rows.reduce((s, r) => s + groupH(r), 0) + 40 + 16 * Math.ceil(ids.length / 4);
   const x = (v) => left + (width * Math.log10(v / lo)) / Math.log10(hi / lo);
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${left + width + 30}" height="${height}" font-family="sans-serif" font-size="11">`,
-    `<text x="10" y="18" font-size="14" font-weight="bold">${esc(fam.title)}, n = ${esc(pow2Sup(n))}</text>`,
+    `<text x="10" y="18" font-size="14" font-weight="bold">${esc(fam.title)}${rows[0].shape ? `, ${esc(rows[0].shape)}` : `, n = ${esc(pow2Sup(n))}`}</text>`,
     `<text x="10" y="34" fill="#555">${esc(fam.unit)} (log scale; shorter is faster), median of interleaved rounds</text>`];
   for (let d = lo; d <= hi * 1.0001; d *= 10) {
     out.push(`<line x1="${x(d).toFixed(1)}" y1="${top - 4}" x2="${x(d).toFixed(1)}" y2="${height - 34 - 16 * Math.ceil(ids.length / 4)}" stroke="#ddd"/>`);

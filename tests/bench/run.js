@@ -7,6 +7,9 @@
 // A family's sizes are numbers (n) or shapes { n, rows, label } (the rows
 // table); a spec's skip(ctx) returns a note when the family cannot run in
 // this engine or build (the row table before ss.normalize has { rows }).
+// A spec's external(ctx, kernel, n, input, shape, settings, clock) adds the
+// results of a peer that runs outside the process, with its own rounds
+// ({ results: { id: { ns_per_elem, ... } }, notes: { id: why not } }).
 import { FAMILIES, release } from './families.js';
 import { race } from './timing.js';
 import { maxRelErr } from './plain-js.js';
@@ -90,6 +93,13 @@ export async function runFamilies(ctx0, opts, st, log) {
           row.results[c.id] = r;
           c.fn.free?.();
           c.dispose?.();
+        }
+        // a peer timed outside this process (the training step's PyTorch,
+        // a child process: families.js), after the rounds; or a note why not
+        if (spec.external) {
+          const ext = await spec.external(ctx, k, n, inp, shape, fst, opts.clock);
+          Object.assign(row.results, ext.results);
+          if (ext.notes) row.notes = ext.notes;
         }
         rows.push(row);
         const lead = row.results.relaxed ?? row.results.simd;

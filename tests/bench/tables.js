@@ -4,8 +4,9 @@
 // typed by hand. A section is the text between
 //   <!-- bench:NAME -->  and  <!-- /bench:NAME -->
 // for NAME in: machine, softmax, targets, and one per family (normalizer,
-// sampler, quantizer, optimizer, measure, loss, attention).
+// sampler, quantizer, optimizer, measure, loss, attention, training).
 import { bestPeer, fmt, fmtE, fmtX, inUnit, orderIds, pow2Sup, ratio } from './report.js';
+import { fmtTarget } from './targets.js';
 
 const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
@@ -14,7 +15,7 @@ export const NAMES = {
   tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
   transformers: 'transformers.js', 'transformers k50': 'transformers.js, top_k 50', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
-  'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method',
+  'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method', torch: 'PyTorch eager (1 thread)',
 };
 
 // a family's own names where the API call is not ss.normalize
@@ -76,12 +77,33 @@ export function benchSections(res) {
 
   function targets() {
     return res.targets.map((tg) => {
-      const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2Sup(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+      const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2Sup(v.at)}: ${fmtTarget(tg, v.value)}`).join(', ');
       return `- **${tg.status}** — ${tg.name} ${tg.want}: ${vals}${tg.note ? ` (${tg.note})` : ''}`;
     }).join('\n');
   }
 
-  return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])) };
+  return { machine, softmax, headline, targets, ...Object.fromEntries(Object.keys(res.families).map((f) => [f, () => family(f)])),
+    ...(res.families.training ? { training: () => trainingTable(res) } : {}) };
+}
+
+// Issue 27: a training step of the default model in each build and in PyTorch
+// (a child process, the same clock), ms per step, and the ratios.
+function trainingTable(res) {
+  const fam = res.families.training;
+  if (fam.note) return `(skipped: ${fam.note})`;
+  const out = [['model', 'softscope relaxed', 'softscope SIMD', 'softscope scalar', NAMES.torch, 'relaxed vs PyTorch', 'SIMD vs PyTorch', 'SIMD / scalar']];
+  const notes = [];
+  for (const r of fam.rows) {
+    if (r.error) continue;
+    const t = (id) => r.results[id]?.ns_per_elem ?? null, ms = (id) => fmt(inUnit(fam.unit, t(id), r.n));
+    out.push([r.shape, ms('relaxed'), ms('simd'), ms('scalar'), ms('torch'), fmtX(ratio(t('torch'), t('relaxed'))), fmtX(ratio(t('torch'), t('simd'))),
+      fmtX(ratio(t('scalar'), t('simd')))]);
+    for (const [id, why] of Object.entries(r.notes ?? {})) notes.push(`${NAMES[id] ?? id}: ${why}`);
+  }
+  const torch = res.settings.peers?.torch, tr = fam.rows.find((r) => r.results.torch)?.results.torch;
+  return `${fam.unit}; ${fam.title}; input: ${fam.input}. Medians of ${fam.rounds} interleaved rounds (${res.settings.clock} clock)` +
+    `${torch && tr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${tr.repeats} repeats of ${tr.steps} steps on its process's ${res.settings.clock === 'cpu' ? `CPU clock (every thread; its wall clock gave ${fmt(tr.wall_ms_per_step)} ms)` : 'wall clock'}` : ''}` +
+    `\n\n${md(out)}${notes.length ? `\n\n${notes.join('\n\n')}` : ''}`;
 }
 
 /** The sections comparing the Node run (res) with the Chromium run of
@@ -99,7 +121,8 @@ export function browserSections(res, browser) {
     const ver = b.version ?? /Chrome\/([\d.]+)/.exec(b.ua)?.[1];
     return `Chromium: measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, shared; load ${m.loadavg[0].toFixed(1)}), Chromium ${ver} headless${b.args.length ? ` (${b.args.join(' ')})` : ''}, ` +
       `git ${m.git}, one page (\`make bench-browser\`); ${s.quick ? 'QUICK run; ' : ''}${s.estimator === 'min' ? 'the fastest' : 'medians'} of ${browser.families.normalizer?.rounds ?? s.rounds} interleaved rounds of ~${s.roundMs} ms per candidate, wall clock (a page has no CPU clock). ` +
-      `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.`;
+      `Peers in the page: ${Object.entries(s.peers).map(([k, v]) => `${k} ${v}`).join('; ')}.` +
+      (browser.merged ? ` Rerun into it on ${browser.merged.from.slice(0, 10)} (load ${browser.merged.machine.loadavg[0].toFixed(1)}, git ${browser.merged.machine.git}): ${browser.merged.rerun.join(', ')}.` : '');
   }
   function sideBySide(kernels) {
     const out = [];
@@ -141,7 +164,33 @@ export function browserSections(res, browser) {
     }
     return `ratios > 1 mean softscope is faster; each engine's ratios come from its own run\n\n${md(tab)}`;
   }
+  // issue 27: the training step in both engines, each its own run's figure
+  // (PyTorch: Node only), and the Chromium run's time to 95 %
+  function sideTraining() {
+    const rowOf = (r) => r.families.training?.rows.find((x) => x.kernel === 'step' && !x.error);
+    const nr = rowOf(res), cr = rowOf(browser);
+    if (!cr) return '(no training table in the Chromium run)';
+    const ms = (x, id) => (x?.results[id]?.ns_per_elem != null ? x.results[id].ns_per_elem / 1e6 : null);
+    const tab = [['model', 'Node: relaxed', 'Node: SIMD', `Node: ${NAMES.torch}`, 'Chromium: relaxed', 'Chromium: SIMD', 'Chromium: scalar'],
+      [cr.shape, fmt(ms(nr, 'relaxed')), fmt(ms(nr, 'simd')), fmt(ms(nr, 'torch')), fmt(ms(cr, 'relaxed')), fmt(ms(cr, 'simd')), fmt(ms(cr, 'scalar'))]];
+    return `ms per step (Node: medians on the CPU clock; Chromium: ${browser.settings.estimator === 'min' ? 'the fastest round' : 'medians'}, wall clock)\n\n${md(tab)}`;
+  }
+  function experiment() {
+    const e = browser.experiment;
+    if (!e) return '(no time-to-95 % run in the Chromium run)';
+    if (e.missing) return `(not run: ${e.missing})`;
+    const sec = (v) => (v == null ? '—' : `${(v / 1000).toFixed(1)} s`);
+    const tab = [['normalizer', 'first training window ≥ 95 % (step)', 'wall time from Train', `test accuracy at n = ${e.trainN[1]}`, 'tested at'],
+      ...e.runs.map((r) => [r.name, r.reached ?? (r.diverged != null ? `diverged at ${r.diverged}` : 'not reached'), sec(r.reachedMs),
+        r.testAccuracy == null ? '—' : `${(100 * r.testAccuracy).toFixed(1)} %`, sec(r.testedMs)])];
+    const st = e.state;
+    return `The Experiments view's default state (${st.task}, ${st.normalizers.join(', ')} side by side; d = ${st.d}, ${st.heads} heads, ` +
+      `${st.layers} layer${st.layers > 1 ? 's' : ''}${st.mlp ? ', MLP' : ''}, ${st.optimizer}, ${st.steps} steps of batch ${st.batch}, trainN = [${e.trainN}]) run by its own stepper in the page ` +
+      `(${e.build} build, slices of ${e.sliceMs} ms), wall clock from its start${e.loadavg ? ` (load ${e.loadavg[0].toFixed(1)})` : ''}: ` +
+      `every normalizer at 95 % after **${e.seconds == null ? '—' : `${e.seconds.toFixed(1)} s`}** (target ≤ 20 s); training done after ${e.trainSeconds == null ? '—' : `${e.trainSeconds.toFixed(1)} s`}.\n\n${md(tab)}`;
+  }
   return {
+    'side-by-side-training': sideTraining, experiment,
     'browser-machine': browserMachine, 'side-by-side': () => sideBySide(['softmax']), 'side-by-side-log': () => sideBySide(['log_softmax']),
     'side-by-side-rows': () => sideByShape('rows', 'softmax', 'ns per element',
       [['tfjs', 'kernel vs tfjs'], ['tfjs+dataSync', '`{ rows, out }` vs tfjs + `dataSync`', 'api out']]),

@@ -1,6 +1,7 @@
-// The targets of issue 18 and 26 (and the earlier ones still in force), evaluated
+// The targets of issue 18, 26 and 27 (and the earlier ones still in force), evaluated
 // on a benchmark result: every one is a ratio of two candidates measured
-// side by side in the same run, or an error bound.
+// side by side in the same run, an error bound, or (issue 27, Chromium) the
+// default experiment's time to 95 %.
 import { fmtE, fmtX, pow2, ratio } from './report.js';
 
 const HEADLINE = [1024, 8192, 65536, 1 << 20, 1 << 22]; // those the run has
@@ -83,6 +84,25 @@ export function computeTargets(result) {
       'generate()\'s loop over the batch rows: topk over the whole row (top_k 0; it applies no top_p), softmax, draw');
   }
 
+  // issue 27: a training step of the default model (families.js TRAIN_MODEL)
+  // against PyTorch eager on one thread, a child process timed on the same clock
+  const train = rows('training').filter((r) => !r.error && r.kernel === 'step');
+  for (const id of train.length ? ['relaxed', 'simd'] : [])
+    target('training', `training step (${id} build, createModel) vs PyTorch eager, one thread`, '>= 2x',
+      train.map((r) => ({ at: r.shape, value: ratio(st(r, 'torch'), st(r, id)) })), (v) => v >= 2,
+      train.map((r) => r.notes?.torch).filter(Boolean).join('; ') || undefined);
+
+  // issue 27 in Chromium (make bench-browser): the Experiments view's default
+  // state, wall time from Train until every normalizer's first training
+  // window >= 95 % (experiment-time.js); the note: its tests at trainMax
+  const ex = result.experiment;
+  if (ex && !ex.missing) {
+    const pct = (v) => (v == null ? '—' : `${(100 * v).toFixed(1)} %`);
+    target('experiment', `default experiment (${ex.runs.map((r) => r.name).join(', ')}): every normalizer's training accuracy >= 95 % on ${ex.state.task}, Chromium`, '<= 20 s',
+      [{ at: 'wall clock', value: ex.seconds }], (v) => v <= 20,
+      `test accuracy at n = ${ex.trainN[1]}: ${ex.runs.map((r) => `${r.name} ${pct(r.testAccuracy)}`).join(', ')}, all tested at ${ex.testedSeconds == null ? '—' : `${ex.testedSeconds.toFixed(1)} s`}`);
+  }
+
   target('quantizer', 'uniform int8: SIMD vs scalar build at 2^20', '>= 4x',
     [{ at: 1 << 20, value: ratio(t('quantizer', 'uniform', 1 << 20, 'scalar'), t('quantizer', 'uniform', 1 << 20, 'simd')) }], (v) => v >= 4);
   target('optimizer', 'adam: SIMD vs scalar build at 2^20', '>= 2.5x',
@@ -90,10 +110,17 @@ export function computeTargets(result) {
   return out;
 }
 
+/** A target's value as its bound reads: an error (1e-6), seconds (20 s) or a ratio (2x). */
+export function fmtTarget(tg, v) {
+  if (tg.want.includes('e-')) return fmtE(v);
+  if (tg.want.endsWith(' s')) return v == null ? '—' : `${v.toFixed(1)} s`;
+  return fmtX(v);
+}
+
 export function formatTargets(targets) {
   const lines = ['targets (ratios side by side in this run):'];
   for (const tg of targets) {
-    const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2(v.at)}: ${tg.want.includes('e-') ? fmtE(v.value) : fmtX(v.value)}`).join(', ');
+    const vals = tg.values.map((v) => `${typeof v.at === 'string' ? v.at : pow2(v.at)}: ${fmtTarget(tg, v.value)}`).join(', ');
     const tag = tg.status === 'met' ? 'met    ' : tg.status === 'not met' ? 'NOT MET' : 'n/a    ';
     lines.push(`  [${tag}] ${tg.name} ${tg.want} — ${vals}${tg.note ? ` (${tg.note})` : ''}`);
   }

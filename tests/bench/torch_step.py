@@ -14,11 +14,17 @@ As in softscope, the last (here: only) layer computes its queries, MLP and
 readout on the query row alone. The batch is fixed (its generation is not
 timed, as in softscope's measurement). Prints one JSON line:
 {"peer": "torch", "version": ..., "threads": 1, "ms_per_step": median of 7
-repeats of 10 steps after 5 warm-up steps, ...}; where torch is missing,
+repeats of 10 steps after 5 warm-up steps (wall clock), "cpu_ms_per_step":
+the same repeats on the process's CPU clock (time.process_time: every
+thread's user + system time, as `make bench`'s cpu clock counts Node's),
+"min", "cpu_min", ...}; where torch is missing,
 {"peer": "torch", "missing": "..."} and exit 0, so a benchmark run goes on.
+`make bench` runs it as a child process (tests/bench/torch-peer.js), with
+--repeats and --steps from its rounds.
 
 Usage: tests/bench/torch_step.py [--d 64] [--n 64] [--batch 32] [--heads 4]
-                                 [--classes 16] [--no-mlp]
+                                 [--classes 16] [--no-mlp] [--repeats 7]
+                                 [--steps 10] [--warmup 5]
 """
 import argparse
 import json
@@ -35,6 +41,9 @@ def main():
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--classes", type=int, default=16)
     ap.add_argument("--no-mlp", action="store_true")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=5)
     args = ap.parse_args()
     try:
         import torch
@@ -92,18 +101,26 @@ def main():
         opt.step()
         return loss.item()
 
-    for _ in range(5):
+    for _ in range(args.warmup):
         step()
-    reps = []
-    for _ in range(7):
-        t0 = time.perf_counter()
-        for _ in range(10):
+    reps, cpu = [], []
+    for _ in range(args.repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        for _ in range(args.steps):
             loss = step()
-        reps.append((time.perf_counter() - t0) / 10 * 1e3)
-    reps.sort()
+        reps.append((time.perf_counter() - t0) / args.steps * 1e3)
+        cpu.append((time.process_time() - c0) / args.steps * 1e3)
+
+    def median(v):
+        v = sorted(v)
+        m = len(v) // 2
+        return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
+
     print(json.dumps({"peer": "torch", "version": torch.__version__, "threads": torch.get_num_threads(),
                       "d": d, "n": n, "batch": B, "heads": H, "mlp": mlp,
-                      "ms_per_step": round(reps[3], 3), "min": round(reps[0], 3),
+                      "repeats": args.repeats, "steps": args.steps,
+                      "ms_per_step": round(median(reps), 3), "min": round(min(reps), 3), "max": round(max(reps), 3),
+                      "cpu_ms_per_step": round(median(cpu), 3), "cpu_min": round(min(cpu), 3), "cpu_max": round(max(cpu), 3),
                       "loss": round(loss, 4)}))
     return 0
 

@@ -4,11 +4,14 @@
 // peers the page loaded (page.html): tfjs-backend-wasm (SIMD, one thread)
 // and onnxruntime-web (wasm, 1 thread), and transformers.js's browser bundle
 // (imported here, loadTransformers). bench-browser.js calls window.benchRun(opts) and formats what it
-// returns; log lines go to the console (forwarded to the terminal).
+// returns; log lines go to the console (forwarded to the terminal). And
+// window.benchExperiment(opts): the Experiments view's default state trained
+// in this page until every normalizer reached 95 % (experiment-time.js).
 import { loadBuilds } from '../raw.js';
 import { setupPeers } from '../peers.js';
 import { runFamilies } from '../run.js';
 import { settings } from '../timing.js';
+import { experimentsView, timeToReached } from '../experiment-time.js';
 
 const DIST = new URL('../../../wasm/dist/', import.meta.url).href;
 const version = async (pkg) => {
@@ -58,5 +61,24 @@ globalThis.benchRun = async (opts) => {
   log(`bench-browser: builds ${labels.join(', ')}; peers ${Object.keys(peers.versions).join(', ') || 'none'}; clock wall (performance.now)${opts.quick ? '; QUICK' : ''}`);
   const families = await runFamilies({ builds, peers }, { ...opts, clock: 'wall' }, st, log);
   return { settings: { quick: !!opts.quick, clock: 'wall', estimator: opts.estimator ?? 'median', ...st, builds: labels, peers: peers.versions }, families };
+};
+// The page's event loop between slices, without setTimeout's 4 ms clamp.
+const pause = () => new Promise((resolve) => {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => resolve();
+  ch.port2.postMessage(0);
+});
+
+/** opts: { build ('relaxed': what impl 'auto' loads in Chromium), over (state keys), sliceMs, limitMs } ->
+    timeToReached's result with { build }, or { missing } where the tree has no experiments view. The
+    instance is made (the module compiled) before the clock starts, as a view's is before Train. */
+globalThis.benchExperiment = async (opts = {}) => {
+  const v = await experimentsView();
+  if (v.missing) return v;
+  const label = opts.build ?? 'relaxed';
+  const { [label]: b } = await loadBuilds(DIST, [label]);
+  console.log(`bench-browser: the experiments view's default state (${label} build), time to 95 %`);
+  const r = await timeToReached(b.ss, v, { over: opts.over, sliceMs: opts.sliceMs, limitMs: opts.limitMs, pause });
+  return { build: label, ...r };
 };
 globalThis.benchReady = true;
