@@ -25,7 +25,8 @@ compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >
 # site and a notebook exported by nbconvert, Debian's packages (Debian's
 # python3: a python3 earlier in PATH, e.g. pyenv's, does not see them)
 [ -x /usr/bin/mkdocs ] || need+=(mkdocs)
-/usr/bin/python3 -c 'import material' 2>/dev/null || need+=(mkdocs-material)
+# (Debian's mkdocs-material is a theme folder of mkdocs, not a python module)
+[ -f /usr/share/mkdocs/themes/material/mkdocs_theme.yml ] || need+=(mkdocs-material)
 /usr/bin/python3 -c 'import nbconvert' 2>/dev/null || need+=(python3-nbconvert)
 # `make bench` and `make bench-check` only (`tests/install-deps.sh bench`):
 # PyTorch, the training step's peer (tests/bench/torch_step.py), Debian's
