@@ -183,3 +183,20 @@ describe('the README', () => {
     }
   });
 });
+
+describe('the claims of the Experiments view', () => {
+  // docs/claims.json (scripts/claims.js) is what the README's claims table
+  // reads; the guide lists each claim's runs so a reader can open them.
+  const claims = JSON.parse(read('docs/claims.json')).claims;
+  it('every claim of docs/claims.json has its run links in docs/guide/experiments.md and a row in the README', () => {
+    const guide = read('docs/guide/experiments.md');
+    const readme = read('README.md');
+    expect(claims.length).toBeGreaterThanOrEqual(6);
+    for (const c of claims) {
+      for (const link of Object.values(c.runs)) expect(guide, `${c.id}: ${link}`).toContain(`\`${link}\``);
+      expect(c.seeds.length, c.id).toBeGreaterThanOrEqual(5);
+    }
+    const section = readme.slice(readme.indexOf('## What the papers claim'), readme.indexOf('## The registry'));
+    expect(section.split('\n').filter((l) => /^\| (?!claim|---)/.test(l)).length).toBe(claims.length);
+  });
+});
