@@ -124,6 +124,16 @@ describe('ss.model: training', () => {
 });
 
 describe('ss.model: evaluation', () => {
+  it.each(BUILDS)('%s: regress_model_rejects_a_training_length_its_normalizer_rejects: topk_softmax (k = 5) at trainN [4, 16] is refused by createModel naming options.trainN (it failed at the first step), leaking nothing; k = 4 trains', (b) => {
+    const before = ss[b].heapStats().liveAllocations;
+    expect(() => createModel(ss[b], { ...SMALL, normalizer: 'topk_softmax' }))
+      .toThrow(expect.objectContaining({ argument: 'options.trainN', code: 'SS_ERR_LENGTH', message: expect.stringMatching(/topk_softmax.*n = 4/) }));
+    expect(ss[b].heapStats().liveAllocations).toBe(before);
+    const m = createModel(ss[b], { ...SMALL, normalizer: 'topk_softmax', normalizerParams: { k: 4 } });
+    expect(Number.isFinite(m.step(2).loss)).toBe(true);
+    m.free();
+  });
+
   it.each(BUILDS)('%s: regress_evaluate_chunk_past_model_limits: d = 64 at n = 4096 evaluates (the chunk once ignored the 4d of batch n 4d <= maxN: SS_ERR_PARAM_RANGE)', (b) => {
     const m = createModel(ss[b], { ...SMALL, d: 64, heads: 2 });
     const e = m.evaluate({ n: 4096, examples: 128 });

@@ -191,6 +191,14 @@ class Model {
         trainN: Object.freeze([...trainN]), vocabA, vocabB, classes });
       this._seed = seed;
       this.workspaceBytes = work;
+      // A normalizer may reject a row length of the training range (topk_softmax's k > n): one forward of one
+      // example at each end, so that the model is refused here, naming the option, not at some step.
+      for (const n of new Set(trainN)) {
+        const st = this.#forward(seed, 0, 1, n, {}, where);
+        if (st !== 0 && st !== STATUS.SS_ERR_NAN && st !== STATUS.SS_ERR_NONFINITE && st !== STATUS.SS_ERR_DOMAIN)
+          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the normalizer ${normalizer.name} (with its parameters: options.normalizerParams, or the registry's defaults) rejects a row of n = ${n} items (${ss._statusStr(st)})`,
+            st, { argument: 'options.trainN' });
+      }
       this.steps = 0;
       this.diverged = false;
     } catch (e) {
