@@ -401,7 +401,8 @@ export interface ModelTestOptions { n?: number; examples?: number; seed?: number
 export interface ModelStep { step: number; loss: number; accuracy: number }
 export interface ModelEvaluation {
   n: number; examples: number; accuracy: number; loss: number;
-  /** per head: the mean over examples of the measure of the last layer's query-row weights */
+  /** per head: the mean over examples of the measure of the last layer's query-row weights; NaN for every head when
+   *  the weights are signed (sa_softmax, boltzmann may weigh a key below 0): the measures take distributions */
   entropy: number[]; maxWeight: number[]; support: number[];
 }
 export interface ModelTensor { name: string; layer: number; offset: number; rows: number; cols: number }

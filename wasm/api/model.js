@@ -368,7 +368,7 @@ class Model {
     const { n, examples, seed } = this.#testOptions(options, where, 64);
     const H = this.config.heads, chunk = this.#chunk(examples, n);
     const sums = Object.fromEntries(Object.keys(HEAD_MEASURES).map((m) => [m, new Float64Array(H)]));
-    let loss = 0, accuracy = 0;
+    let loss = 0, accuracy = 0, signed = false;
     for (let start = 0, c = 0; start < examples; start += chunk, c++) {
       const e = Math.min(chunk, examples - start);
       const pq = ss._scratch.get('model-qattn', e * H * n * 4);
@@ -378,12 +378,15 @@ class Model {
       accuracy += this._out.getF64('accuracy') * e;
       ss._heap.refresh();
       const q = ss._heap.f32.slice(pq >>> 2, (pq >>> 2) + e * H * n);
+      // signed weights (sa_softmax, boltzmann may weigh a key below 0) are no distribution: their measures are NaN
+      if (q.some((x) => x < 0)) signed = true;
+      if (signed) continue;
       for (const [m, kernel] of Object.entries(HEAD_MEASURES)) {
         const per = ss.measure(kernel, q, {}, { rows: e * H }); // row = example * H + head
         for (let r = 0; r < per.length; r++) sums[m][r % H] += per[r];
       }
     }
-    const mean = (a) => Array.from(a, (v) => v / examples);
+    const mean = (a) => Array.from(a, (v) => (signed ? NaN : v / examples));
     return { n, examples, accuracy: accuracy / examples, loss: loss / examples,
       entropy: mean(sums.entropy), maxWeight: mean(sums.maxWeight), support: mean(sums.support) };
   }

@@ -74,6 +74,7 @@ Bad input (an unknown name, a value out of range) exits 2 naming the flag.`,
 
 function textReport(d) {
   const pct = (v) => (v === null || v === undefined ? '–' : num(100 * v, 4));
+  const val = (v) => (v === null || v === undefined ? '–' : num(v, 4)); // null: no value (a signed normalizer's measures)
   const lines = [`${d.task}: ${d.classes} classes (chance ${pct(d.chance)} %), trained ${d.steps} steps at n = ${d.trainN[0]}..${d.trainN[1]}`];
   for (const r of d.runs) {
     const head = `${r.name}: ${r.error ? `stopped: ${r.error}` : r.diverged !== null ? `diverged at step ${r.diverged}`
@@ -81,7 +82,7 @@ function textReport(d) {
     const ps = Object.entries(r.normParams).map(([k, v]) => `${k}=${num(v, 4)}`).join(', ');
     lines.push('', `${head}${ps ? ` (${ps})` : ''}`);
     if (r.lengths.length)
-      lines.push(table(r.lengths.map((x) => [String(x.n), pct(x.accuracy), num(x.loss ?? NaN, 4), num(x.entropy ?? NaN, 4), num(x.maxWeight ?? NaN, 4), num(x.support ?? NaN, 4)]),
+      lines.push(table(r.lengths.map((x) => [String(x.n), pct(x.accuracy), val(x.loss), val(x.entropy), val(x.maxWeight), val(x.support)]),
         ['n', 'accuracy %', 'loss', 'entropy', 'max weight', 'support']));
   }
   return lines.join('\n');
