@@ -8,28 +8,13 @@
 // notice, as the playground does for a link.
 import { createContext } from 'preact';
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { parse, hashEntries, toHash, settle } from 'softscope/state';
+import { settle } from 'softscope/state';
+import { stateFromAttributes } from './attributes.js';
 import { Notices } from '../components/Notices.jsx';
 import { LiveSummary } from '../components/LiveSummary.jsx';
 import { useWidth } from '../hooks.js';
 import { useHostTheme } from './host-theme.js';
 import { widgetOptions } from './options.js';
-
-/** Attributes of the element that are not state keys. */
-export const OWN_ATTRIBUTES = ['view', 'state', 'results', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
-
-/** The view's state from the element's attributes: { state, notices } (v: the loaded view; base: [key, value]
- *  pairs under them, a results file's state). */
-export function stateFromAttributes(ss, attrs, v, base = []) {
-  const fromLink = attrs.state ? hashEntries(attrs.state.replace(/^[^#]*#/, '')) : [];
-  const other = fromLink.find(([k, val]) => k === 'view' && val !== v.id);
-  const own = Object.entries(attrs).filter(([k]) => !OWN_ATTRIBUTES.includes(k) && !k.startsWith('data-') && !k.startsWith('aria-'));
-  const given = new Set([...fromLink, ...own].map(([k]) => k));
-  const under = base.filter(([k]) => !given.has(k));
-  const { state, notices } = parse(v.schema, [...under, ...fromLink.filter(([k]) => k !== 'view'), ...own], ss);
-  if (other) notices.unshift({ key: 'state', value: attrs.state, reason: `a link of view ${other[1]}, not ${v.id}` });
-  return { state, notices };
-}
 
 const Ctx = createContext(null);
 
@@ -110,6 +95,3 @@ export function Widget({ ss, v, attrs, host, assigned = [] }) {
     </div>
   );
 }
-
-/** The link hash of a widget's current state. */
-export const hashOf = (ss, v, state) => toHash(v.schema, state, ss);

@@ -2,7 +2,7 @@
 // state through the one state parser (softscope/state), so an object and a
 // link are read alike. Loaded by the element on the first assignment.
 import { parse, entries, textOf, LINK_LIMITS } from 'softscope/state';
-import { OWN_ATTRIBUTES, hashOf } from './Widget.jsx';
+import { OWN_ATTRIBUTES, hashOf } from './attributes.js';
 
 const typeName = (v) => (Array.isArray(v) ? 'a list' : v === null ? 'null' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 const isNumber = (v) => typeof v === 'number';

@@ -17,7 +17,8 @@
 // not throw). Types: embed.d.ts. The wasm next to this script is found
 // relative to it; several widgets share one instance.
 import { render, h } from 'preact';
-import { Widget, hashOf, stateFromAttributes } from './Widget.jsx';
+import { Widget } from './Widget.jsx';
+import { hashOf, stateFromAttributes } from './attributes.js';
 import { pageSoftscope } from './instance.js';
 import { loadView, VIEW_IDS } from './views.js';
 import { plain } from 'softscope/figure';
