@@ -317,8 +317,10 @@ docs-example: embed
 DOCS_SRC := $(B)/docs-src
 docs: embed $(B)/native/registry-json
 	$(B)/native/registry-json > $(B)/registry.json
-	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC)
-	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench
+	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC) --results experiments
+	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench $(DOCS_SRC)/public/results
+	# the Experiments page's widget draws a run trained here (the default state; quantised by rounding only: ~5 s)
+	node wasm/cli/main.js train --quantizers uniform --json > $(DOCS_SRC)/public/results/experiments.json
 	$(call copy-embed,$(DOCS_SRC)/public/softscope)
 	cp tests/bench/results/*.svg $(DOCS_SRC)/public/bench/
 	mkdir -p $(B)/logs

@@ -73,7 +73,7 @@ async function main(argv) {
   const opt = {};
   for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
   if (!opt.registry || !opt.out) {
-    console.error('usage: node scripts/gen-docs.js --registry build/registry.json --out build/docs-src [--bench bench.json]');
+    console.error('usage: node scripts/gen-docs.js --registry build/registry.json --out build/docs-src [--bench bench.json] [--results view,...]');
     return 2;
   }
   const benchFile = opt.bench ?? path.join(ROOT, 'tests/bench/results/bench.json');
@@ -88,6 +88,9 @@ async function main(argv) {
     dts: typeSources(),
     header: read('core/include/softscope.h'),
     pages: readPages(),
+    // views whose page widget draws a results file (`softscope train --json`, written by make docs into
+    // public/results/<view>.json) instead of an empty figure waiting for Train
+    results: Object.fromEntries((opt.results ?? '').split(',').filter(Boolean).map((id) => [id, `../results/${id}.json`])),
   });
   writeSite(opt.out, site);
   const md = [...site.files.keys()].filter((f) => f.endsWith('.md')).length;

@@ -23,7 +23,7 @@ const titleOf = (text, fallback) => /^---\n[\s\S]*?^title:\s*(.+)$[\s\S]*?^---/m
  * (softscope.h text), pages: Map of docs/ path -> text (hand-written) }.
  * Returns { files: Map(path -> text), sidebar }.
  */
-export function buildSite({ registry, views, bench, benchBrowser = null, cli, dts, header, pages }) {
+export function buildSite({ registry, views, bench, benchBrowser = null, cli, dts, header, pages, results = {} }) {
   const files = new Map();
   const ss = registryShim(registry);
   const kernels = registry.kernels;
@@ -34,7 +34,7 @@ export function buildSite({ registry, views, bench, benchBrowser = null, cli, dt
   for (const [path, text] of pages) files.set(path, path.endsWith('.md') && bench ? fillSections(text, sections) : text);
   for (const k of kernels) files.set(`kernels/${k.name}.md`, kernelPage(k, { names, bench, shows: viewsShowing(k, modules, ss) }));
   files.set('kernels/index.md', kernelIndex(kernels));
-  for (const { view, description } of views) files.set(`views/${view.id}.md`, viewPage(view, { ss, description }));
+  for (const { view, description } of views) files.set(`views/${view.id}.md`, viewPage(view, { ss, description, results: results[view.id] }));
   files.set('views/index.md', viewIndex(modules));
   files.set('reference/js.md', jsPage(dts));
   files.set('reference/cli.md', cliPage(cli));

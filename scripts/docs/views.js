@@ -71,12 +71,13 @@ export function headerComment(source) {
   return lines.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** The Markdown page of view v. ctx: { ss (registryShim), description (schema.js's comment) }. */
-export function viewPage(v, { ss, description }) {
+/** The Markdown page of view v. ctx: { ss (registryShim), description (schema.js's comment), results (optional:
+ *  the URL, relative to the page, of a results file its widget draws: a view that trains) }. */
+export function viewPage(v, { ss, description, results }) {
   const names = new Set(ss.kernels().map((k) => k.name));
   const kinds = kernelFields(v, ss, names);
   const fields = v.schema.fields.filter((f) => f.key !== 'view');
-  const tag = `<softscope-widget view="${v.id}"></softscope-widget>`;
+  const tag = `<softscope-widget view="${v.id}"${results ? ` results="${html(results)}"` : ''}></softscope-widget>`;
   const shows = kinds.map((f) => `- \`${f.key}\` (${md(f.label ?? f.key)}): ${(call(f.options, ss) ?? []).filter((o) => names.has(o))
     .map((o) => `[${o}](../kernels/${o}.md)`).join(', ')}`).join('\n');
   return `---
