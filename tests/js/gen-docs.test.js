@@ -92,6 +92,14 @@ describe('the site from the registry', () => {
     expect(row('views/experiments.md', 'task')).toContain('<code>max_retrieval</code>, <code>kv_retrieval</code></td><td><code>max_retrieval</code>');
   });
 
+  it('a view given a results file (make docs: --results experiments) gets it on its page widget, as an attribute; the others do not', () => {
+    const files = buildSite({ registry, views: viewSources(), bench: null, cli: { overview: '', commands: [] }, dts: typeSources(),
+      header: read('core/include/softscope.h'), pages: new Map(), results: { experiments: '../results/experiments.json' } }).files;
+    expect(files.get('views/experiments.md')).toContain('<softscope-widget view="experiments" results="../results/experiments.json"></softscope-widget>');
+    expect(files.get('views/optimizers.md')).toContain('<softscope-widget view="optimizers"></softscope-widget>');
+    expect(site.files.get('views/experiments.md')).toContain('<softscope-widget view="experiments"></softscope-widget>');
+  });
+
   it('every registry kernel has a page with its formula, accuracy and benchmark sections', () => {
     for (const k of registry.kernels) {
       const page = site.files.get(`kernels/${k.name}.md`);
