@@ -19,7 +19,7 @@
 import { startExperiment, testLengths, BITS, TRAIN_MIN } from '../../analysis/experiments.js';
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
-import { TRAIN_DEFAULTS } from './schema.js';
+import { TRAIN_DEFAULTS, trainingKey } from './schema.js';
 import { finish } from '../stepper.js';
 
 /** The analysis options of a state (analysis/experiments.js startExperiment). */
@@ -38,10 +38,6 @@ export function experimentOptions(ss, s) {
 
 const selIndex = (s) => Math.max(0, s.sel === null ? 0 : s.normalizers.indexOf(s.sel));
 
-// The keys that only change what is shown: a new value is taken in place.
-const DISPLAY = ['sel'];
-const workKey = (s) => JSON.stringify(Object.entries(s).filter(([k]) => !DISPLAY.includes(k)));
-
 /**
  * The experiment as a stepper (views/stepper.js): step(budgetMs) trains
  * round robin, then tests, maps and quantizes (analysis/experiments.js);
@@ -55,7 +51,7 @@ export function start(ss, s) {
     step: (budgetMs) => run.step(budgetMs),
     data: () => ({ ...run.data(), sel: selIndex(cur) }),
     update(t) {
-      if (workKey(t) !== workKey(cur)) return false;
+      if (trainingKey(t) !== trainingKey(cur)) return false;
       cur = t;
       return true;
     },

@@ -81,3 +81,9 @@ export const schema = {
     return s;
   },
 };
+
+// The keys that only change what is shown (the stepper takes a new value in place; the View only redraws): every
+// other key changes the numbers, a new run.
+export const DISPLAY_KEYS = ['sel'];
+/** The state without its display keys, as one string (key order aside): equal when the same training is meant. */
+export const trainingKey = (s) => JSON.stringify(Object.keys(s).filter((k) => !DISPLAY_KEYS.includes(k)).sort().map((k) => [k, s[k]]));

@@ -12,13 +12,10 @@
 // checkResults) until its state changes or Train is pressed.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
+import { trainingKey } from 'softscope/views/experiments';
 
 // Vite bundles the worker and its wasm next to the script (playground and embed bundle alike).
 const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-
-// The keys the stepper takes in place (its update() is true only for them): the rest need training again.
-const DISPLAY = ['sel'];
-const trainingKey = (s) => JSON.stringify(Object.keys(s).filter((k) => !DISPLAY.includes(k)).sort().map((k) => [k, s[k]]));
 
 // The data with sel (an index into runs) of the state's sel (a normalizer's name; null: the first).
 function withSel(d, s) {
