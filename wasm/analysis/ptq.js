@@ -101,11 +101,13 @@ function checkSpec(ss, model, spec) {
 }
 
 // One row through quantizer k at `bits` (not AdaRound).
-function quantizeRow(ss, k, row, bits, params) {
+// A cast's largest value (FLT_MAX saturates to it at scale 1): asked of C once per quantisation, not per row.
+const castMax = (ss, k) => ss.quantize(k.name, Float32Array.of(FLT_MAX), { scale: 1 }).output[0];
+
+function quantizeRow(ss, k, row, bits, params, fmtMax) {
   if (!hasParam(k, 'bits')) {
     let top = 0;
     for (const v of row) top = Math.max(top, Math.abs(v));
-    const fmtMax = ss.quantize(k.name, Float32Array.of(FLT_MAX), { scale: 1 }).output[0];
     return ss.quantize(k.name, row, { ...params, scale: top > 0 ? top / fmtMax : 1 }).output;
   }
   if (takesNegatives(ss, k)) return ss.quantize(k.name, row, { ...params, bits }).output;
@@ -133,6 +135,7 @@ export function quantizedParams(ss, model, spec) {
   const { k, bits, params, calibration: cal } = checkSpec(ss, model, spec);
   const out = model.params();
   const ada = k.name === ADAROUND;
+  const fmtMax = hasParam(k, 'bits') ? null : castMax(ss, k);
   const tensors = model.tensors();
   tensors.forEach((t, ti) => {
     if (FLOAT_TENSOR.test(t.name)) return;
@@ -142,7 +145,7 @@ export function quantizedParams(ss, model, spec) {
       let q;
       if (x) q = ss.adaround(row, { rows: 1, cols: t.cols, x: x.x, batch: x.batch, bits, ...params }).output;
       else if (ada) q = ss.quantize('uniform', row, { bits, symmetric: params.symmetric ?? paramDefaults(k).symmetric }).output;
-      else q = quantizeRow(ss, k, row, bits, params);
+      else q = quantizeRow(ss, k, row, bits, params, fmtMax);
       out.set(q, at);
     }
   });
