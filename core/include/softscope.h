@@ -1058,6 +1058,27 @@ ss_status ss_embedding_backward(ss_impl impl, const float *dy, const uint32_t *t
    odd d is SS_ERR_LENGTH. */
 ss_status ss_positions_sinusoidal(size_t n, size_t d, float *y);
 
+/* Rotary position embedding (Su et al. 2021, "RoFormer", arXiv 2104.09864):
+   each row of x (rows x d) is `heads` heads of hd = d / heads values; in
+   each head, the pair (x[2i], x[2i+1]), i < hd / 2, is rotated by the
+   angle p theta_i, theta_i = base^(-2i / hd), where p = p0 + r % period is
+   row r's position (period n for batch examples of n positions; period 1
+   and p0 = t for one row at position t):
+     y[2i]   = x[2i] cos(p theta_i) - x[2i+1] sin(p theta_i)
+     y[2i+1] = x[2i] sin(p theta_i) + x[2i+1] cos(p theta_i)
+   cos and sin are computed in double and rounded to float; y may be x (in
+   place). Checks: NULL (SS_ERR_NULL), impl (SS_ERR_UNSUPPORTED), rows or d
+   0 (SS_ERR_EMPTY), rows d > SS_MAX_N (SS_ERR_TOO_LARGE), heads 0 or not
+   dividing d, period 0, base not finite or <= 1, p0 + period - 1 > 2^24
+   (SS_ERR_PARAM_RANGE), hd odd (SS_ERR_LENGTH), x not finite.
+   core/src/model/rope.c. */
+ss_status ss_rope(ss_impl impl, const float *x, size_t rows, size_t d, size_t heads, size_t period,
+                  size_t p0, double base, float *y);
+/* Its backward (the transpose: the rotation by -p theta_i) of dy into dx;
+   dx may be dy. */
+ss_status ss_rope_backward(ss_impl impl, const float *dy, size_t rows, size_t d, size_t heads,
+                           size_t period, size_t p0, double base, float *dx);
+
 /* GELU, tanh form (Hendrycks & Gimpel 2016; torch's
    gelu(approximate='tanh')): y = x (1 + tanh(sqrt(2/pi) (x + 0.044715
    x^3))) / 2 on n values. core/src/model/activation.c. */
@@ -1066,59 +1087,82 @@ ss_status ss_gelu(ss_impl impl, const float *x, size_t n, float *y);
 ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t n, float *dx);
 
 /* ---------------------------------------------------------------------- */
-/* The tiny attention model, its training step and its tasks (core/src/model) */
-/* A pre-norm transformer over a set or sequence of n items, read out at the
-   last position (the query), as in the experiments of issue 27:
+/* The model: one causal transformer for the Experiments tasks and for      */
+/* language modelling (core/src/model)                                       */
+/* A pre-norm transformer written the way llm.c writes GPT-2
+   (train_gpt2.c): one struct of parameter tensors, one struct of
+   activations, the same structs for their gradients, each layer's forward
+   and backward side by side (core/src/model/model_layer.c).
 
-     h0_j = E_a[a_j] + E_b[b_j] + f_j u + pos_j     (two token tables, one
-                                                     scalar feature per item)
-     for each layer:  h = h + Wo Attn(Wq x, Wk x, Wv x),  x = RMSNorm(h)
-                      h = h + W2 GELU(W1 RMSNorm(h))      (mlp: W1 is 4d x d)
-     logits = W_U RMSNorm(h_{n-1});  loss = the loss kernel at the target
+     h0_j = E_a[a_j] (+ E_b[b_j]) (+ f_j u) (+ pos_j)  (positions: learned
+                                                       or sinusoidal)
+     for each layer l:
+       x = Norm1(h);  q, k, v = Wq x, Wk x, Wv x  (RoPE on q and k: rope)
+       h = h + Wo Attn(q, k, v)
+       with mlp:  h = h + W2 GELU(W1 Norm2(h))        (W1: 4d x d)
+     logits = W_U NormF(h)   (W_U = E_a with tied)
+     loss = the loss kernel (cross-entropy) at the target of each read row
 
-   Attn is the registry's exact attention (cfg.attention, e.g. sdpa) through
-   any registry normalizer with a VJP, its heads, no mask or a causal one.
-   The LAST layer computes only the query row: its Q projection, attention
-   output, MLP and the readout run on position n-1 alone (keys and values
-   on all n positions); the loss reads only that position, so this is the
-   same function as computing every row. Earlier layers compute all rows.
-   Linear layers have no bias; RMSNorm's eps is SS_MODEL_NORM_EPS.
-   core/src/model/model_config.c (sizes, layout, init), model_forward.c,
-   model_backward.c, model_step.c, tasks.c. */
-#define SS_MODEL_MAX_D 128      /* d */
-#define SS_MODEL_MAX_HEADS 4
-#define SS_MODEL_MAX_LAYERS 2
+   Norm is RMSNorm (gain) or LayerNorm (gain and bias), eps
+   SS_MODEL_NORM_EPS. Linear layers have no bias. Attn is the registry's
+   exact attention (cfg.attention, e.g. sdpa) through any registry
+   normalizer with a VJP and its heads; causal: query i sees keys j <= i.
+   loss_at: SS_LOSS_AT_LAST reads position n-1 of each example (the
+   Experiments tasks: the last layer then computes its queries, attention
+   output, MLP and readout on that row alone, the same function as
+   computing every row); SS_LOSS_AT_EVERY reads every position (language
+   modelling: target[e n + p] is the token after position p; needs causal).
+   core/src/model: model_config.c (checks, tensors, workspace, init),
+   model_embed.c, model_layer.c, model_head.c, model.c (the entry points),
+   model_step.c, model_inputs.c; tasks.c, task_list.h, text.c (data). */
+#define SS_MODEL_MAX_D 384       /* d */
+#define SS_MODEL_MAX_HEADS 8
+#define SS_MODEL_MAX_LAYERS 8
 #define SS_MODEL_MAX_VOCAB 65536 /* vocab_a, vocab_b, classes */
-#define SS_MODEL_MAX_N 16384     /* items per example (and learned positions' max_n) */
+#define SS_MODEL_MAX_N 16384     /* positions per example (and learned positions' max_n) */
 #define SS_MODEL_NORM_EPS 1e-5
+#define SS_MODEL_ROPE_BASE 10000.0
 
 typedef enum ss_positions {
   SS_POSITIONS_NONE = 0,       /* a set: no position information (default) */
   SS_POSITIONS_SINUSOIDAL = 1, /* ss_positions_sinusoidal, added to h0 */
   SS_POSITIONS_LEARNED = 2,    /* a max_n x d table (cannot extrapolate past max_n) */
-  SS_POSITIONS_COUNT = 3
+  SS_POSITIONS_ROPE = 3,       /* ss_rope on q and k in every layer (Su et al. 2021) */
+  SS_POSITIONS_COUNT = 4
 } ss_positions;
+
+typedef enum ss_model_norm {
+  SS_MODEL_NORM_RMS = 0,   /* RMSNorm, a gain */
+  SS_MODEL_NORM_LAYER = 1, /* LayerNorm, a gain and a bias */
+  SS_MODEL_NORM_COUNT = 2
+} ss_model_norm;
+
+typedef enum ss_loss_at {
+  SS_LOSS_AT_LAST = 0,  /* one target per example, at position n-1 */
+  SS_LOSS_AT_EVERY = 1, /* a target at every position (next-token prediction) */
+  SS_LOSS_AT_COUNT = 2
+} ss_loss_at;
 
 /* The model's shape. Flags are 0 or 1 (uint32_t, so a caller outside C
    writes plain words). Ranges (SS_ERR_PARAM_RANGE otherwise, after
    SS_ERR_NULL for a NULL cfg or kernel):
-   1 <= vocab_a, vocab_b, classes <= SS_MODEL_MAX_VOCAB; 2 <= d <=
-   SS_MODEL_MAX_D, even when positions are sinusoidal; 1 <= heads <=
-   SS_MODEL_MAX_HEADS dividing d; 1 <= layers <= SS_MODEL_MAX_LAYERS;
-   positions an ss_positions; learned positions: 1 <= max_n <= SS_MODEL_MAX_N
-   (ignored otherwise); attention an exact-attention kernel (e.g. sdpa;
-   SS_ERR_FAMILY for another family, SS_ERR_UNSUPPORTED for linear
-   attention, which has no backward pass); normalizer a
-   normalizer with a VJP (SS_ERR_NO_BACKWARD otherwise) whose norm_params
-   pass ss_params_check; with train_norm_params, its float parameters are
-   trained (one copy per layer in the parameter arena; SS_ERR_NO_BACKWARD
-   when it has no parameter VJP); loss a loss kernel whose first parameter
-   is the target (SS_ERR_UNSUPPORTED otherwise; e.g. cross_entropy),
-   loss_params its parameters (loss_nparams of them, SS_ERR_PARAM_COUNT
-   otherwise; the target's value is ignored: each example's is put there).
-   The default experiment (d 64, 4 heads, one layer with the MLP, n 64,
-   batch 32, max_retrieval with 16 values) has 51,584 parameters and a
-   5.4 MB workspace (2.2 MB for a forward alone). */
+   1 <= vocab_a, classes <= SS_MODEL_MAX_VOCAB; vocab_b 0 (no second
+   token table) or in [1, SS_MODEL_MAX_VOCAB]; 2 <= d <= SS_MODEL_MAX_D,
+   even when positions are sinusoidal, d / heads even with rope; 1 <= heads
+   <= SS_MODEL_MAX_HEADS dividing d; 1 <= layers <= SS_MODEL_MAX_LAYERS;
+   positions an ss_positions; learned positions: 1 <= max_n <=
+   SS_MODEL_MAX_N (ignored otherwise); norm an ss_model_norm; tied: classes
+   == vocab_a; loss_at an ss_loss_at, SS_LOSS_AT_EVERY with causal;
+   attention an exact-attention kernel (e.g. sdpa; SS_ERR_FAMILY for
+   another family, SS_ERR_UNSUPPORTED for linear attention, which has no
+   backward pass); normalizer a normalizer with a VJP (SS_ERR_NO_BACKWARD
+   otherwise) whose norm_params pass ss_params_check; with
+   train_norm_params, its float parameters are trained (one copy per layer
+   in the parameter arena; SS_ERR_NO_BACKWARD when it has no parameter
+   VJP); loss a loss kernel whose first parameter is the target
+   (SS_ERR_UNSUPPORTED otherwise; e.g. cross_entropy), loss_params its
+   parameters (loss_nparams of them, SS_ERR_PARAM_COUNT otherwise; the
+   target's value is ignored: each row's is put there). */
 typedef struct ss_model_config {
   uint32_t vocab_a, vocab_b, classes;
   uint32_t d, heads, layers;
@@ -1127,6 +1171,10 @@ typedef struct ss_model_config {
   uint32_t max_n;             /* learned positions: the table's rows */
   uint32_t causal;            /* 1: query i sees keys j <= i */
   uint32_t train_norm_params; /* 1: the normalizer's float parameters are trained */
+  uint32_t feature;           /* 1: each item carries a scalar feature f_j (tensor u) */
+  uint32_t norm;              /* an ss_model_norm */
+  uint32_t tied;              /* 1: the unembedding is E_a (no unembed tensor) */
+  uint32_t loss_at;           /* an ss_loss_at */
   uint64_t seed;              /* ss_model_init's draws */
   const ss_kernel_info *attention;
   const ss_kernel_info *normalizer;
@@ -1140,21 +1188,41 @@ typedef struct ss_model_config {
 /* The shape's checks above, alone. */
 ss_status ss_model_check(const ss_model_config *cfg);
 
+/* What a parameter tensor is: it decides its init and whether an
+   optimizer's weight decay applies (decay: embeddings and matrices, as
+   nanoGPT decays every 2-D tensor; never gains, biases or trained
+   normalizer parameters). */
+typedef enum ss_tensor_kind {
+  SS_TENSOR_EMBEDDING = 0,  /* a lookup table (tokens, positions) or the feature's u: N(0, std^2) */
+  SS_TENSOR_MATRIX = 1,     /* a linear layer's weights, out x in: N(0, std^2) */
+  SS_TENSOR_GAIN = 2,       /* a norm's gain: 1 */
+  SS_TENSOR_BIAS = 3,       /* a norm's bias: 0 */
+  SS_TENSOR_NORMALIZER = 4, /* the normalizer's trained parameters: cfg->norm_params */
+  SS_TENSOR_KIND_COUNT = 5
+} ss_tensor_kind;
+
 /* The parameters are one float arena of ss_model_param_count(cfg) values
    (gradients: an arena of the same shape), tensor after tensor in this
    order, each row-major (rows x cols):
-     embed_a (vocab_a x d), embed_b (vocab_b x d), feature (1 x d: u),
-     [positions (max_n x d), learned only], then per layer l:
-     attn_norm (1 x d: RMSNorm gain), wq, wk, wv, wo (d x d),
-     [mlp_norm (1 x d), w1 (4d x d), w2 (d x 4d), with mlp],
+     embed_a (vocab_a x d), [embed_b (vocab_b x d), vocab_b > 0],
+     [feature (1 x d: u), with feature], [positions (max_n x d), learned],
+   then per layer l:
+     attn_norm (1 x d: gain), [attn_norm_bias (1 x d), LayerNorm],
+     wq, wk, wv, wo (d x d),
+     [mlp_norm (1 x d), [mlp_norm_bias], w1 (4d x d), w2 (d x 4d), with mlp],
      [norm_params (1 x the normalizer's float parameters), trained only],
-   then final_norm (1 x d), unembed (classes x d).
+   then final_norm (1 x d), [final_norm_bias], [unembed (classes x d),
+   not tied]. init_std: 0.02 for embeddings and matrices, 0.02 /
+   sqrt(2 layers) for wo and w2 (GPT-2's scaling of the matrices that write
+   into the residual stream), 0 for the other kinds.
    ss_model_param_count is 0 for a config ss_model_check rejects. */
 typedef struct ss_model_tensor {
   const char *name; /* as above */
+  uint32_t kind;    /* an ss_tensor_kind */
   uint32_t layer;   /* the layer of a per-layer tensor, else 0 */
   size_t offset;    /* in floats from the arena's start */
   size_t rows, cols;
+  double init_std;  /* embeddings and matrices: the init's standard deviation */
 } ss_model_tensor;
 size_t ss_model_param_count(const ss_model_config *cfg);
 /* The number of tensors (0 for a rejected config) and tensor i's place. */
@@ -1162,26 +1230,26 @@ size_t ss_model_tensor_count(const ss_model_config *cfg);
 ss_status ss_model_tensor_at(const ss_model_config *cfg, size_t i, ss_model_tensor *out);
 
 /* Bytes of workspace a forward, gradient or training step on batch
-   examples of n items needs (caller-provided: no allocation in core); 0 for
-   a rejected config, batch or n out of range (1 <= batch, 2 <= n <=
-   SS_MODEL_MAX_N, n <= max_n with learned positions, batch n d <=
+   examples of n positions needs (caller-provided: no allocation in core);
+   0 for a rejected config, batch or n out of range (1 <= batch, 2 <= n <=
+   SS_MODEL_MAX_N, n <= max_n with learned positions, batch n 4d <=
    SS_MAX_N) or a size beyond size_t. */
 size_t ss_model_workspace_size(const ss_model_config *cfg, size_t batch, size_t n);
-/* The smaller workspace ss_model_forward alone needs, for an evaluation at
-   long n: the default model at n 4096 needs 35 MB for a forward of 8
-   examples (83 MB for a step), 7 MB for one example. */
+/* The smaller workspace ss_model_forward alone needs. */
 size_t ss_model_forward_workspace_size(const ss_model_config *cfg, size_t batch, size_t n);
 
 /* Seeded init (Philox normals under cfg->seed, one stream per tensor; the
-   same bits in every build): embeddings, feature, learned positions and
-   wq, wk, wv, w1, unembed ~ N(0, 0.02^2); wo and w2 ~ N(0, (0.02 /
-   sqrt(2 layers))^2) (GPT-2's residual scaling); norm gains 1; trained
-   normalizer parameters their values in cfg->norm_params. */
+   same bits in every build): embeddings and matrices N(0, init_std^2),
+   gains 1, biases 0, trained normalizer parameters their values in
+   cfg->norm_params. */
 ss_status ss_model_init(const ss_model_config *cfg, float *params);
 
-/* One batch: batch examples of n items. tokens_a, tokens_b (batch n: below
-   vocab_a, vocab_b; SS_ERR_DOMAIN otherwise), feature (batch n, finite),
-   target (batch, below classes; SS_ERR_DOMAIN otherwise). */
+/* One batch: batch examples of n positions. tokens_a (batch n, below
+   vocab_a), tokens_b (batch n, below vocab_b; read only when vocab_b > 0,
+   may be NULL otherwise), feature (batch n, finite; read only with
+   cfg->feature), target (below classes): batch values with
+   SS_LOSS_AT_LAST, batch n with SS_LOSS_AT_EVERY. A token or target out of
+   range is SS_ERR_DOMAIN. */
 typedef struct ss_model_batch {
   size_t batch, n;
   const uint32_t *tokens_a, *tokens_b;
@@ -1189,14 +1257,17 @@ typedef struct ss_model_batch {
   const uint32_t *target;
 } ss_model_batch;
 
-/* What a forward reports. loss: the mean of the loss over the batch;
-   accuracy: the fraction of examples whose argmax logit (the lowest index
-   among ties) is the target. The pointers are set by the caller, each may
-   be NULL: pred (batch: the argmax class), logits (batch x classes),
-   query_attn (batch x heads x n: the last layer's attention weights of the
-   query row, head by head), maps (layers x heads x n x n: every row's
-   weights, layer by layer, for example map_example; the last layer's full
-   map is computed for it alone). */
+/* What a forward reports. The read rows are the rows with a target:
+   batch (SS_LOSS_AT_LAST) or batch n (SS_LOSS_AT_EVERY). loss: the mean
+   of the loss over the read rows; accuracy: the fraction of read rows
+   whose argmax logit (the lowest index among ties) is the target. The
+   pointers are set by the caller, each may be NULL: pred (the read rows'
+   argmax), logits (read rows x classes), query_attn (batch x heads x n:
+   the last layer's attention weights of position n-1, head by head),
+   maps (layers x heads x n x n: every row's weights, layer by layer, for
+   example map_example), position_loss (n values: the loss at each
+   position averaged over the batch; SS_LOSS_AT_EVERY only, else left
+   alone). */
 typedef struct ss_model_outputs {
   double loss, accuracy;
   uint32_t *pred;
@@ -1204,18 +1275,19 @@ typedef struct ss_model_outputs {
   float *query_attn;
   float *maps;
   size_t map_example;
+  float *position_loss;
 } ss_model_outputs;
 
 /* The forward on one batch. work: work_bytes >= ss_model_forward_workspace_size
    (SS_ERR_BUFFER otherwise; a NULL work SS_ERR_NULL; ss_model_grad and
-   ss_model_step need ss_model_workspace_size). Statuses: the
-   config's, SS_ERR_UNSUPPORTED for an impl not in this build,
-   SS_ERR_PARAM_RANGE for batch or n out of range (or map_example >= batch
-   with maps), the batch's SS_ERR_NULL / SS_ERR_DOMAIN / SS_ERR_NAN /
-   SS_ERR_NONFINITE, params not finite (SS_ERR_NAN / SS_ERR_NONFINITE); a
-   layer's or the attention's error (an overflow: SS_ERR_DOMAIN); and a
-   loss that is NaN or Inf: SS_ERR_DOMAIN, never SS_OK (out->loss then
-   holds it). */
+   ss_model_step need ss_model_workspace_size). Inputs are checked here,
+   once (the layers inside are not): the config's statuses,
+   SS_ERR_UNSUPPORTED for an impl not in this build, SS_ERR_PARAM_RANGE for
+   batch or n out of range (or map_example >= batch with maps), the
+   batch's SS_ERR_NULL / SS_ERR_DOMAIN / SS_ERR_NAN / SS_ERR_NONFINITE,
+   params not finite (SS_ERR_NAN / SS_ERR_NONFINITE); then a layer's or the
+   attention's error (an overflow: SS_ERR_DOMAIN); and a loss that is NaN
+   or Inf: SS_ERR_DOMAIN, never SS_OK (out->loss then holds it). */
 ss_status ss_model_forward(const ss_model_config *cfg, ss_impl impl, const float *params,
                            const ss_model_batch *b, void *work, size_t work_bytes,
                            ss_model_outputs *out);
@@ -1228,10 +1300,12 @@ ss_status ss_model_grad(const ss_model_config *cfg, ss_impl impl, const float *p
 /* The optimizer of a training run: a registry optimizer with its
    parameters (registry order), applied to every tensor with its own slots
    and scalars, its lr times ss_schedule_factor(schedule, t, total, warmup,
-   decay, min_factor) at step t (1-based). An optimizer with a `cols`
-   parameter (sage) gets each tensor's cols; a look-ahead optimizer (sam)
-   takes its gradient at each tensor's own ascent point (ss_sam_perturb per
-   tensor: layer-wise SAM), a second forward and backward per step. */
+   decay, min_factor) at step t (1-based), its weight_decay (if it has one)
+   on embeddings and matrices only (ss_tensor_kind). An optimizer with a
+   `cols` parameter (sage) gets each tensor's cols; a look-ahead optimizer
+   (sam) takes its gradient at each tensor's own ascent point
+   (ss_sam_perturb per tensor: layer-wise SAM), a second forward and
+   backward per step. */
 typedef struct ss_model_optim {
   const ss_kernel_info *optimizer;
   const double *params;
@@ -1261,70 +1335,121 @@ ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model
 /* The calibration inputs of weight matrix `tensor` (an index of
    ss_model_tensor_at) on one batch, for post-training quantization: the
    activations that multiply it in the forward, written cols x samples
-   (row-major, sample by sample in row order: ss_adaround's X). wq: the
-   layer's normed input (RMSNorm) at its query rows; wk, wv: the same at
-   every row; wo: the attention output; w1: the second norm's output; w2:
-   GELU's output; unembed: the final norm's output. The query rows are
-   all batch n rows in a layer before the last and the batch rows at
-   position n-1 in the last (which computes that row alone), so *samples =
-   batch n for wk, wv and every matrix of an earlier layer, batch for the
-   last layer's wq, wo, w1, w2 and unembed. Embeddings, the feature,
-   positions, gains and normalizer parameters are not a linear layer's
-   weights (lookups and scales): SS_ERR_DOMAIN. Statuses: SS_ERR_NULL for
-   a NULL out or samples, then ss_model_forward's checks (work_bytes >=
-   ss_model_forward_workspace_size), SS_ERR_LENGTH for tensor >=
-   ss_model_tensor_count, SS_ERR_DOMAIN as above; *samples is then set and
-   out_cap (floats) < cols samples is SS_ERR_BUFFER (so out_cap 0 queries
-   the count); then the forward's own statuses. core/src/model/model_inputs.c. */
+   (row-major, sample by sample in row order: ss_adaround's X). wq, wk,
+   wv: the layer's normed input (at its query rows for wq); wo: the
+   attention output; w1: the second norm's output; w2: GELU's output;
+   unembed (and embed_a when tied: the unembedding): the final norm's
+   output. A layer's query rows are all batch n rows, except in the last
+   layer under SS_LOSS_AT_LAST, which computes position n-1 alone: *samples
+   = batch there for wq, wo, w1, w2 and the unembedding, batch n
+   elsewhere. Other tensors (an untied embedding, the feature, positions,
+   gains, biases, normalizer parameters) are not a linear layer's weights:
+   SS_ERR_DOMAIN. Statuses: ss_model_forward's checks (work_bytes >=
+   ss_model_forward_workspace_size), SS_ERR_NULL for a NULL samples,
+   SS_ERR_LENGTH for tensor >= ss_model_tensor_count, SS_ERR_DOMAIN as
+   above; *samples is then set, and out_cap 0 (out may then be NULL)
+   queries the count: SS_OK; 0 < out_cap < cols samples is SS_ERR_BUFFER,
+   a NULL out SS_ERR_NULL; then the forward's own statuses.
+   core/src/model/model_inputs.c. */
 ss_status ss_model_linear_inputs(const ss_model_config *cfg, ss_impl impl, const float *params,
                                  const ss_model_batch *b, void *work, size_t work_bytes,
                                  size_t tensor, float *out, size_t out_cap, size_t *samples);
 
-/* Tasks (core/src/model/tasks.c): seeded generators of batches; each
-   example is n items with the query item last, and a target class. Every
-   draw is a Philox draw of (seed, stream = step, index): a batch is a pure
-   function of (task, seed, step, batch, n), the same in every build.
+/* Tasks (core/src/model/tasks.c, listed once in task_list.h): seeded
+   generators of batches. Every draw is a Philox draw of (seed, stream =
+   step, index): a batch is a pure function of (task, seed, step, batch,
+   n), the same in every build.
    - SS_TASK_MAX_RETRIEVAL (Velickovic et al. 2024, "softmax is not enough"):
      items j < n-1 carry a value class a_j in [0, values) and a priority
      f_j ~ U(0, 1) (the feature); the query has a = values (QUERY), f = 0.
-     b is 0 everywhere. Target: the value of the max-priority item (ties,
-     2^-23 apart: the first). vocab_a = values + 1, vocab_b = 1, classes =
-     values.
+     Target: the value of the max-priority item (ties, 2^-23 apart: the
+     first). vocab_a = values + 1, no second table, feature, classes =
+     values, loss at the last position.
    - SS_TASK_KV_RETRIEVAL (needle; Nakanishi 2025, Scalable-Softmax): items
      are pairs (a = key k_j in [0, keys), b = value v_j in [0, values)); the
      query has a = keys + k* (a query copy of the key ids), b = values
      (NONE). k* appears exactly once among the items, at a uniform position;
      the other items' keys are drawn from the other keys (repeats allowed).
-     Target: k*'s value. Features 0. vocab_a = 2 keys, vocab_b = values + 1,
-     classes = values. keys >= 2 (when n > 2).
+     Target: k*'s value. vocab_a = 2 keys, vocab_b = values + 1, classes =
+     values, loss at the last position. keys >= 2.
    - SS_TASK_KV_OR_NONE (softpick, Zuhri et al. 2025: where attention sinks
      appear): as KV_RETRIEVAL with a BOS item first (a = 2 keys, b =
      values), and with probability 1/2 the query key is absent from the
-     items: target NONE = values. vocab_a = 2 keys + 1, vocab_b = values + 1,
-     classes = values + 1. n >= 3.
+     items: target NONE = values. vocab_a = 2 keys + 1, vocab_b = values +
+     1, classes = values + 1. n >= 3.
+   - SS_TASK_BIGRAM_BACKCOPY (Guo et al. 2024, "Active-Dormant Attention
+     Heads", arXiv 2410.13835): a language of `values` = V tokens (ids 0 ..
+     V-1) plus BOS = V; tokens 0 .. keys-1 are the k triggers (1 <= keys <
+     V). A fixed transition table (task_list.h's seed, the same for every
+     run seed) gives each token's next-token distribution. A sequence is
+     BOS, then a token uniform over the V tokens, then: after a trigger, the
+     token before the trigger (a copy; after BOS, a draw from the table);
+     otherwise a draw from the previous token's row. tokens_a = the
+     sequence's first n tokens, target = the next n (the language model's
+     targets: loss at every position). vocab_a = classes = V + 1, no second
+     table, no feature.
    Uniform integers in [0, m) are floor(u32 m / 2^32) (bias below m 2^-32). */
 typedef enum ss_task_kind {
   SS_TASK_MAX_RETRIEVAL = 0,
   SS_TASK_KV_RETRIEVAL = 1,
   SS_TASK_KV_OR_NONE = 2,
-  SS_TASK_COUNT = 3
+  SS_TASK_BIGRAM_BACKCOPY = 3,
+  SS_TASK_COUNT = 4
 } ss_task_kind;
 typedef struct ss_task {
   uint32_t kind;   /* an ss_task_kind */
-  uint32_t values; /* value classes, 2 .. SS_MODEL_MAX_VOCAB - 1 */
-  uint32_t keys;   /* key ids (kv tasks), 2 .. SS_MODEL_MAX_VOCAB / 2 - 1 */
+  uint32_t values; /* value classes (bigram_backcopy: V), 2 .. SS_MODEL_MAX_VOCAB - 1 */
+  uint32_t keys;   /* key ids (kv tasks: 2 .. SS_MODEL_MAX_VOCAB / 2 - 1); triggers (bigram_backcopy: 1 .. V - 1) */
 } ss_task;
-/* "max_retrieval", "kv_retrieval", "kv_or_none"; NULL past the end. */
+/* What a model for a task needs: its vocabularies (vocab_b 0: none),
+   classes, whether items carry a feature, where the loss reads, and the
+   least n of an example. */
+typedef struct ss_task_shape {
+  uint32_t vocab_a, vocab_b, classes;
+  uint32_t feature; /* 0 or 1 */
+  uint32_t loss_at; /* an ss_loss_at */
+  uint32_t min_n;
+} ss_task_shape;
+/* "max_retrieval", "kv_retrieval", "kv_or_none", "bigram_backcopy"; NULL
+   past the end. */
 const char *ss_task_name(uint32_t kind);
-/* The vocabularies and classes a model for this task needs. */
+/* The task's shape (SS_ERR_NULL, SS_ERR_PARAM_RANGE for the task's fields). */
+ss_status ss_task_shape_of(const ss_task *task, ss_task_shape *out);
+/* The shape's vocabularies and classes alone (the JS API's call until it
+   reads ss_task_shape_of). */
 ss_status ss_task_dims(const ss_task *task, uint32_t *vocab_a, uint32_t *vocab_b,
                        uint32_t *classes);
-/* One batch into the caller's arrays: tokens_a, tokens_b, feature (batch n
-   each), target (batch). 1 <= batch, n >= 2 (3 for kv_or_none), batch n <=
-   SS_MAX_N, n <= SS_MODEL_MAX_N (else SS_ERR_PARAM_RANGE); seed and step
-   any 64-bit values. */
+/* One batch into the caller's arrays: tokens_a (batch n), tokens_b and
+   feature (batch n each, written when not NULL: zeros where the task has
+   none), target (batch, or batch n for a task whose loss is at every
+   position). 1 <= batch, min_n <= n <= SS_MODEL_MAX_N, batch n <=
+   SS_MAX_N (else SS_ERR_PARAM_RANGE); seed and step any 64-bit values. */
 ss_status ss_task_batch(const ss_task *task, uint64_t seed, uint64_t step, size_t batch, size_t n,
                         uint32_t *tokens_a, uint32_t *tokens_b, float *feature, uint32_t *target);
+
+/* Text as tokens (core/src/model/text.c), for language modelling.
+   ss_text_batch: batch windows of a token sequence text (len tokens, each
+   below vocab), each starting at a uniform offset (Philox (seed, stream =
+   step, index = e)): without BOS (bos = SS_TEXT_NO_BOS) tokens = text[s ..
+   s+n), target = text[s+1 .. s+n] (s <= len - n - 1, as nanoGPT's
+   get_batch); with a BOS id, tokens = BOS, text[s .. s+n-1), target =
+   text[s .. s+n) (s <= len - n). Statuses: SS_ERR_NULL, SS_ERR_PARAM_RANGE
+   for batch 0, n < 1, n > SS_MODEL_MAX_N, batch n > SS_MAX_N, a text too
+   short for one window, SS_ERR_DOMAIN for a text token >= vocab or a bos
+   >= vocab (other than SS_TEXT_NO_BOS). */
+#define SS_TEXT_NO_BOS UINT32_MAX
+ss_status ss_text_batch(const uint32_t *text, size_t len, uint32_t vocab, uint32_t bos,
+                        uint64_t seed, uint64_t step, size_t batch, size_t n, uint32_t *tokens,
+                        uint32_t *target);
+/* An English-like text from a seeded grammar (core/src/model/grammar.c):
+   sentences of subjects, verbs, objects, adjectives, adverbs,
+   prepositional phrases and relative clauses, capitalised and punctuated,
+   in lowercase ASCII letters, space, '.', ',', '\n' and capitals: the
+   default corpus of the language view. Writes exactly len bytes (a whole
+   number of sentences, then the start of the next cut at len) to out, no
+   terminating NUL; the same bytes for the same seed in every build.
+   SS_ERR_NULL, SS_ERR_PARAM_RANGE for len 0 or len > SS_MAX_N. */
+ss_status ss_grammar_text(uint64_t seed, char *out, size_t len);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@ static const char *positions_name(size_t i) {
     case SS_POSITIONS_NONE: return "none";
     case SS_POSITIONS_SINUSOIDAL: return "sinusoidal";
     case SS_POSITIONS_LEARNED: return "learned";
+    case SS_POSITIONS_ROPE: return "rope";
     case SS_POSITIONS_COUNT: break;
   }
   return NULL;

@@ -29,13 +29,14 @@
 static uint32_t below(uint32_t u, uint32_t m) { return (uint32_t)(((uint64_t)u * m) >> 32); }
 
 const char *ss_task_name(uint32_t kind) {
-  static const char *const names[SS_TASK_COUNT] = {"max_retrieval", "kv_retrieval", "kv_or_none"};
+  static const char *const names[SS_TASK_COUNT] = {"max_retrieval", "kv_retrieval", "kv_or_none",
+                                                           "bigram_backcopy"};
   return kind < SS_TASK_COUNT ? names[kind] : NULL;
 }
 
 static ss_status check_task(const ss_task *t) {
   if (!t) return SS_ERR_NULL;
-  if (t->kind >= SS_TASK_COUNT) return SS_ERR_PARAM_RANGE;
+  if (t->kind >= SS_TASK_BIGRAM_BACKCOPY) return SS_ERR_PARAM_RANGE; /* (not yet generated) */
   if (t->values < 2 || t->values > SS_MODEL_MAX_VOCAB - 1) return SS_ERR_PARAM_RANGE;
   if (t->kind != SS_TASK_MAX_RETRIEVAL && (t->keys < 2 || t->keys > SS_MODEL_MAX_VOCAB / 2 - 1))
     return SS_ERR_PARAM_RANGE;
