@@ -30,7 +30,7 @@ static void env_make(env *E, const char *normalizer, uint32_t train) {
   const ss_kernel_info *nk = ss_kernel_find(normalizer, SS_FAMILY_NORMALIZER);
   cf_defaults(nk, EN, E->np);
   const ss_task task = {SS_TASK_MAX_RETRIEVAL, 4, 0};
-  E->cfg = (ss_model_config){.d = 8, .heads = 2, .layers = 2, .mlp = 1,
+  E->cfg = (ss_model_config){.d = 8, .heads = 2, .layers = 2, .mlp = 1, .feature = 1,
                              .positions = SS_POSITIONS_LEARNED, .max_n = 8, .seed = 3,
                              .train_norm_params = train,
                              .attention = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION),
@@ -74,9 +74,15 @@ TEST(model_config_bad_arguments) {
   BAD(d, SS_MODEL_MAX_D + 2, SS_ERR_PARAM_RANGE);
   BAD(heads, 0, SS_ERR_PARAM_RANGE);
   BAD(heads, 3, SS_ERR_PARAM_RANGE); /* does not divide 8 */
-  BAD(heads, 8, SS_ERR_PARAM_RANGE);
+  BAD(heads, SS_MODEL_MAX_HEADS + 1, SS_ERR_PARAM_RANGE);
   BAD(layers, 0, SS_ERR_PARAM_RANGE);
-  BAD(layers, 3, SS_ERR_PARAM_RANGE);
+  BAD(layers, SS_MODEL_MAX_LAYERS + 1, SS_ERR_PARAM_RANGE);
+  BAD(feature, 2, SS_ERR_PARAM_RANGE);
+  BAD(tied, 2, SS_ERR_PARAM_RANGE);
+  BAD(tied, 1, SS_ERR_PARAM_RANGE); /* classes != vocab_a */
+  BAD(norm, SS_MODEL_NORM_COUNT, SS_ERR_PARAM_RANGE);
+  BAD(loss_at, SS_LOSS_AT_COUNT, SS_ERR_PARAM_RANGE);
+  BAD(loss_at, SS_LOSS_AT_EVERY, SS_ERR_PARAM_RANGE); /* without causal */
   BAD(mlp, 2, SS_ERR_PARAM_RANGE);
   BAD(causal, 2, SS_ERR_PARAM_RANGE);
   BAD(train_norm_params, 2, SS_ERR_PARAM_RANGE);
@@ -90,6 +96,14 @@ TEST(model_config_bad_arguments) {
   CHECK_STATUS(ss_model_check(&c), SS_OK);
   c.d = 9, c.heads = 3;
   CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE); /* odd d with sinusoids */
+  c = E.cfg, c.positions = SS_POSITIONS_ROPE, c.d = 12, c.heads = 4;
+  CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE); /* odd d / heads with rope */
+  c.heads = 3;
+  CHECK_STATUS(ss_model_check(&c), SS_OK);
+  c = E.cfg, c.loss_at = SS_LOSS_AT_EVERY, c.causal = 1;
+  CHECK_STATUS(ss_model_check(&c), SS_OK);
+  c = E.cfg, c.tied = 1, c.classes = c.vocab_a;
+  CHECK_STATUS(ss_model_check(&c), SS_OK);
   /* a normalizer parameter out of its range */
   env T;
   env_make(&T, "softmax_temperature", 0);

@@ -71,7 +71,7 @@ static void make_case(mcase *c, const mshape *s, const ss_kernel_info *nk, uint6
   bool has_float = false;
   for (size_t i = 0; i < nk->nparams; i++) has_float |= nk->params[i].type == SS_PARAM_FLOAT;
   c->cfg = (ss_model_config){.vocab_a = 5, .vocab_b = 3, .classes = 4, .d = s->d,
-                             .heads = s->heads, .layers = s->layers, .mlp = s->mlp,
+                             .heads = s->heads, .layers = s->layers, .mlp = s->mlp, .feature = 1,
                              .positions = s->positions, .max_n = 7, .causal = s->causal,
                              .train_norm_params = s->train && has_float && nk->has_param_backward,
                              .seed = seed,

@@ -25,7 +25,7 @@
 static const ss_task TASK = {SS_TASK_MAX_RETRIEVAL, 8, 0};
 
 static ss_model_config train_config(const double *np, const double *lp) {
-  ss_model_config c = {.d = 32, .heads = 2, .layers = 1, .mlp = 1,
+  ss_model_config c = {.d = 32, .heads = 2, .layers = 1, .mlp = 1, .feature = 1,
                        .positions = SS_POSITIONS_NONE, .seed = 5,
                        .attention = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION),
                        .normalizer = ss_kernel_find("softmax", SS_FAMILY_NORMALIZER),

@@ -37,6 +37,7 @@
 #include "common/exp_simd.h"
 #include "common/impl_pair.h"
 #include "common/vec_simd.h"
+#include "model/layers.h"
 #include "model/model_internal.h"
 
 #define GELU_C 0.7978845608028654 /* sqrt(2 / pi) */
@@ -144,14 +145,19 @@ ss_status ss_gelu(ss_impl impl, const float *x, size_t n, float *y) {
   if (!ss_model_impl_ok(impl)) return SS_ERR_UNSUPPORTED;
   ss_status s = ss_check_n(n);
   if (s != SS_OK || (s = ss_check_finite_fast(x, n)) != SS_OK) return s;
+  ss_gelu_run(impl, x, n, y);
+  return SS_OK;
+}
+
+void ss_gelu_run(ss_impl impl, const float *x, size_t n, float *y) {
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD) {
     forward_simd(x, n, y);
-    return SS_OK;
+    return;
   }
 #endif
+  (void)impl;
   forward_scalar(x, n, y);
-  return SS_OK;
 }
 
 ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t n, float *dx) {
@@ -161,8 +167,13 @@ ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t
   if (s != SS_OK || (s = ss_check_finite_fast(x, n)) != SS_OK ||
       (s = ss_check_finite_fast(dy, n)) != SS_OK)
     return s;
+  return ss_gelu_backward_run(impl, x, dy, n, dx);
+}
+
+ss_status ss_gelu_backward_run(ss_impl impl, const float *x, const float *dy, size_t n, float *dx) {
 #if SS_HAVE_SIMD
   if (impl == SS_IMPL_SIMD && backward_simd(x, dy, n, dx)) return SS_OK;
 #endif
+  (void)impl;
   return backward_scalar(x, dy, n, dx);
 }

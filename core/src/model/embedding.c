@@ -22,6 +22,7 @@
 
 #include "common/check.h"
 #include "common/impl_pair.h"
+#include "model/layers.h"
 #include "model/model_internal.h"
 
 /* Every token below vocab. */
@@ -76,6 +77,11 @@ ss_status ss_embedding_backward(ss_impl impl, const float *dy, const uint32_t *t
   if (s != SS_OK || (s = ss_model_check_shape(count, d)) != SS_OK) return s;
   if (!tokens_ok(tokens, count, vocab)) return SS_ERR_DOMAIN;
   if ((s = ss_check_finite_fast(dy, count * d)) != SS_OK) return s;
+  return ss_embedding_backward_run(impl, dy, tokens, count, vocab, d, dtable);
+}
+
+ss_status ss_embedding_backward_run(ss_impl impl, const float *dy, const uint32_t *tokens,
+                                    size_t count, size_t vocab, size_t d, float *dtable) {
   memset(dtable, 0, vocab * d * sizeof(float));
   scatter(impl, dy, tokens, count, d, dtable);
   /* a float sum that overflowed is +-Inf (the inputs are finite) */

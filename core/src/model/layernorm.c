@@ -30,6 +30,7 @@
 
 #include "common/impl_pair.h"
 #include "common/sum4.h"
+#include "model/layers.h"
 #include "model/model_internal.h"
 
 /* inv = 1 / sqrt(sq / d + eps); false for 0 / 0. */
@@ -229,10 +230,17 @@ ss_status ss_layernorm(ss_impl impl, const float *x, size_t rows, size_t d, cons
   if (!x || !gain || !y) return SS_ERR_NULL;
   ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, NULL);
   if (s != SS_OK || (bias && (s = ss_check_finite_fast(bias, d)) != SS_OK)) return s;
+  return ss_layernorm_run(impl, x, rows, d, gain, bias, eps, y);
+}
+
+ss_status ss_layernorm_run(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
+                           const float *bias, double eps, float *y) {
 #if SS_HAVE_SIMD
+  ss_status s;
   if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, bias, eps, y)) != SS_STATUS_COUNT)
     return s;
 #endif
+  (void)impl;
   return forward_scalar(x, rows, d, gain, bias, eps, y);
 }
 
@@ -242,10 +250,18 @@ ss_status ss_layernorm_backward(ss_impl impl, const float *x, size_t rows, size_
   if (!x || !gain || !dy || !dx) return SS_ERR_NULL;
   ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, dy);
   if (s != SS_OK) return s;
+  return ss_layernorm_backward_run(impl, x, rows, d, gain, eps, dy, dx, dgain, dbias);
+}
+
+ss_status ss_layernorm_backward_run(ss_impl impl, const float *x, size_t rows, size_t d,
+                                    const float *gain, double eps, const float *dy, float *dx,
+                                    float *dgain, float *dbias) {
 #if SS_HAVE_SIMD
+  ss_status s;
   if (impl == SS_IMPL_SIMD &&
       (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain, dbias)) != SS_STATUS_COUNT)
     return s;
 #endif
+  (void)impl;
   return backward_scalar(x, rows, d, gain, eps, dy, dx, dgain, dbias);
 }

@@ -47,6 +47,7 @@
 #include "common/impl_pair.h"
 #include "common/simd.h"
 #include "common/vec_simd.h"
+#include "model/layers.h"
 #include "model/model_internal.h"
 
 /* The block along k (summed from zero in float) and the packed panel's width. */
@@ -209,6 +210,11 @@ ss_status ss_linear(ss_impl impl, const float *x, size_t rows, size_t in, const 
       (s = ss_check_finite_fast(w, out * in)) != SS_OK ||
       (b && (s = ss_check_finite_fast(b, out)) != SS_OK))
     return s;
+  return ss_linear_run(impl, x, rows, in, w, b, out, y);
+}
+
+ss_status ss_linear_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *w,
+                        const float *b, size_t out, float *y) {
   const gemm_op g = {.M = rows, .N = out, .K = in, .a = x, .sam = in, .sak = 1, .b = w,
                      .sbk = 1, .sbn = in, .c0 = b, .c = y, .ldc = out};
   const double bound = absmax(impl, x, rows * in) * absmax(impl, w, out * in) * (double)in +
@@ -225,6 +231,13 @@ ss_status ss_linear_backward(ss_impl impl, const float *x, size_t rows, size_t i
       (s = ss_check_finite_fast(w, out * in)) != SS_OK ||
       (s = ss_check_finite_fast(dy, rows * out)) != SS_OK)
     return s;
+  return ss_linear_backward_run(impl, x, rows, in, w, out, dy, dx, dw, db);
+}
+
+ss_status ss_linear_backward_run(ss_impl impl, const float *x, size_t rows, size_t in,
+                                 const float *w, size_t out, const float *dy, float *dx, float *dw,
+                                 float *db) {
+  ss_status s;
   const double ax = absmax(impl, x, rows * in), aw = absmax(impl, w, out * in),
                ady = absmax(impl, dy, rows * out);
   ss_status worst = SS_OK;

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "model/model_plan.h"
+#include "model/model_acts.h"
 
 #define MAX_ATTN_PARAMS 8
 
@@ -36,11 +36,10 @@ static ss_attention_io io_of(const ss_model_config *cfg, const double *norm_para
   return io;
 }
 
-void ss_model_norm_params(const ss_model_config *cfg, const model_layout *lay, const float *params,
-                          size_t l, double *out) {
+void ss_model_norm_params(const ss_model_config *cfg, const model_layout *lay,
+                          const model_layer_params *L, double *out) {
   for (size_t i = 0; i < cfg->norm_nparams; i++) out[i] = cfg->norm_params[i];
-  for (size_t i = 0; i < lay->nfloat; i++)
-    out[lay->float_index[i]] = (double)params[lay->layer[l].norm_params + i];
+  for (size_t i = 0; i < lay->nfloat; i++) out[lay->float_index[i]] = (double)L->norm_params[i];
 }
 
 size_t ss_model_attention_scratch(const ss_model_config *cfg, size_t nq, size_t n) {

@@ -1,19 +1,19 @@
 /*
- * The tiny model's configuration: its checks, the parameter arena's layout
- * (softscope.h, ss_model_param_count), the workspace plan
- * (model_plan.h, ss_model_workspace_size) and the seeded init.
+ * The model's configuration: its checks, the tensor table (softscope.h,
+ * ss_model_tensor: the arena's layout, each tensor's kind and init), the
+ * workspace (model_acts.h: every activation's place) and the seeded init.
  *
- * Init (GPT-2 style): every matrix and embedding N(0, 0.02^2), the two
+ * Init (GPT-2 style, by kind): embeddings and matrices N(0, 0.02^2), the two
  * matrices that write into the residual stream (wo, w2) N(0, (0.02 /
- * sqrt(2 L))^2), norm gains 1. Tensor i draws ss_normal(seed, stream i):
- * the same bits in every build.
+ * sqrt(2 L))^2), gains 1, biases 0. Tensor i draws ss_normal(seed, stream
+ * i): the same bits in every build.
  */
 #include <math.h>
 #include <string.h>
 
 #include "common/check.h"
 #include "model/model_internal.h"
-#include "model/model_plan.h"
+#include "model/model_acts.h"
 
 static bool flag_ok(uint32_t v) { return v <= 1; }
 
@@ -26,17 +26,21 @@ ss_status ss_model_config_check(const ss_model_config *cfg) {
     return SS_ERR_FAMILY;
   if (cfg->attention->role != SS_ROLE_EXACT_ATTENTION) return SS_ERR_UNSUPPORTED;
   const uint32_t V = SS_MODEL_MAX_VOCAB;
-  if (cfg->vocab_a < 1 || cfg->vocab_a > V || cfg->vocab_b < 1 || cfg->vocab_b > V ||
-      cfg->classes < 1 || cfg->classes > V)
+  if (cfg->vocab_a < 1 || cfg->vocab_a > V || cfg->vocab_b > V || cfg->classes < 1 ||
+      cfg->classes > V)
     return SS_ERR_PARAM_RANGE;
   if (cfg->d < 2 || cfg->d > SS_MODEL_MAX_D || cfg->heads < 1 ||
       cfg->heads > SS_MODEL_MAX_HEADS || cfg->d % cfg->heads || cfg->layers < 1 ||
       cfg->layers > SS_MODEL_MAX_LAYERS)
     return SS_ERR_PARAM_RANGE;
   if (!flag_ok(cfg->mlp) || !flag_ok(cfg->causal) || !flag_ok(cfg->train_norm_params) ||
-      cfg->positions >= SS_POSITIONS_COUNT)
+      !flag_ok(cfg->feature) || !flag_ok(cfg->tied) || cfg->positions >= SS_POSITIONS_COUNT ||
+      cfg->norm >= SS_MODEL_NORM_COUNT || cfg->loss_at >= SS_LOSS_AT_COUNT)
     return SS_ERR_PARAM_RANGE;
   if (cfg->positions == SS_POSITIONS_SINUSOIDAL && cfg->d % 2) return SS_ERR_PARAM_RANGE;
+  if (cfg->positions == SS_POSITIONS_ROPE && (cfg->d / cfg->heads) % 2) return SS_ERR_PARAM_RANGE;
+  if (cfg->tied && cfg->classes != cfg->vocab_a) return SS_ERR_PARAM_RANGE;
+  if (cfg->loss_at == SS_LOSS_AT_EVERY && !cfg->causal) return SS_ERR_PARAM_RANGE;
   if (cfg->positions == SS_POSITIONS_LEARNED && (cfg->max_n < 1 || cfg->max_n > SS_MODEL_MAX_N))
     return SS_ERR_PARAM_RANGE;
   /* the normalizer */
@@ -60,44 +64,66 @@ ss_status ss_model_config_check(const ss_model_config *cfg) {
 
 ss_status ss_model_check(const ss_model_config *cfg) { return ss_model_config_check(cfg); }
 
-/* ---- layout ---- */
+/* ---- the tensor table ---- */
 
-static size_t add_tensor(model_layout *lay, const char *name, uint32_t layer, size_t rows,
-                         size_t cols) {
-  ss_model_tensor *t = &lay->t[lay->ntensors++];
-  t->name = name, t->layer = layer, t->offset = lay->total, t->rows = rows, t->cols = cols;
+#define SLOT(field) offsetof(model_params, field)
+
+static size_t add(model_layout *lay, const char *name, uint32_t kind, uint32_t layer, size_t rows,
+                  size_t cols, double std, size_t slot) {
+  model_tensor *m = &lay->t[lay->ntensors++];
+  m->t = (ss_model_tensor){.name = name, .kind = kind, .layer = layer, .offset = lay->total,
+                           .rows = rows, .cols = cols, .init_std = std};
+  m->slot = slot;
   lay->total += rows * cols;
-  return t->offset;
+  return m->t.offset;
+}
+
+/* The three norms' tensors: a gain, and a bias with LayerNorm. */
+static void add_norm(model_layout *lay, const ss_model_config *cfg, const char *gain,
+                     const char *bias, uint32_t l, size_t gslot, size_t bslot) {
+  add(lay, gain, SS_TENSOR_GAIN, l, 1, cfg->d, 0.0, gslot);
+  if (cfg->norm == SS_MODEL_NORM_LAYER) add(lay, bias, SS_TENSOR_BIAS, l, 1, cfg->d, 0.0, bslot);
 }
 
 void ss_model_layout_of(const ss_model_config *cfg, model_layout *lay) {
   memset(lay, 0, sizeof *lay);
   const size_t d = cfg->d;
+  const double std = 0.02, std_out = 0.02 / sqrt(2.0 * cfg->layers);
+  const uint32_t E = SS_TENSOR_EMBEDDING, M = SS_TENSOR_MATRIX;
   if (cfg->train_norm_params)
     for (size_t i = 0; i < cfg->normalizer->nparams; i++)
       if (cfg->normalizer->params[i].type == SS_PARAM_FLOAT)
         lay->float_index[lay->nfloat++] = (uint32_t)i;
-  lay->embed_a = add_tensor(lay, "embed_a", 0, cfg->vocab_a, d);
-  lay->embed_b = add_tensor(lay, "embed_b", 0, cfg->vocab_b, d);
-  lay->feature = add_tensor(lay, "feature", 0, 1, d);
+  add(lay, "embed_a", E, 0, cfg->vocab_a, d, std, SLOT(embed_a));
+  if (cfg->vocab_b) add(lay, "embed_b", E, 0, cfg->vocab_b, d, std, SLOT(embed_b));
+  if (cfg->feature) add(lay, "feature", E, 0, 1, d, std, SLOT(feature));
   if (cfg->positions == SS_POSITIONS_LEARNED)
-    lay->positions = add_tensor(lay, "positions", 0, cfg->max_n, d);
+    add(lay, "positions", E, 0, cfg->max_n, d, std, SLOT(positions));
   for (uint32_t l = 0; l < cfg->layers; l++) {
-    model_layer_at *a = &lay->layer[l];
-    a->attn_norm = add_tensor(lay, "attn_norm", l, 1, d);
-    a->wq = add_tensor(lay, "wq", l, d, d);
-    a->wk = add_tensor(lay, "wk", l, d, d);
-    a->wv = add_tensor(lay, "wv", l, d, d);
-    a->wo = add_tensor(lay, "wo", l, d, d);
+    add_norm(lay, cfg, "attn_norm", "attn_norm_bias", l, SLOT(layer[l].ln1_g), SLOT(layer[l].ln1_b));
+    add(lay, "wq", M, l, d, d, std, SLOT(layer[l].wq));
+    add(lay, "wk", M, l, d, d, std, SLOT(layer[l].wk));
+    add(lay, "wv", M, l, d, d, std, SLOT(layer[l].wv));
+    add(lay, "wo", M, l, d, d, std_out, SLOT(layer[l].wo));
     if (cfg->mlp) {
-      a->mlp_norm = add_tensor(lay, "mlp_norm", l, 1, d);
-      a->w1 = add_tensor(lay, "w1", l, 4 * d, d);
-      a->w2 = add_tensor(lay, "w2", l, d, 4 * d);
+      add_norm(lay, cfg, "mlp_norm", "mlp_norm_bias", l, SLOT(layer[l].ln2_g), SLOT(layer[l].ln2_b));
+      add(lay, "w1", M, l, 4 * d, d, std, SLOT(layer[l].w1));
+      add(lay, "w2", M, l, d, 4 * d, std_out, SLOT(layer[l].w2));
     }
-    if (lay->nfloat) a->norm_params = add_tensor(lay, "norm_params", l, 1, lay->nfloat);
+    if (lay->nfloat)
+      add(lay, "norm_params", SS_TENSOR_NORMALIZER, l, 1, lay->nfloat, 0.0,
+          SLOT(layer[l].norm_params));
   }
-  lay->final_norm = add_tensor(lay, "final_norm", 0, 1, d);
-  lay->unembed = add_tensor(lay, "unembed", 0, cfg->classes, d);
+  add_norm(lay, cfg, "final_norm", "final_norm_bias", 0, SLOT(lnf_g), SLOT(lnf_b));
+  if (!cfg->tied) add(lay, "unembed", M, 0, cfg->classes, d, std, SLOT(unembed));
+}
+
+void ss_model_params_of(const ss_model_config *cfg, const model_layout *lay, float *arena,
+                        model_params *P) {
+  memset(P, 0, sizeof *P);
+  for (size_t i = 0; i < lay->ntensors; i++)
+    *(float **)((char *)P + lay->t[i].slot) = arena + lay->t[i].t.offset;
+  if (cfg->tied) P->unembed = P->embed_a;
 }
 
 size_t ss_model_param_count(const ss_model_config *cfg) {
@@ -121,100 +147,132 @@ ss_status ss_model_tensor_at(const ss_model_config *cfg, size_t i, ss_model_tens
   model_layout lay;
   ss_model_layout_of(cfg, &lay);
   if (i >= lay.ntensors) return SS_ERR_LENGTH;
-  *out = lay.t[i];
+  *out = lay.t[i].t;
   return SS_OK;
 }
 
-/* ---- workspace ---- */
+/* ---- the workspace ---- */
 
-/* A region of `count` floats at *at, rounded up to 4; false past the limit. */
-static bool region(size_t *at, size_t count, size_t *off) {
-  const size_t c = (count + 3) & ~(size_t)3;
-  if (c < count || *at > SIZE_MAX / 8 - c) return false;
-  *off = *at;
-  *at += c;
-  return true;
+/* Carves regions of floats, each rounded up to 4 (16-byte aligned), from a
+   workspace; with base NULL only counts. ok turns false past the limit. */
+typedef struct carver {
+  float *base;
+  size_t at;
+  bool ok;
+} carver;
+
+static float *take(carver *c, size_t count) {
+  const size_t n = (count + 3) & ~(size_t)3;
+  if (n < count || c->at > SIZE_MAX / 8 - n) {
+    c->ok = false;
+    return NULL;
+  }
+  const size_t off = c->at;
+  c->at += n;
+  return c->base ? c->base + off : NULL;
 }
 
-bool ss_model_plan_of(const ss_model_config *cfg, size_t batch, size_t n, model_plan *p) {
+/* a * b, or SIZE_MAX when it overflows (take() then fails). */
+static size_t mul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
+
+bool ss_model_plan_of(const ss_model_config *cfg, size_t batch, size_t n, float *ws,
+                      model_plan *p, model_acts *A) {
   if (batch < 1 || n < 2 || n > SS_MODEL_MAX_N) return false;
   if (cfg->positions == SS_POSITIONS_LEARNED && n > cfg->max_n) return false;
   if (batch > SS_MAX_N / n || batch * n > SS_MAX_N / cfg->d / 4) return false;
   memset(p, 0, sizeof *p);
-  const size_t d = cfg->d, R = batch * n, F = 4 * d;
-  p->batch = batch, p->n = n, p->rows = R, p->d = d, p->f = F, p->classes = cfg->classes;
-  p->heads = cfg->heads, p->layers = cfg->layers;
-  size_t at = 0;
-  bool ok = true;
+  const size_t d = cfg->d, R = batch * n, F = 4 * d, C = cfg->classes;
+  p->batch = batch, p->n = n, p->rows = R, p->d = d, p->f = F, p->classes = C;
+  p->heads = cfg->heads, p->layers = cfg->layers, p->hd = d / cfg->heads;
+  p->rows_q_last = ss_model_rows_q(cfg, p, cfg->layers - 1);
+  model_acts scratch_acts;
+  model_acts *a = A ? A : &scratch_acts;
+  memset(a, 0, sizeof *a);
+  carver c = {.base = A ? ws : NULL, .at = 0, .ok = true};
+  a->layer[0].in = take(&c, R * d);
   for (size_t l = 0; l < cfg->layers; l++) {
-    model_layer_ws *w = &p->layer[l];
-    const size_t Q = l + 1 == cfg->layers ? batch : R;
-    w->rows_q = Q;
-    ok = ok && region(&at, R * d, &w->xin) && region(&at, R * d, &w->xn);
-    if (Q == R && l + 1 < cfg->layers) { /* all rows: the queries read xn itself */
-      w->xq = w->xn, w->xres = w->xin;
+    model_layer_acts *L = &a->layer[l];
+    const size_t Q = ss_model_rows_q(cfg, p, l);
+    if (l) L->in = a->layer[l - 1].out;
+    L->ln1 = take(&c, R * d);
+    if (Q == R) {
+      L->xq = L->ln1, L->xres = L->in;
     } else {
-      ok = ok && region(&at, Q * d, &w->xq) && region(&at, Q * d, &w->xres);
+      L->xq = take(&c, Q * d), L->xres = take(&c, Q * d);
     }
-    ok = ok && region(&at, Q * d, &w->q) && region(&at, R * d, &w->k) && region(&at, R * d, &w->v) &&
-         region(&at, Q * d, &w->o) && region(&at, Q * d, &w->xmid) &&
-         region(&at, Q * d, &w->hn) && region(&at, Q * F, &w->h1) &&
-         region(&at, Q * F, &w->g);
+    L->q = take(&c, Q * d), L->k = take(&c, R * d), L->v = take(&c, R * d);
+    L->att = take(&c, Q * d), L->res2 = take(&c, Q * d);
+    if (cfg->mlp) {
+      L->ln2 = take(&c, Q * d), L->fch = take(&c, Q * F), L->fch_gelu = take(&c, Q * F);
+      L->out = take(&c, Q * d);
+    } else {
+      L->out = L->res2;
+    }
   }
-  for (size_t l = 0; l + 1 < cfg->layers; l++) p->layer[l].xout = p->layer[l + 1].xin;
-  ok = ok && region(&at, batch * d, &p->layer[cfg->layers - 1].xout) &&
-       region(&at, batch * d, &p->xfn) && region(&at, batch * cfg->classes, &p->logits) &&
-       region(&at, batch * cfg->classes, &p->dlogits);
-  p->nscratch = ss_model_attention_scratch(cfg, n, n);
-  ok = ok && p->nscratch && region(&at, n * d, &p->pos) && region(&at, n * d, &p->map_q) &&
-       region(&at, n * d, &p->map_o) && region(&at, p->nscratch, &p->scratch);
-  p->forward_total = at;
-  /* the MLP's backward buffers hold the query rows of a layer: R rows
-     before the last layer, batch rows in it */
-  const size_t fq = cfg->layers > 1 ? R : batch;
-  for (size_t i = 0; i < 6; i++) ok = ok && region(&at, R * d, &p->b[i]);
-  for (size_t i = 0; i < 2; i++) ok = ok && region(&at, fq * F, &p->bf[i]);
+  const size_t Q = p->rows_q_last;
+  a->lnf = take(&c, Q * d);
+  a->logits = take(&c, mul(Q, C)), a->dlogits = take(&c, mul(Q, C)), a->row_loss = take(&c, Q);
+  if (cfg->positions == SS_POSITIONS_SINUSOIDAL) a->pos = take(&c, n * d);
+  if (cfg->positions == SS_POSITIONS_ROPE) a->rope = take(&c, n * p->hd);
+  a->map_q = take(&c, n * d), a->map_o = take(&c, n * d);
+  const size_t nscratch = ss_model_attention_scratch(cfg, n, n);
+  a->scratch = take(&c, nscratch);
+  p->forward_total = c.at;
+  model_layer_acts *G = &a->grad;
+  G->ln1 = take(&c, R * d), G->q = take(&c, R * d), G->k = take(&c, R * d);
+  G->v = take(&c, R * d), G->att = take(&c, R * d), G->res2 = take(&c, R * d);
+  if (cfg->mlp) G->ln2 = take(&c, R * d), G->fch = take(&c, R * F), G->fch_gelu = take(&c, R * F);
+  a->dres[0] = take(&c, R * d), a->dres[1] = take(&c, R * d);
+  if (cfg->tied) a->dtied = take(&c, mul(cfg->vocab_a, d));
   model_layout lay;
   ss_model_layout_of(cfg, &lay);
-  ok = ok && region(&at, lay.total, &p->saved);
-  p->total = at;
-  return ok;
+  a->saved = take(&c, lay.total);
+  p->total = c.at;
+  return c.ok && nscratch && p->total <= SIZE_MAX / sizeof(float);
 }
 
 size_t ss_model_workspace_size(const ss_model_config *cfg, size_t batch, size_t n) {
   if (ss_model_config_check(cfg) != SS_OK) return 0;
   model_plan p;
-  if (!ss_model_plan_of(cfg, batch, n, &p)) return 0;
+  if (!ss_model_plan_of(cfg, batch, n, NULL, &p, NULL)) return 0;
   return p.total * sizeof(float);
 }
 
 size_t ss_model_forward_workspace_size(const ss_model_config *cfg, size_t batch, size_t n) {
   if (ss_model_config_check(cfg) != SS_OK) return 0;
   model_plan p;
-  if (!ss_model_plan_of(cfg, batch, n, &p)) return 0;
+  if (!ss_model_plan_of(cfg, batch, n, NULL, &p, NULL)) return 0;
   return p.forward_total * sizeof(float);
 }
 
 ss_status ss_model_check_call(const ss_model_config *cfg, ss_impl impl, const float *params,
-                              const ss_model_batch *b, const void *work, size_t work_bytes,
-                              bool forward_only, model_layout *lay, model_plan *plan) {
+                              const ss_model_batch *b, void *work, size_t work_bytes,
+                              bool forward_only, model_layout *lay, model_plan *plan,
+                              model_acts *A) {
   ss_status s = ss_model_config_check(cfg);
   if (s != SS_OK) return s;
   if (!params || !b || !work) return SS_ERR_NULL;
-  if (!b->tokens_a || !b->tokens_b || !b->feature || !b->target) return SS_ERR_NULL;
+  if (!b->tokens_a || (cfg->vocab_b && !b->tokens_b) || (cfg->feature && !b->feature) ||
+      !b->target)
+    return SS_ERR_NULL;
   if (!ss_model_impl_ok(impl)) return SS_ERR_UNSUPPORTED;
-  if (!ss_model_plan_of(cfg, b->batch, b->n, plan)) return SS_ERR_PARAM_RANGE;
+  if (!ss_model_plan_of(cfg, b->batch, b->n, NULL, plan, NULL)) return SS_ERR_PARAM_RANGE;
   if (work_bytes / sizeof(float) < (forward_only ? plan->forward_total : plan->total))
     return SS_ERR_BUFFER;
+  ss_model_plan_of(cfg, b->batch, b->n, work, plan, A);
   ss_model_layout_of(cfg, lay);
   const size_t R = b->batch * b->n;
+  const size_t T = cfg->loss_at == SS_LOSS_AT_EVERY ? R : b->batch;
   for (size_t i = 0; i < R; i++)
-    if (b->tokens_a[i] >= cfg->vocab_a || b->tokens_b[i] >= cfg->vocab_b) return SS_ERR_DOMAIN;
-  for (size_t i = 0; i < b->batch; i++)
+    if (b->tokens_a[i] >= cfg->vocab_a || (cfg->vocab_b && b->tokens_b[i] >= cfg->vocab_b))
+      return SS_ERR_DOMAIN;
+  for (size_t i = 0; i < T; i++)
     if (b->target[i] >= cfg->classes) return SS_ERR_DOMAIN;
-  if ((s = ss_check_finite_fast(b->feature, R)) != SS_OK) return s;
+  if (cfg->feature && (s = ss_check_finite_fast(b->feature, R)) != SS_OK) return s;
   return ss_check_finite_fast(params, lay->total);
 }
+
+/* ---- init ---- */
 
 ss_status ss_model_init(const ss_model_config *cfg, float *params) {
   if (!params) return SS_ERR_NULL;
@@ -222,19 +280,28 @@ ss_status ss_model_init(const ss_model_config *cfg, float *params) {
   if (s != SS_OK) return s;
   model_layout lay;
   ss_model_layout_of(cfg, &lay);
-  const float std = 0.02f, std_out = (float)(0.02 / sqrt(2.0 * cfg->layers));
   for (size_t i = 0; i < lay.ntensors; i++) {
-    const ss_model_tensor *t = &lay.t[i];
+    const ss_model_tensor *t = &lay.t[i].t;
     float *w = params + t->offset;
     const size_t cnt = t->rows * t->cols;
-    if (strstr(t->name, "_norm")) {
-      for (size_t j = 0; j < cnt; j++) w[j] = 1.0f;
-    } else if (!strcmp(t->name, "norm_params")) {
-      for (size_t j = 0; j < cnt; j++) w[j] = (float)cfg->norm_params[lay.float_index[j]];
-    } else {
-      ss_normal(cfg->seed, i, 0, cnt, w);
-      const float sd = !strcmp(t->name, "wo") || !strcmp(t->name, "w2") ? std_out : std;
-      for (size_t j = 0; j < cnt; j++) w[j] *= sd;
+    switch ((ss_tensor_kind)t->kind) {
+      case SS_TENSOR_GAIN:
+        for (size_t j = 0; j < cnt; j++) w[j] = 1.0f;
+        break;
+      case SS_TENSOR_BIAS:
+        memset(w, 0, cnt * sizeof(float));
+        break;
+      case SS_TENSOR_NORMALIZER:
+        for (size_t j = 0; j < cnt; j++) w[j] = (float)cfg->norm_params[lay.float_index[j]];
+        break;
+      case SS_TENSOR_EMBEDDING:
+      case SS_TENSOR_MATRIX:
+      case SS_TENSOR_KIND_COUNT: {
+        ss_normal(cfg->seed, i, 0, cnt, w);
+        const float sd = (float)t->init_std;
+        for (size_t j = 0; j < cnt; j++) w[j] *= sd;
+        break;
+      }
     }
   }
   return SS_OK;

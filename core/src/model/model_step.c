@@ -9,6 +9,8 @@
  *                     g_adv = grad L(w_adv); the step from w with g_adv
  *   cols (sage):      each tensor's row length, so its statistics are per
  *                     feature of that matrix
+ *   weight_decay:     on embeddings and matrices only (ss_tensor_kind), as
+ *                     nanoGPT decays its 2-D tensors and not gains or biases
  *   trained normalizer parameters: projected back into their registry range
  *                     after the update (min/max, or the next float inside an
  *                     open bound)
@@ -18,7 +20,7 @@
 #include <string.h>
 
 #include "model/model_internal.h"
-#include "model/model_plan.h"
+#include "model/model_acts.h"
 
 #define MAX_OPT_PARAMS 16
 
@@ -44,16 +46,16 @@ size_t ss_model_opt_state_size(const ss_model_config *cfg, const ss_kernel_info 
   ss_model_layout_of(cfg, &lay);
   size_t total = 0;
   for (size_t i = 0; i < lay.ntensors; i++)
-    total += ss_opt_state_size(k, lay.t[i].rows * lay.t[i].cols);
+    total += ss_opt_state_size(k, lay.t[i].t.rows * lay.t[i].t.cols);
   return total;
 }
 
-/* Holds layer l's trained normalizer parameters inside their ranges. */
-static void project_norm_params(const ss_model_config *cfg, const model_layout *lay, size_t l,
-                                float *params) {
+/* Holds a layer's trained normalizer parameters (its tensor w) inside
+   their ranges. */
+static void project_norm_params(const ss_model_config *cfg, const model_layout *lay, float *t) {
   for (size_t i = 0; i < lay->nfloat; i++) {
     const ss_param_info *pi = &cfg->normalizer->params[lay->float_index[i]];
-    float *w = &params[lay->layer[l].norm_params + i];
+    float *w = &t[i];
     float lo = (float)pi->min, hi = (float)pi->max;
     if ((double)lo < pi->min || (pi->min_open && (double)lo <= pi->min)) lo = nextafterf(lo, INFINITY);
     if ((double)hi > pi->max || (pi->max_open && (double)hi >= pi->max)) hi = nextafterf(hi, -INFINITY);
@@ -62,35 +64,39 @@ static void project_norm_params(const ss_model_config *cfg, const model_layout *
   }
 }
 
+/* Whether the optimizer's weight decay applies to a tensor of this kind. */
+static bool decays(uint32_t kind) { return kind == SS_TENSOR_EMBEDDING || kind == SS_TENSOR_MATRIX; }
+
 ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model_optim *opt,
                         float *params, float *grads, float *state, double *scalars,
                         const ss_model_batch *b, void *work, size_t work_bytes,
                         ss_model_outputs *out) {
   model_layout lay;
   model_plan p;
+  model_acts A;
   if (!opt || !grads || !scalars) return SS_ERR_NULL;
-  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, false, &lay, &p);
+  ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, false, &lay, &p, &A);
   if (s != SS_OK) return s;
   if ((s = check_optim(opt)) != SS_OK) return s;
   const ss_kernel_info *k = opt->optimizer;
   if (k->opt_slots && !state) return SS_ERR_NULL;
   if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
-  float *ws = work;
-  if ((s = ss_model_run_forward(cfg, impl, &lay, &p, params, b, ws, out)) != SS_OK ||
-      (s = ss_model_run_backward(cfg, impl, &lay, &p, params, b, ws, grads)) != SS_OK)
+  const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &p, .b = b, .A = &A};
+  if ((s = ss_model_run_forward(&c, params, out)) != SS_OK ||
+      (s = ss_model_run_backward(&c, params, grads)) != SS_OK)
     return s;
   if (k->lookahead) {
     const double rho = ss_param_value(k, opt->params, "rho", 0.0);
-    float *saved = ws + p.saved;
+    float *saved = A.saved;
     memcpy(saved, params, lay.total * sizeof(float));
     for (size_t i = 0; i < lay.ntensors; i++) {
-      const ss_model_tensor *t = &lay.t[i];
+      const ss_model_tensor *t = &lay.t[i].t;
       if ((s = ss_sam_perturb(impl, saved + t->offset, grads + t->offset, t->rows * t->cols, rho,
                               params + t->offset)) != SS_OK)
         break;
     }
-    if (s == SS_OK && (s = ss_model_run_forward(cfg, impl, &lay, &p, params, b, ws, NULL)) == SS_OK)
-      s = ss_model_run_backward(cfg, impl, &lay, &p, params, b, ws, grads);
+    if (s == SS_OK && (s = ss_model_run_forward(&c, params, NULL)) == SS_OK)
+      s = ss_model_run_backward(&c, params, grads);
     memcpy(params, saved, lay.total * sizeof(float));
     if (s != SS_OK) return s;
   }
@@ -98,19 +104,22 @@ ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model
   for (size_t i = 0; i < opt->nparams; i++) hp[i] = opt->params[i];
   const double t = scalars[0] + 1.0;
   const long lr_at = ss_param_index(k, "lr"), cols_at = ss_param_index(k, "cols");
+  const long wd_at = ss_param_index(k, "weight_decay");
   if (lr_at >= 0)
     hp[lr_at] *= ss_schedule_factor((ss_schedule)opt->schedule, t, opt->total, opt->warmup,
                                     opt->decay, opt->min_factor);
+  const double wd = wd_at >= 0 && (size_t)wd_at < opt->nparams ? hp[wd_at] : 0.0;
   float *slots = state;
   for (size_t i = 0; i < lay.ntensors; i++) {
-    const ss_model_tensor *tn = &lay.t[i];
+    const ss_model_tensor *tn = &lay.t[i].t;
     const size_t cnt = tn->rows * tn->cols;
     if (cols_at >= 0) hp[cols_at] = (double)tn->cols;
+    if (wd_at >= 0 && (size_t)wd_at < opt->nparams) hp[wd_at] = decays(tn->kind) ? wd : 0.0;
     if ((s = ss_optimize(k, impl, params + tn->offset, grads + tn->offset, cnt, hp, opt->nparams,
                          slots, scalars + i * SS_OPT_SCALARS)) != SS_OK)
       return s;
     if (slots) slots += ss_opt_state_size(k, cnt);
+    if (tn->kind == SS_TENSOR_NORMALIZER) project_norm_params(cfg, &lay, params + tn->offset);
   }
-  for (size_t l = 0; l < cfg->layers && lay.nfloat; l++) project_norm_params(cfg, &lay, l, params);
   return SS_OK;
 }

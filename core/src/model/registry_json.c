@@ -23,6 +23,17 @@ static const char *positions_name(size_t i) {
 static size_t positions_count(void) { return SS_POSITIONS_COUNT; }
 static void positions_item(ss_json *b, size_t i) { ss_json_str(b, positions_name(i)); }
 static size_t task_count(void) { return SS_TASK_COUNT; }
+/* The small enums, by their C order. */
+static const char *const NORMS[SS_MODEL_NORM_COUNT] = {"rmsnorm", "layernorm"};
+static const char *const LOSS_AT[SS_LOSS_AT_COUNT] = {"last", "every"};
+static const char *const TENSOR_KINDS[SS_TENSOR_KIND_COUNT] = {"embedding", "matrix", "gain", "bias",
+                                                               "normalizer"};
+static size_t norm_count(void) { return SS_MODEL_NORM_COUNT; }
+static void norm_item(ss_json *b, size_t i) { ss_json_str(b, NORMS[i]); }
+static size_t loss_at_count(void) { return SS_LOSS_AT_COUNT; }
+static void loss_at_item(ss_json *b, size_t i) { ss_json_str(b, LOSS_AT[i]); }
+static size_t kind_count(void) { return SS_TENSOR_KIND_COUNT; }
+static void kind_item(ss_json *b, size_t i) { ss_json_str(b, TENSOR_KINDS[i]); }
 static void task_item(ss_json *b, size_t i) { ss_json_str(b, ss_task_name((uint32_t)i)); }
 
 static void num_member(ss_json *b, const char *key, double v, bool first) {
@@ -48,7 +59,8 @@ static void struct_item(ss_json *b, size_t i) {
       FIELD(ss_model_config, vocab_a); FIELD(ss_model_config, vocab_b); FIELD(ss_model_config, classes);
       FIELD(ss_model_config, d); FIELD(ss_model_config, heads); FIELD(ss_model_config, layers);
       FIELD(ss_model_config, mlp); FIELD(ss_model_config, positions); FIELD(ss_model_config, max_n);
-      FIELD(ss_model_config, causal); FIELD(ss_model_config, train_norm_params); FIELD(ss_model_config, seed);
+      FIELD(ss_model_config, causal); FIELD(ss_model_config, train_norm_params); FIELD(ss_model_config, feature);
+      FIELD(ss_model_config, norm); FIELD(ss_model_config, tied); FIELD(ss_model_config, loss_at); FIELD(ss_model_config, seed);
       FIELD(ss_model_config, attention); FIELD(ss_model_config, normalizer); FIELD(ss_model_config, norm_params);
       FIELD(ss_model_config, norm_nparams); FIELD(ss_model_config, loss); FIELD(ss_model_config, loss_params);
       FIELD(ss_model_config, loss_nparams);
@@ -62,8 +74,9 @@ static void struct_item(ss_json *b, size_t i) {
     }
     case 1: {
       OPEN(ss_model_tensor);
-      FIELD(ss_model_tensor, name); FIELD(ss_model_tensor, layer); FIELD(ss_model_tensor, offset);
-      FIELD(ss_model_tensor, rows); FIELD(ss_model_tensor, cols);
+      FIELD(ss_model_tensor, name); FIELD(ss_model_tensor, kind); FIELD(ss_model_tensor, layer);
+      FIELD(ss_model_tensor, offset); FIELD(ss_model_tensor, rows); FIELD(ss_model_tensor, cols);
+      FIELD(ss_model_tensor, init_std);
       break;
     }
     case 2: {
@@ -76,7 +89,7 @@ static void struct_item(ss_json *b, size_t i) {
       OPEN(ss_model_outputs);
       FIELD(ss_model_outputs, loss); FIELD(ss_model_outputs, accuracy); FIELD(ss_model_outputs, pred);
       FIELD(ss_model_outputs, logits); FIELD(ss_model_outputs, query_attn); FIELD(ss_model_outputs, maps);
-      FIELD(ss_model_outputs, map_example);
+      FIELD(ss_model_outputs, map_example); FIELD(ss_model_outputs, position_loss);
       break;
     }
     case 4: {
@@ -105,5 +118,11 @@ const ss_json_section ss_json_model_positions = {
     .key = "positions", .is_enum = true, .count = positions_count, .item = positions_item};
 const ss_json_section ss_json_model_tasks = {
     .key = "task", .is_enum = true, .count = task_count, .item = task_item};
+const ss_json_section ss_json_model_norms = {
+    .key = "norm", .is_enum = true, .count = norm_count, .item = norm_item};
+const ss_json_section ss_json_model_loss_at = {
+    .key = "loss_at", .is_enum = true, .count = loss_at_count, .item = loss_at_item};
+const ss_json_section ss_json_model_tensor_kinds = {
+    .key = "tensor_kind", .is_enum = true, .count = kind_count, .item = kind_item};
 const ss_json_section ss_json_model_structs = {
     .key = "model_structs", .is_enum = false, .count = struct_count, .item = struct_item};

@@ -28,6 +28,7 @@
 
 #include "common/dot64.h"
 #include "common/impl_pair.h"
+#include "model/layers.h"
 #include "model/model_internal.h"
 
 /* inv = 1 / sqrt(ss / d + eps); false for 0 / 0. */
@@ -161,10 +162,17 @@ ss_status ss_rmsnorm(ss_impl impl, const float *x, size_t rows, size_t d, const 
   if (!x || !gain || !y) return SS_ERR_NULL;
   ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, NULL);
   if (s != SS_OK) return s;
+  return ss_rmsnorm_run(impl, x, rows, d, gain, eps, y);
+}
+
+ss_status ss_rmsnorm_run(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
+                         double eps, float *y) {
 #if SS_HAVE_SIMD
+  ss_status s;
   if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, eps, y)) != SS_STATUS_COUNT)
     return s;
 #endif
+  (void)impl;
   return forward_scalar(x, rows, d, gain, eps, y);
 }
 
@@ -174,10 +182,18 @@ ss_status ss_rmsnorm_backward(ss_impl impl, const float *x, size_t rows, size_t 
   if (!x || !gain || !dy || !dx) return SS_ERR_NULL;
   ss_status s = ss_model_check_norm_inputs(impl, x, rows, d, gain, eps, dy);
   if (s != SS_OK) return s;
+  return ss_rmsnorm_backward_run(impl, x, rows, d, gain, eps, dy, dx, dgain);
+}
+
+ss_status ss_rmsnorm_backward_run(ss_impl impl, const float *x, size_t rows, size_t d,
+                                  const float *gain, double eps, const float *dy, float *dx,
+                                  float *dgain) {
 #if SS_HAVE_SIMD
+  ss_status s;
   if (impl == SS_IMPL_SIMD &&
       (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain)) != SS_STATUS_COUNT)
     return s;
 #endif
+  (void)impl;
   return backward_scalar(x, rows, d, gain, eps, dy, dx, dgain);
 }
