@@ -30,14 +30,19 @@ static void env_make(env *E, const char *normalizer, uint32_t train) {
   const ss_kernel_info *nk = ss_kernel_find(normalizer, SS_FAMILY_NORMALIZER);
   cf_defaults(nk, EN, E->np);
   const ss_task task = {SS_TASK_MAX_RETRIEVAL, 4, 0};
-  E->cfg = (ss_model_config){.d = 8, .heads = 2, .layers = 2, .mlp = 1, .feature = 1,
+  E->cfg = (ss_model_config){.d = 8, .heads = 2, .layers = 2, .mlp = 1,
                              .positions = SS_POSITIONS_LEARNED, .max_n = 8, .seed = 3,
+                             .feature = 1,
                              .train_norm_params = train,
                              .attention = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION),
                              .normalizer = nk, .norm_params = E->np, .norm_nparams = nk->nparams,
                              .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                              .loss_params = E->lp, .loss_nparams = 1};
-  ss_task_dims(&task, &E->cfg.vocab_a, &E->cfg.vocab_b, &E->cfg.classes);
+  uint32_t vb;
+  ss_task_dims(&task, &E->cfg.vocab_a, &vb, &E->cfg.classes);
+  /* a second token table (max_retrieval has none: its tokens_b are 0), so
+     that tokens_b's checks are tested */
+  E->cfg.vocab_b = 3;
   ss_task_batch(&task, 1, 0, EB, EN, E->a, E->b, E->f, E->t);
   E->batch = (ss_model_batch){EB, EN, E->a, E->b, E->f, E->t};
   const size_t P = ss_model_param_count(&E->cfg);
@@ -69,20 +74,21 @@ TEST(model_config_bad_arguments) {
   BAD(attention, ss_kernel_find("performer", SS_FAMILY_ATTENTION), SS_ERR_UNSUPPORTED);
   BAD(vocab_a, 0, SS_ERR_PARAM_RANGE);
   BAD(vocab_b, SS_MODEL_MAX_VOCAB + 1, SS_ERR_PARAM_RANGE);
+  BAD(classes, SS_MODEL_MAX_VOCAB + 1, SS_ERR_PARAM_RANGE);
   BAD(classes, 0, SS_ERR_PARAM_RANGE);
   BAD(d, 1, SS_ERR_PARAM_RANGE);
   BAD(d, SS_MODEL_MAX_D + 2, SS_ERR_PARAM_RANGE);
   BAD(heads, 0, SS_ERR_PARAM_RANGE);
   BAD(heads, 3, SS_ERR_PARAM_RANGE); /* does not divide 8 */
-  BAD(heads, SS_MODEL_MAX_HEADS + 1, SS_ERR_PARAM_RANGE);
+  BAD(heads, 16, SS_ERR_PARAM_RANGE); /* divides 16 but past SS_MODEL_MAX_HEADS */
   BAD(layers, 0, SS_ERR_PARAM_RANGE);
   BAD(layers, SS_MODEL_MAX_LAYERS + 1, SS_ERR_PARAM_RANGE);
   BAD(feature, 2, SS_ERR_PARAM_RANGE);
   BAD(tied, 2, SS_ERR_PARAM_RANGE);
-  BAD(tied, 1, SS_ERR_PARAM_RANGE); /* classes != vocab_a */
+  BAD(tied, 1, SS_ERR_PARAM_RANGE); /* classes 4 != vocab_a 5 */
   BAD(norm, SS_MODEL_NORM_COUNT, SS_ERR_PARAM_RANGE);
   BAD(loss_at, SS_LOSS_AT_COUNT, SS_ERR_PARAM_RANGE);
-  BAD(loss_at, SS_LOSS_AT_EVERY, SS_ERR_PARAM_RANGE); /* without causal */
+  BAD(loss_at, SS_LOSS_AT_EVERY, SS_ERR_PARAM_RANGE); /* not causal */
   BAD(mlp, 2, SS_ERR_PARAM_RANGE);
   BAD(causal, 2, SS_ERR_PARAM_RANGE);
   BAD(train_norm_params, 2, SS_ERR_PARAM_RANGE);
@@ -96,14 +102,19 @@ TEST(model_config_bad_arguments) {
   CHECK_STATUS(ss_model_check(&c), SS_OK);
   c.d = 9, c.heads = 3;
   CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE); /* odd d with sinusoids */
-  c = E.cfg, c.positions = SS_POSITIONS_ROPE, c.d = 12, c.heads = 4;
-  CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE); /* odd d / heads with rope */
-  c.heads = 3;
+  /* the contract's other shapes */
+  c = E.cfg, c.heads = 8, c.layers = SS_MODEL_MAX_LAYERS;
   CHECK_STATUS(ss_model_check(&c), SS_OK);
-  c = E.cfg, c.loss_at = SS_LOSS_AT_EVERY, c.causal = 1;
+  c = E.cfg, c.vocab_b = 0;
+  CHECK_STATUS(ss_model_check(&c), SS_OK); /* no second table */
+  c = E.cfg, c.classes = c.vocab_a, c.tied = 1, c.norm = SS_MODEL_NORM_LAYER;
   CHECK_STATUS(ss_model_check(&c), SS_OK);
-  c = E.cfg, c.tied = 1, c.classes = c.vocab_a;
+  c = E.cfg, c.causal = 1, c.loss_at = SS_LOSS_AT_EVERY;
   CHECK_STATUS(ss_model_check(&c), SS_OK);
+  c = E.cfg, c.positions = SS_POSITIONS_ROPE, c.heads = 4; /* hd 2 */
+  CHECK_STATUS(ss_model_check(&c), SS_OK);
+  c.d = 12, c.heads = 4; /* hd 3: odd with rope */
+  CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE);
   /* a normalizer parameter out of its range */
   env T;
   env_make(&T, "softmax_temperature", 0);

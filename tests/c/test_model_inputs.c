@@ -3,9 +3,12 @@
  * (ss_model_linear_inputs) against the float64 model of model_reference.h,
  * which records the rows each matrix multiplies as softscope.h describes
  * them: for every matrix of shapes with one and two layers, the MLP on and
- * off, each kind of positions, causal or not, in every impl,
- *   - *samples is batch n (wk, wv, an earlier layer's matrices) or batch
- *     (the last layer's wq, wo, w1, w2 and the unembedding);
+ * off, each kind of positions, causal or not, RMSNorm and LayerNorm, tied
+ * (the unembedding is embed_a) and untied, the loss at the last position
+ * and at every position, in every impl,
+ *   - *samples is batch n (wk, wv, an earlier layer's matrices, every
+ *     matrix under SS_LOSS_AT_EVERY) or batch (the last layer's wq, wo,
+ *     w1, w2 and the unembedding under SS_LOSS_AT_LAST);
  *   - |x - x64| <= IN_REL max |x64| over the matrix's inputs (the float
  *     forward's rounding, relative to the activations' scale), with x
  *     transposed: cols x samples;
@@ -25,19 +28,22 @@
 #define IN 5
 
 typedef struct {
-  uint32_t d, heads, layers, mlp, positions, causal;
+  uint32_t d, heads, layers, mlp, positions, causal, norm, tied, loss_at, vocab_b;
 } ishape;
 
+/* The first three: shapes of the model before issue 35's contract. */
 static const ishape SHAPES[] = {
-    {8, 2, 1, 1, SS_POSITIONS_NONE, 0},
-    {8, 2, 2, 1, SS_POSITIONS_SINUSOIDAL, 1},
-    {8, 1, 2, 0, SS_POSITIONS_LEARNED, 0},
+    {8, 2, 1, 1, SS_POSITIONS_NONE, 0, SS_MODEL_NORM_RMS, 0, SS_LOSS_AT_LAST, 1},
+    {8, 2, 2, 1, SS_POSITIONS_SINUSOIDAL, 1, SS_MODEL_NORM_RMS, 0, SS_LOSS_AT_LAST, 1},
+    {8, 1, 2, 0, SS_POSITIONS_LEARNED, 0, SS_MODEL_NORM_RMS, 0, SS_LOSS_AT_LAST, 1},
+    {8, 2, 2, 1, SS_POSITIONS_ROPE, 1, SS_MODEL_NORM_LAYER, 1, SS_LOSS_AT_EVERY, 0},
+    {8, 2, 2, 1, SS_POSITIONS_ROPE, 0, SS_MODEL_NORM_LAYER, 1, SS_LOSS_AT_LAST, 0},
 };
 
 typedef struct {
   ss_model_config cfg;
   double np[CF_MAX_PARAMS], lp[1];
-  uint32_t a[IB * IN], b[IB * IN], t[IB];
+  uint32_t a[IB * IN], b[IB * IN], t[IB * IN];
   float f[IB * IN];
   ss_model_batch batch;
   float *params;
@@ -45,8 +51,11 @@ typedef struct {
   size_t work_bytes;
 } ienv;
 
-/* A model of shape s on a max_retrieval batch, with parameters N(0, 0.4^2)
-   (gains 1) so that attention is far from uniform. */
+/* A model of shape s on a max_retrieval batch (the feature set; vocab_b as
+   the shape says: 0, the task's new shape, or 1, a table of one row read
+   by the task's zero tokens_b; tied: classes = vocab_a; every position: a
+   seeded target per position), with parameters N(0, 0.4^2) (gains 1,
+   biases 0) so that attention is far from uniform. */
 static void ienv_make(ienv *E, const ishape *s, const char *normalizer, uint64_t seed) {
   memset(E, 0, sizeof *E);
   const ss_kernel_info *nk = ss_kernel_find(normalizer, SS_FAMILY_NORMALIZER);
@@ -54,14 +63,22 @@ static void ienv_make(ienv *E, const ishape *s, const char *normalizer, uint64_t
   const ss_task task = {SS_TASK_MAX_RETRIEVAL, 4, 0};
   E->cfg = (ss_model_config){.d = s->d, .heads = s->heads, .layers = s->layers, .mlp = s->mlp, .feature = 1,
                              .positions = s->positions, .max_n = 8, .causal = s->causal,
-                             .seed = seed,
+                             .feature = 1, .norm = s->norm, .tied = s->tied,
+                             .loss_at = s->loss_at, .seed = seed,
                              .attention = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION),
                              .normalizer = nk, .norm_params = E->np, .norm_nparams = nk->nparams,
                              .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                              .loss_params = E->lp, .loss_nparams = 1};
-  ss_task_dims(&task, &E->cfg.vocab_a, &E->cfg.vocab_b, &E->cfg.classes);
+  uint32_t vb;
+  ss_task_dims(&task, &E->cfg.vocab_a, &vb, &E->cfg.classes);
+  E->cfg.vocab_b = s->vocab_b;
+  if (s->tied) E->cfg.classes = E->cfg.vocab_a;
   ss_task_batch(&task, seed, 0, IB, IN, E->a, E->b, E->f, E->t);
-  E->batch = (ss_model_batch){IB, IN, E->a, E->b, E->f, E->t};
+  if (s->loss_at == SS_LOSS_AT_EVERY) {
+    ss_rng r = {seed + 3};
+    for (size_t i = 0; i < IB * IN; i++) E->t[i] = (uint32_t)(ss_rng_u64(&r) % E->cfg.classes);
+  }
+  E->batch = (ss_model_batch){IB, IN, E->a, s->vocab_b ? E->b : NULL, E->f, E->t};
   const size_t P = ss_model_param_count(&E->cfg);
   E->params = ss_test_alloc(P * 4);
   ss_model_init(&E->cfg, E->params);
@@ -71,17 +88,21 @@ static void ienv_make(ienv *E, const ishape *s, const char *normalizer, uint64_t
   for (size_t i = 0; i < nt; i++) {
     ss_model_tensor t;
     ss_model_tensor_at(&E->cfg, i, &t);
-    if (strstr(t.name, "_norm"))
-      for (size_t j = 0; j < t.cols; j++) E->params[t.offset + j] = 1.0f;
+    const uint32_t kind = mr_kind_of(t.name);
+    if (kind == SS_TENSOR_GAIN || kind == SS_TENSOR_BIAS)
+      for (size_t j = 0; j < t.cols; j++) E->params[t.offset + j] = kind == SS_TENSOR_GAIN;
   }
   E->work_bytes = ss_model_forward_workspace_size(&E->cfg, IB, IN);
   E->work = ss_test_alloc(E->work_bytes);
 }
 
-static bool is_linear(const char *name) {
-  return !strcmp(name, "wq") || !strcmp(name, "wk") || !strcmp(name, "wv") ||
-         !strcmp(name, "wo") || !strcmp(name, "w1") || !strcmp(name, "w2") ||
-         !strcmp(name, "unembed");
+/* A linear layer's weights: a matrix, or embed_a when tied (the
+   unembedding). */
+static bool is_linear(const ss_model_config *cfg, const char *name) {
+  return mr_kind_of(name) == SS_TENSOR_MATRIX || (cfg->tied && !strcmp(name, "embed_a"));
+}
+static bool is_unembedding(const ss_model_config *cfg, const char *name) {
+  return !strcmp(name, cfg->tied ? "embed_a" : "unembed");
 }
 
 TEST(model_linear_inputs_match_float64) {
@@ -93,19 +114,22 @@ TEST(model_linear_inputs_match_float64) {
       ienv E;
       ienv_make(&E, &SHAPES[si], norms[ni], 40 + si);
       const ss_model_config *cfg = &E.cfg;
+      CHECK_STATUS(ss_model_check(cfg), SS_OK);
       const size_t P = ss_model_param_count(cfg), nt = ss_model_tensor_count(cfg);
       double *P64 = ss_test_alloc(P * 8);
       mt_widen(E.params, P, P64);
       for (size_t ti = 0; ti < nt; ti++) {
         ss_model_tensor t;
         ss_model_tensor_at(cfg, ti, &t);
-        if (!is_linear(t.name)) continue;
-        const bool all_rows = !strcmp(t.name, "wk") || !strcmp(t.name, "wv") ||
-                              (t.layer + 1 < cfg->layers && strcmp(t.name, "unembed"));
+        if (!is_linear(cfg, t.name)) continue;
+        const bool all_rows = cfg->loss_at == SS_LOSS_AT_EVERY || !strcmp(t.name, "wk") ||
+                              !strcmp(t.name, "wv") ||
+                              (t.layer + 1 < cfg->layers && !is_unembedding(cfg, t.name));
         const size_t want = all_rows ? IB * IN : IB;
         double *x64 = ss_test_alloc(IB * IN * t.cols * 8);
         mr_capture cap = {t.offset, x64, 0};
-        CHECK(!isnan(mr_forward(cfg, P64, &E.batch, NULL, &cap)), "float64 forward");
+        mr_outputs ro = {.cap = &cap};
+        CHECK(!isnan(mr_forward(cfg, P64, &E.batch, &ro)), "float64 forward");
         CHECK(cap.count == want, "%s: the float64 model recorded %zu rows, want %zu", t.name,
               cap.count, want);
         double scale = 0;
@@ -132,7 +156,7 @@ TEST(model_linear_inputs_match_float64) {
       }
     }
   }
-  CHECK(matrices >= 30, "only %zu matrices", matrices);
+  CHECK(matrices >= 110, "only %zu matrices", matrices);
   printf("    %zu matrices; worst ratio to bound %.3g\n", matrices, worst);
 }
 
@@ -146,7 +170,7 @@ TEST(model_linear_inputs_bad_arguments) {
   for (size_t ti = 0; ti < nt; ti++) {
     ss_model_tensor t;
     ss_model_tensor_at(cfg, ti, &t);
-    if (!is_linear(t.name)) {
+    if (!is_linear(cfg, t.name)) {
       samples = 99;
       CHECK_STATUS(ss_model_linear_inputs(cfg, SS_IMPL_SCALAR, E.params, &E.batch, E.work,
                                           E.work_bytes, ti, x, cap, &samples),

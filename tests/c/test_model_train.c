@@ -32,7 +32,12 @@ static ss_model_config train_config(const double *np, const double *lp) {
                        .norm_params = np, .norm_nparams = 0,
                        .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                        .loss_params = lp, .loss_nparams = 1};
-  ss_task_dims(&TASK, &c.vocab_a, &c.vocab_b, &c.classes);
+  /* max_retrieval's shape (softscope.h): the feature, no second token
+     table, the loss at the last position; set here, not read from the
+     task, so the model's shape is this test's */
+  uint32_t vb;
+  ss_task_dims(&TASK, &c.vocab_a, &vb, &c.classes);
+  c.vocab_b = 0, c.feature = 1, c.loss_at = SS_LOSS_AT_LAST, c.norm = SS_MODEL_NORM_RMS;
   return c;
 }
 
@@ -76,14 +81,14 @@ static run_result train(ss_impl impl, uint64_t steps, float *snap) {
     if (snap && t == RERUN_STEPS) memcpy(snap, r.params, r.count * 4);
     const size_t n = train_n(t);
     ss_task_batch(&TASK, 1, t, TRAIN_BATCH, n, ta, tb, f, tg);
-    const ss_model_batch b = {TRAIN_BATCH, n, ta, tb, f, tg};
+    const ss_model_batch b = {TRAIN_BATCH, n, ta, NULL, f, tg};
     ss_model_outputs out = {0};
     r.status = ss_model_step(&cfg, impl, &opt, r.params, grads, state, scalars, &b, work, wbytes, &out);
     r.last_loss = out.loss;
   }
   if (r.status != SS_OK || steps != TRAIN_STEPS) return r;
   ss_task_batch(&TASK, 2, 0, TEST_BATCH, 16, ta, tb, f, tg);
-  const ss_model_batch test = {TEST_BATCH, 16, ta, tb, f, tg};
+  const ss_model_batch test = {TEST_BATCH, 16, ta, NULL, f, tg};
   ss_model_outputs out = {0};
   r.status = ss_model_forward(&cfg, impl, r.params, &test, work, wbytes, &out);
   r.accuracy = out.accuracy;
