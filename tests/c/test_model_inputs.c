@@ -61,7 +61,7 @@ static void ienv_make(ienv *E, const ishape *s, const char *normalizer, uint64_t
   const ss_kernel_info *nk = ss_kernel_find(normalizer, SS_FAMILY_NORMALIZER);
   cf_defaults(nk, IN, E->np);
   const ss_task task = {SS_TASK_MAX_RETRIEVAL, 4, 0};
-  E->cfg = (ss_model_config){.d = s->d, .heads = s->heads, .layers = s->layers, .mlp = s->mlp, .feature = 1,
+  E->cfg = (ss_model_config){.d = s->d, .heads = s->heads, .layers = s->layers, .mlp = s->mlp,
                              .positions = s->positions, .max_n = 8, .causal = s->causal,
                              .feature = 1, .norm = s->norm, .tied = s->tied,
                              .loss_at = s->loss_at, .seed = seed,

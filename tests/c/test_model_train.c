@@ -15,7 +15,7 @@
 
 #include "harness.h"
 
-#define TRAIN_STEPS 300
+#define TRAIN_STEPS 400
 #define TRAIN_BATCH 32
 #define TRAIN_LR 1e-2
 #define TRAIN_ACC 0.9

@@ -135,7 +135,7 @@ class Model {
 
       const cfg = (this._cfg = this.#struct(L.ss_model_config));
       const words = { vocab_a: vocabA, vocab_b: vocabB, classes, d, heads, layers, mlp: +mlp, positions, max_n: maxN,
-        causal: +causal, train_norm_params: +trainNorm, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
+        causal: +causal, train_norm_params: +trainNorm, feature: 1, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
         norm_params: normParams.ptr, norm_nparams: normParams.n, loss: ss._ptr.get(loss), loss_params: lossParams.ptr, loss_nparams: lossParams.n };
       for (const [f, v] of Object.entries(words)) cfg.u32(f, v);
       cfg.u64('seed', seed);
