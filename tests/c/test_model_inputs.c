@@ -59,7 +59,10 @@ static void ienv_make(ienv *E, const ishape *s, const char *normalizer, uint64_t
                              .normalizer = nk, .norm_params = E->np, .norm_nparams = nk->nparams,
                              .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                              .loss_params = E->lp, .loss_nparams = 1};
-  ss_task_dims(&task, &E->cfg.vocab_a, &E->cfg.vocab_b, &E->cfg.classes);
+  ss_task_shape sh;
+  ss_task_shape_of(&task, &sh);
+  E->cfg.vocab_a = sh.vocab_a, E->cfg.vocab_b = sh.vocab_b, E->cfg.classes = sh.classes;
+  E->cfg.feature = sh.feature, E->cfg.loss_at = sh.loss_at;
   ss_task_batch(&task, seed, 0, IB, IN, E->a, E->b, E->f, E->t);
   E->batch = (ss_model_batch){IB, IN, E->a, E->b, E->f, E->t};
   const size_t P = ss_model_param_count(&E->cfg);
