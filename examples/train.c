@@ -65,7 +65,10 @@ int main(void) {
                          .norm_nparams = norm->nparams,
                          .loss = find("cross_entropy", SS_FAMILY_LOSS),
                          .loss_params = loss_params, .loss_nparams = 1};
-  check(ss_task_dims(&task, &cfg.vocab_a, &cfg.vocab_b, &cfg.classes), "ss_task_dims");
+  ss_task_shape shape; /* the task's vocabularies, feature and loss position */
+  check(ss_task_shape_of(&task, &shape), "ss_task_shape_of");
+  cfg.vocab_a = shape.vocab_a, cfg.vocab_b = shape.vocab_b, cfg.classes = shape.classes;
+  cfg.feature = shape.feature, cfg.loss_at = shape.loss_at;
   check(ss_model_check(&cfg), "ss_model_check");
 
   /* The optimizer: the registry's adamw, its defaults with lr = 1e-2, on a

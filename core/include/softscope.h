@@ -1380,15 +1380,17 @@ ss_status ss_model_linear_inputs(const ss_model_config *cfg, ss_impl impl, const
    - SS_TASK_BIGRAM_BACKCOPY (Guo et al. 2024, "Active-Dormant Attention
      Heads", arXiv 2410.13835): a language of `values` = V tokens (ids 0 ..
      V-1) plus BOS = V; tokens 0 .. keys-1 are the k triggers (1 <= keys <
-     V). A fixed transition table (task_list.h's seed, the same for every
-     run seed) gives each token's next-token distribution. A sequence is
-     BOS, then a token uniform over the V tokens, then: after a trigger, the
-     token before the trigger (a copy; after BOS, a draw from the table);
-     otherwise a draw from the previous token's row. tokens_a = the
-     sequence's first n tokens, target = the next n (the language model's
-     targets: loss at every position). vocab_a = classes = V + 1, no second
-     table, no feature.
-   Uniform integers in [0, m) are floor(u32 m / 2^32) (bias below m 2^-32). */
+     V <= 1024). A fixed seeded transition table (tasks.h's seed, the same
+     for every run seed; task_bigram_backcopy.c) gives each token's
+     next-token distribution. A sequence is BOS, then a token uniform over
+     the non-triggers keys .. V-1 (as the paper's code: so no trigger
+     follows BOS or a trigger), then: after a trigger, the token before the
+     trigger (a copy); otherwise a draw from the previous token's row.
+     tokens_a = the sequence's first n tokens, target = the next n (the
+     language model's targets: loss at every position). vocab_a = classes =
+     V + 1, no second table, no feature.
+   Uniform integers in [0, m) are floor(u32 m / 2^32) (bias below m 2^-32);
+   the bigram draws floor(u64 W / 2^64) over a row's integer weights. */
 typedef enum ss_task_kind {
   SS_TASK_MAX_RETRIEVAL = 0,
   SS_TASK_KV_RETRIEVAL = 1,
@@ -1398,7 +1400,7 @@ typedef enum ss_task_kind {
 } ss_task_kind;
 typedef struct ss_task {
   uint32_t kind;   /* an ss_task_kind */
-  uint32_t values; /* value classes (bigram_backcopy: V), 2 .. SS_MODEL_MAX_VOCAB - 1 */
+  uint32_t values; /* value classes, 2 .. SS_MODEL_MAX_VOCAB - 1 (bigram_backcopy: V, 2 .. 1024) */
   uint32_t keys;   /* key ids (kv tasks: 2 .. SS_MODEL_MAX_VOCAB / 2 - 1); triggers (bigram_backcopy: 1 .. V - 1) */
 } ss_task;
 /* What a model for a task needs: its vocabularies (vocab_b 0: none),

@@ -38,8 +38,10 @@ static void env_make(env *E, const char *normalizer, uint32_t train) {
                              .normalizer = nk, .norm_params = E->np, .norm_nparams = nk->nparams,
                              .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                              .loss_params = E->lp, .loss_nparams = 1};
-  uint32_t vb;
-  ss_task_dims(&task, &E->cfg.vocab_a, &vb, &E->cfg.classes);
+  ss_task_shape sh;
+  ss_task_shape_of(&task, &sh);
+  E->cfg.vocab_a = sh.vocab_a, E->cfg.classes = sh.classes;
+  E->cfg.feature = sh.feature, E->cfg.loss_at = sh.loss_at;
   /* a second token table (max_retrieval has none: its tokens_b are 0), so
      that tokens_b's checks are tested */
   E->cfg.vocab_b = 3;

@@ -13,6 +13,11 @@
  * and every needle position occurs; a batch is a pure function of (seed,
  * step, n): the same twice, its first examples the same at a larger batch,
  * another seed or step another batch; bad arguments get their status.
+ * Every task of the list (task_list.h) has its shape, batches at its min_n
+ * and not below, tokens within its vocabularies and zeros where it has no
+ * second table or feature; batches of every task and 4 KB of the grammar
+ * text hash to values pinned natively (the wasm builds must match them).
+ * Bigram-Backcopy's own properties: test_model_bigram_backcopy.c.
  */
 #include <string.h>
 
@@ -36,8 +41,8 @@ static ss_status draw(const ss_task *task, uint64_t seed, uint64_t step, size_t 
 TEST(task_max_retrieval_target_is_max_priority_value) {
   const ss_task task = {SS_TASK_MAX_RETRIEVAL, 10, 0};
   uint32_t va, vb, c;
-  CHECK_STATUS(ss_task_dims(&task, &va, &vb, &c), SS_OK);
-  CHECK(va == 11 && vb == 1 && c == 10, "dims %u %u %u", va, vb, c);
+  CHECK_STATUS(ss_task_dims(&task, &va, &vb, &c), SS_OK); /* interim: the shape's first three */
+  CHECK(va == 11 && vb == 0 && c == 10, "dims %u %u %u", va, vb, c);
   CHECK_STATUS(draw(&task, 3, 9, TASK_EXAMPLES, TN, &D1), SS_OK);
   for (size_t e = 0; e < TASK_EXAMPLES; e++) {
     const uint32_t *a = D1.a + e * TN, *b = D1.b + e * TN;
@@ -62,9 +67,6 @@ static size_t needle_of(const uint32_t *a, size_t first, size_t n, uint32_t key,
 
 TEST(task_kv_retrieval_needle_appears_exactly_once) {
   const ss_task task = {SS_TASK_KV_RETRIEVAL, 6, 5};
-  uint32_t va, vb, c;
-  CHECK_STATUS(ss_task_dims(&task, &va, &vb, &c), SS_OK);
-  CHECK(va == 10 && vb == 7 && c == 6, "dims %u %u %u", va, vb, c);
   CHECK_STATUS(draw(&task, 4, 0, TASK_EXAMPLES, TN, &D1), SS_OK);
   size_t seen[TN] = {0};
   for (size_t e = 0; e < TASK_EXAMPLES; e++) {
@@ -83,9 +85,6 @@ TEST(task_kv_retrieval_needle_appears_exactly_once) {
 
 TEST(task_kv_or_none_absent_half_the_time) {
   const ss_task task = {SS_TASK_KV_OR_NONE, 6, 5};
-  uint32_t va, vb, c;
-  CHECK_STATUS(ss_task_dims(&task, &va, &vb, &c), SS_OK);
-  CHECK(va == 11 && vb == 7 && c == 7, "dims %u %u %u", va, vb, c);
   CHECK_STATUS(draw(&task, 5, 2, TASK_EXAMPLES, TN, &D1), SS_OK);
   size_t absent = 0;
   for (size_t e = 0; e < TASK_EXAMPLES; e++) {
@@ -137,13 +136,18 @@ TEST(task_bad_arguments) {
   uint32_t va, vb, c;
   CHECK_STATUS(ss_task_batch(NULL, 1, 0, 2, 4, D1.a, D1.b, D1.f, D1.t), SS_ERR_NULL);
   CHECK_STATUS(ss_task_batch(&ok, 1, 0, 2, 4, NULL, D1.b, D1.f, D1.t), SS_ERR_NULL);
+  CHECK_STATUS(ss_task_batch(&ok, 1, 0, 2, 4, D1.a, NULL, NULL, D1.t), SS_OK); /* optional */
   CHECK_STATUS(ss_task_batch(&ok, 1, 0, 2, 4, D1.a, D1.b, D1.f, NULL), SS_ERR_NULL);
   CHECK_STATUS(ss_task_dims(&ok, NULL, &vb, &c), SS_ERR_NULL);
+  ss_task_shape sh;
+  CHECK_STATUS(ss_task_shape_of(NULL, &sh), SS_ERR_NULL);
+  CHECK_STATUS(ss_task_shape_of(&ok, NULL), SS_ERR_NULL);
   const ss_task bad_kind = {SS_TASK_COUNT, 6, 5}, few_values = {SS_TASK_MAX_RETRIEVAL, 1, 0},
                 few_keys = {SS_TASK_KV_RETRIEVAL, 6, 1},
                 many_values = {SS_TASK_MAX_RETRIEVAL, SS_MODEL_MAX_VOCAB, 0},
                 kv_none = {SS_TASK_KV_OR_NONE, 6, 5};
   CHECK_STATUS(ss_task_dims(&bad_kind, &va, &vb, &c), SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(ss_task_shape_of(&bad_kind, &sh), SS_ERR_PARAM_RANGE);
   CHECK_STATUS(ss_task_dims(&few_values, &va, &vb, &c), SS_ERR_PARAM_RANGE);
   CHECK_STATUS(ss_task_dims(&few_keys, &va, &vb, &c), SS_ERR_PARAM_RANGE);
   CHECK_STATUS(ss_task_dims(&many_values, &va, &vb, &c), SS_ERR_PARAM_RANGE);
@@ -154,4 +158,73 @@ TEST(task_bad_arguments) {
                SS_ERR_PARAM_RANGE);
   CHECK_STATUS(ss_task_batch(&kv_none, 1, 0, 2, 3, D1.a, D1.b, D1.f, D1.t), SS_OK);
   CHECK(ss_task_name(SS_TASK_COUNT) == NULL && !strcmp(ss_task_name(0), "max_retrieval"), "names");
+}
+
+/* Every task of the list: a name, a shape with min_n >= 2, batches at min_n
+   and not below, ss_task_dims the shape's first three. */
+TEST(task_shapes_of_every_task) {
+  static const uint32_t want[SS_TASK_COUNT][6] = {
+      /* vocab_a, vocab_b, classes, feature, loss_at, min_n for values 7, keys 4 */
+      {8, 0, 7, 1, SS_LOSS_AT_LAST, 2},
+      {8, 8, 7, 0, SS_LOSS_AT_LAST, 2},
+      {9, 8, 8, 0, SS_LOSS_AT_LAST, 3},
+      {8, 0, 8, 0, SS_LOSS_AT_EVERY, 2}};
+  for (uint32_t kind = 0; kind < SS_TASK_COUNT; kind++) {
+    const ss_task task = {kind, 7, 4};
+    ss_task_shape s;
+    uint32_t va, vb, c;
+    CHECK(ss_task_name(kind) != NULL, "kind %u: no name", kind);
+    CHECK_STATUS(ss_task_shape_of(&task, &s), SS_OK);
+    const uint32_t got[6] = {s.vocab_a, s.vocab_b, s.classes, s.feature, s.loss_at, s.min_n};
+    CHECK(!memcmp(got, want[kind], sizeof got), "%s: shape %u %u %u %u %u %u", ss_task_name(kind),
+          got[0], got[1], got[2], got[3], got[4], got[5]);
+    CHECK_STATUS(ss_task_dims(&task, &va, &vb, &c), SS_OK);
+    CHECK(va == s.vocab_a && vb == s.vocab_b && c == s.classes, "%s: dims", ss_task_name(kind));
+    memset(D1.b, 0xff, sizeof D1.b), memset(D1.f, 0xff, sizeof D1.f);
+    CHECK_STATUS(draw(&task, 1, 0, 8, s.min_n, &D1), SS_OK);
+    CHECK_STATUS(draw(&task, 1, 0, 8, s.min_n - 1, &D1), SS_ERR_PARAM_RANGE);
+    CHECK_STATUS(draw(&task, 1, 0, 8, TN, &D1), SS_OK);
+    for (size_t i = 0; i < 8 * TN; i++) {
+      CHECK(D1.a[i] < s.vocab_a && (s.vocab_b ? D1.b[i] < s.vocab_b : D1.b[i] == 0) &&
+                (s.feature || D1.f[i] == 0.0f),
+            "%s: item %zu out of its vocabularies", ss_task_name(kind), i);
+      if (s.loss_at == SS_LOSS_AT_EVERY || i < 8) CHECK(D1.t[i] < s.classes, "%s: target", ss_task_name(kind));
+    }
+  }
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t bytes) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < bytes; i++) h = (h ^ c[i]) * 1099511628211ull;
+  return h;
+}
+
+/* Batches and 4 KB of the grammar text hashed (FNV-1a 64 of the bytes),
+   pinned to the values computed once natively: the same in the wasm scalar,
+   SIMD and relaxed builds proves the generators are bit-identical. */
+TEST(task_pinned_batches_and_grammar) {
+  static const uint64_t pinned[SS_TASK_COUNT + 2] = {
+      0x879f6da5c1981717ull, 0x1929e0351d4d6fe2ull, 0x44faec259476fad3ull,
+      0x15b2e8c85c82092aull, 0xf94de3bcee6fe072ull, 0x6563007039100af6ull};
+  uint64_t got[SS_TASK_COUNT + 2];
+  for (uint32_t kind = 0; kind < SS_TASK_COUNT; kind++) {
+    const ss_task task = {kind, 10, 5};
+    CHECK_STATUS(draw(&task, 42, 7, 16, TN, &D1), SS_OK);
+    const size_t targets = kind == SS_TASK_BIGRAM_BACKCOPY ? 16 * TN : 16;
+    uint64_t h = 1469598103934665603ull;
+    h = fnv(h, D1.a, 16 * TN * 4), h = fnv(h, D1.b, 16 * TN * 4);
+    h = fnv(h, D1.f, 16 * TN * 4), got[kind] = fnv(h, D1.t, targets * 4);
+  }
+  {
+    const ss_task task = {SS_TASK_BIGRAM_BACKCOPY, 1024, 3};
+    CHECK_STATUS(draw(&task, 42, 7, 4, TN, &D1), SS_OK);
+    got[SS_TASK_COUNT] = fnv(fnv(1469598103934665603ull, D1.a, 4 * TN * 4), D1.t, 4 * TN * 4);
+  }
+  static char text[4096];
+  CHECK_STATUS(ss_grammar_text(2024, text, sizeof text), SS_OK);
+  got[SS_TASK_COUNT + 1] = fnv(1469598103934665603ull, text, sizeof text);
+  for (size_t i = 0; i < SS_TASK_COUNT + 2; i++)
+    CHECK(got[i] == pinned[i], "hash %zu (%s): %016llx, pinned %016llx", i,
+          i < SS_TASK_COUNT ? ss_task_name((uint32_t)i) : i == SS_TASK_COUNT ? "bigram V 1024" : "grammar",
+          (unsigned long long)got[i], (unsigned long long)pinned[i]);
 }

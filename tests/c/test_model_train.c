@@ -32,12 +32,10 @@ static ss_model_config train_config(const double *np, const double *lp) {
                        .norm_params = np, .norm_nparams = 0,
                        .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
                        .loss_params = lp, .loss_nparams = 1};
-  /* max_retrieval's shape (softscope.h): the feature, no second token
-     table, the loss at the last position; set here, not read from the
-     task, so the model's shape is this test's */
-  uint32_t vb;
-  ss_task_dims(&TASK, &c.vocab_a, &vb, &c.classes);
-  c.vocab_b = 0, c.feature = 1, c.loss_at = SS_LOSS_AT_LAST, c.norm = SS_MODEL_NORM_RMS;
+  ss_task_shape sh;
+  ss_task_shape_of(&TASK, &sh);
+  c.vocab_a = sh.vocab_a, c.vocab_b = sh.vocab_b, c.classes = sh.classes;
+  c.feature = sh.feature, c.loss_at = sh.loss_at;
   return c;
 }
 

@@ -101,9 +101,15 @@ static void struct_item(ss_json *b, size_t i) {
       num_member(b, "scalars_per_tensor", SS_OPT_SCALARS, true);
       break;
     }
-    default: {
+    case 5: {
       OPEN(ss_task);
       FIELD(ss_task, kind); FIELD(ss_task, values); FIELD(ss_task, keys);
+      break;
+    }
+    default: {
+      OPEN(ss_task_shape);
+      FIELD(ss_task_shape, vocab_a); FIELD(ss_task_shape, vocab_b); FIELD(ss_task_shape, classes);
+      FIELD(ss_task_shape, feature); FIELD(ss_task_shape, loss_at); FIELD(ss_task_shape, min_n);
       break;
     }
   }
@@ -112,7 +118,7 @@ static void struct_item(ss_json *b, size_t i) {
 #undef FIELD
 #undef OPEN
 
-static size_t struct_count(void) { return 6; }
+static size_t struct_count(void) { return 7; }
 
 const ss_json_section ss_json_model_positions = {
     .key = "positions", .is_enum = true, .count = positions_count, .item = positions_item};
