@@ -254,7 +254,7 @@ TEST(model_divergence_is_a_status_never_ok_with_nonfinite) {
     float *w = ss_test_alloc(P * 4);
     memcpy(w, E.params, P * 4);
     /* both token tables at 3e38: h0 = 6e38 overflows float */
-    ss_model_tensor ta, tb;
+    ss_model_tensor ta = {0}, tb = {0}; /* zeros if the model has no second table */
     ss_model_tensor_at(cfg, 0, &ta);
     ss_model_tensor_at(cfg, 1, &tb);
     for (size_t i = 0; i < ta.rows * ta.cols; i++) w[ta.offset + i] = 3e38f;
