@@ -77,7 +77,7 @@ function normParamsOf(ss, run) {
   if (run.model.config.trainNormParams) {
     const arena = run.model.params();
     const floats = k.params.filter((p) => p.type === 'float');
-    for (const t of run.model.tensors().filter((x) => x.name === 'norm_params'))
+    for (const t of run.model.tensors().filter((x) => x.kind === 'normalizer'))
       byLayer[t.layer] = Object.fromEntries(floats.map((p, j) => [p.name, fin(arena[t.offset + j])]));
   }
   return { normParams: { ...given, ...(byLayer[0] ?? {}) }, normParamsByLayer: byLayer.length ? byLayer : null };

@@ -31,10 +31,11 @@
 import { SoftscopeError, STATUS, describe } from '../api/errors.js';
 import { ADAROUND } from './adaround.js';
 
-/** The tensors that stay float: norm gains and the normalizer's trained parameters. */
-const FLOAT_TENSOR = /_norm$|^norm_params$/;
-/** Lookups: no inputs to calibrate on (ss_model_linear_inputs: SS_ERR_DOMAIN). */
-const LOOKUPS = new Set(['embed_a', 'embed_b', 'feature', 'positions']);
+/** The tensors that stay float, by kind (C's ss_tensor_kind): norm gains and biases, the normalizer's trained parameters. */
+const FLOAT_KINDS = new Set(['gain', 'bias', 'normalizer']);
+/** Embeddings (tables, positions, the feature's u; also a tied embed_a) are rounded to nearest: AdaRound calibrates the
+ *  matrices only, on their inputs (ss_model_linear_inputs). */
+const CALIBRATED_KIND = 'matrix';
 const FLT_MAX = 3.4028234663852886e38;
 const BITS_MIN = 2, BITS_MAX = 8, CAST_BITS = 8;
 /** Calibration rows per matrix (AdaRound's batch). */
@@ -138,8 +139,8 @@ export function quantizedParams(ss, model, spec) {
   const fmtMax = hasParam(k, 'bits') ? null : castMax(ss, k);
   const tensors = model.tensors();
   tensors.forEach((t, ti) => {
-    if (FLOAT_TENSOR.test(t.name)) return;
-    const x = ada && !LOOKUPS.has(t.name) ? calibration(model, ti, cal) : null;
+    if (FLOAT_KINDS.has(t.kind)) return;
+    const x = ada && t.kind === CALIBRATED_KIND ? calibration(model, ti, cal) : null;
     for (let r = 0; r < t.rows; r++) {
       const at = t.offset + r * t.cols, row = out.slice(at, at + t.cols);
       let q;

@@ -23,7 +23,7 @@ const EVAL_WORK_BYTES = 32 * 2 ** 20;
 const MAX_EXAMPLES = 1 << 16;
 const MAX_STEPS = 1e7;
 
-const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'positions', 'maxN', 'causal', 'attention',
+const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'positions', 'maxN', 'causal', 'norm', 'tied', 'attention',
   'normalizer', 'normalizerParams', 'trainNormParams', 'loss', 'seed', 'optimizer', 'optimizerParams', 'schedule',
   'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN'];
 
@@ -87,29 +87,33 @@ class Model {
     const o = opts(options, where, KEYS);
     const int = (key, def, min, max) => integer(o, key, def, min, max, where);
 
-    // The task: its kind by name, its sizes checked by C (ss_task_dims).
+    // The task: its kind by name, its shape from C (ss_task_shape_of: vocabularies, classes, feature, where the loss reads).
     const taskKind = choice(o, 'task', ss.enums.task, 'max_retrieval', where);
     const values = int('values', 16, 1, lim.max_vocab), keys = int('keys', 16, 1, lim.max_vocab);
     const task = this.#struct(L.ss_task);
     task.u32('kind', taskKind);
     task.u32('values', values);
     task.u32('keys', keys);
-    const dims = this.#block(12);
-    if (ss.exports.ss_task_dims(task.ptr, dims, dims + 4, dims + 8) !== 0) {
-      // which one: C's verdict with keys at a value it takes
-      task.u32('keys', 2);
-      const bad = ss.exports.ss_task_dims(task.ptr, dims, dims + 4, dims + 8) !== 0 ? 'values' : 'keys';
+    const shape = this.#struct(L.ss_task_shape);
+    if (ss.exports.ss_task_shape_of(task.ptr, shape.ptr) !== 0) {
+      // which one: C's verdict with keys at a value it takes (1 for bigram_backcopy's triggers, 2 for the kv tasks)
+      const takes = (k) => (task.u32('keys', k), ss.exports.ss_task_shape_of(task.ptr, shape.ptr) === 0);
+      const bad = takes(1) || takes(2) ? 'keys' : 'values';
       task.u32('keys', keys);
       this.free();
-      throw new SoftscopeError(`${where}: options.${bad} = ${o[bad]} is out of range for the task ${ss.enums.task[taskKind]}`,
+      throw new SoftscopeError(`${where}: options.${bad} = ${bad === 'keys' ? keys : values} is out of range for the task ${ss.enums.task[taskKind]}`,
         STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${bad}` });
     }
-    heap.refresh();
-    const [vocabA, vocabB, classes] = heap.u32.subarray(dims >>> 2, (dims >>> 2) + 3);
+    const [vocabA, vocabB, classes, feature, lossAt] = ['vocab_a', 'vocab_b', 'classes', 'feature', 'loss_at'].map((f) => shape.getU32(f));
+    const every = ss.enums.loss_at[lossAt] === 'every';
 
     try {
       const d = int('d', 64, 2, lim.max_d), heads = int('heads', 4, 1, lim.max_heads), layers = int('layers', 1, 1, lim.max_layers);
-      const mlp = flag(o, 'mlp', true, where), causal = flag(o, 'causal', false, where);
+      const mlp = flag(o, 'mlp', true, where), causal = flag(o, 'causal', every, where);
+      if (every && !causal)
+        throw new SoftscopeError(`${where}: options.causal = false: the task ${ss.enums.task[taskKind]} predicts every next token, which needs a causal mask`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.causal' });
+      const norm = choice(o, 'norm', ss.enums.norm, 'rmsnorm', where), tied = flag(o, 'tied', false, where);
       const trainNorm = flag(o, 'trainNormParams', false, where);
       const positions = choice(o, 'positions', ss.enums.positions, 'none', where);
       const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where);
@@ -135,12 +139,12 @@ class Model {
 
       const cfg = (this._cfg = this.#struct(L.ss_model_config));
       const words = { vocab_a: vocabA, vocab_b: vocabB, classes, d, heads, layers, mlp: +mlp, positions, max_n: maxN,
-        causal: +causal, train_norm_params: +trainNorm, feature: 1, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
+        causal: +causal, train_norm_params: +trainNorm, feature, norm, tied: +tied, loss_at: lossAt, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
         norm_params: normParams.ptr, norm_nparams: normParams.n, loss: ss._ptr.get(loss), loss_params: lossParams.ptr, loss_nparams: lossParams.n };
       for (const [f, v] of Object.entries(words)) cfg.u32(f, v);
       cfg.u64('seed', seed);
       const s = ss.exports.ss_model_check(cfg.ptr);
-      if (s !== 0) throw this.#configError(s, { heads, d, positions, trainNorm, normalizer, attention, loss }, where);
+      if (s !== 0) throw this.#configError(s, { heads, d, positions, trainNorm, normalizer, attention, loss, tied }, where);
 
       // The training batch's n: in [trainN[0], trainN[1]], each checked by C.
       const ex = ss.exports;
@@ -186,6 +190,7 @@ class Model {
       if (si !== 0) throw ss._fail(where, si, []);
 
       this.config = Object.freeze({ task: ss.enums.task[taskKind], values, keys, d, heads, layers, mlp, positions: ss.enums.positions[positions],
+        norm: ss.enums.norm[norm], tied, lossAt: ss.enums.loss_at[lossAt], feature: !!feature,
         maxN, causal, attention: attention.name, normalizer: normalizer.name, trainNormParams: trainNorm, loss: loss.name,
         seed: Number(seed), optimizer: optimizer.name, schedule: ss.schedules[schedule], steps, warmup, decay, minFactor, batch,
         trainN: Object.freeze([...trainN]), vocabA, vocabB, classes });
@@ -237,7 +242,7 @@ class Model {
   // tokens_a, tokens_b, feature, target for `batch` examples of up to n items.
   #arrays(batch, n) {
     const items = batch * n;
-    return { batch, n, a: this.#block(items * 4), b: this.#block(items * 4), f: this.#block(items * 4), t: this.#block(batch * 4) };
+    return { batch, n, a: this.#block(items * 4), b: this.#block(items * 4), f: this.#block(items * 4), t: this.#block(items * 4) };
   }
 
   // ss_model_check's status as an Error naming the option that causes it.
@@ -253,6 +258,9 @@ class Model {
     if (s === STATUS.SS_ERR_PARAM_RANGE && c.d % c.heads !== 0) return err('options.heads', `= ${c.heads} must divide d = ${c.d}`);
     if (s === STATUS.SS_ERR_PARAM_RANGE && c.positions === ss.enums.positions.indexOf('sinusoidal') && c.d % 2)
       return err('options.d', `= ${c.d} must be even with sinusoidal positions`);
+    if (s === STATUS.SS_ERR_PARAM_RANGE && c.positions === ss.enums.positions.indexOf('rope') && (c.d / c.heads) % 2)
+      return err('options.heads', `= ${c.heads}: d / heads = ${c.d / c.heads} must be even with rotary positions`);
+    if (s === STATUS.SS_ERR_PARAM_RANGE && c.tied) return err('options.tied', '= true needs as many classes as input tokens');
     return err('options', 'describe a model ss_model_check rejects');
   }
 
@@ -275,7 +283,7 @@ class Model {
   // The outputs struct with the given pointers (0: not asked for).
   #outputs(ptrs = {}) {
     const o = this._out;
-    for (const f of ['pred', 'logits', 'query_attn', 'maps', 'map_example']) o.u32(f, ptrs[f] ?? 0);
+    for (const f of ['pred', 'logits', 'query_attn', 'maps', 'map_example', 'position_loss']) o.u32(f, ptrs[f] ?? 0);
     return o.ptr;
   }
 
@@ -495,7 +503,8 @@ class Model {
     this.#heap.f32.set(v, this._params >>> 2);
   }
 
-  /** The arena's tensors: [{ name, layer, offset, rows, cols }] (offset in floats). */
+  /** The arena's tensors: [{ name, kind, layer, offset, rows, cols }] (offset in floats; kind: embedding, matrix, gain,
+   *  bias or normalizer, C's ss_tensor_kind). */
   tensors() {
     const where = 'model.tensors', ss = this.#ss;
     this.#live(where);
@@ -505,7 +514,7 @@ class Model {
       for (let i = 0; i < this._tensorCount; i++) {
         const s = ss.exports.ss_model_tensor_at(this._cfg.ptr, i, t.ptr);
         if (s !== 0) throw ss._fail(where, s, []);
-        out.push({ name: ss._cString(t.getU32('name')), layer: t.getU32('layer'), offset: t.getU32('offset'), rows: t.getU32('rows'), cols: t.getU32('cols') });
+        out.push({ name: ss._cString(t.getU32('name')), kind: ss.enums.tensor_kind[t.getU32('kind')], layer: t.getU32('layer'), offset: t.getU32('offset'), rows: t.getU32('rows'), cols: t.getU32('cols') });
       }
       return out;
     } finally {
@@ -529,7 +538,7 @@ class Model {
 // A test batch's arrays (tokens_a, tokens_b, feature, target) in scratch.
 function testArrays(ss, examples, n) {
   const items = examples * n * 4;
-  return { a: ss._scratch.get('model-a', items), b: ss._scratch.get('model-b', items), f: ss._scratch.get('model-f', items), t: ss._scratch.get('model-t', examples * 4) };
+  return { a: ss._scratch.get('model-a', items), b: ss._scratch.get('model-b', items), f: ss._scratch.get('model-f', items), t: ss._scratch.get('model-t', items) };
 }
 
 // options.trainN: n or [lo, hi], integers with 2 <= lo <= hi <= max.

@@ -28,6 +28,14 @@ static const char *const NORMS[SS_MODEL_NORM_COUNT] = {"rmsnorm", "layernorm"};
 static const char *const LOSS_AT[SS_LOSS_AT_COUNT] = {"last", "every"};
 static const char *const TENSOR_KINDS[SS_TENSOR_KIND_COUNT] = {"embedding", "matrix", "gain", "bias",
                                                                "normalizer"};
+/* Where each task's loss reads ("last" or "every"), by task (its shape's
+   loss_at does not depend on the task's sizes: asked at valid ones). */
+static void task_loss_at_item(ss_json *b, size_t i) {
+  const ss_task t = {.kind = (uint32_t)i, .values = 16, .keys = 3};
+  ss_task_shape sh = {0};
+  ss_task_shape_of(&t, &sh);
+  ss_json_str(b, sh.loss_at < SS_LOSS_AT_COUNT ? LOSS_AT[sh.loss_at] : "last");
+}
 static size_t norm_count(void) { return SS_MODEL_NORM_COUNT; }
 static void norm_item(ss_json *b, size_t i) { ss_json_str(b, NORMS[i]); }
 static size_t loss_at_count(void) { return SS_LOSS_AT_COUNT; }
@@ -124,6 +132,8 @@ const ss_json_section ss_json_model_positions = {
     .key = "positions", .is_enum = true, .count = positions_count, .item = positions_item};
 const ss_json_section ss_json_model_tasks = {
     .key = "task", .is_enum = true, .count = task_count, .item = task_item};
+const ss_json_section ss_json_model_task_loss_at = {
+    .key = "task_loss_at", .is_enum = true, .count = task_count, .item = task_loss_at_item};
 const ss_json_section ss_json_model_norms = {
     .key = "norm", .is_enum = true, .count = norm_count, .item = norm_item};
 const ss_json_section ss_json_model_loss_at = {

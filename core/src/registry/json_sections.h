@@ -7,6 +7,7 @@ SS_JSON_SECTION(optim_functions) /* core/src/optim/registry_json.c: "functions" 
 SS_JSON_SECTION(optim_schedules) /* core/src/optim/registry_json.c: enums "schedule" */
 SS_JSON_SECTION(model_positions) /* core/src/model/registry_json.c: enums "positions" */
 SS_JSON_SECTION(model_tasks)     /* core/src/model/registry_json.c: enums "task" */
+SS_JSON_SECTION(model_task_loss_at) /* core/src/model/registry_json.c: enums "task_loss_at" */
 SS_JSON_SECTION(model_norms)     /* core/src/model/registry_json.c: enums "norm" */
 SS_JSON_SECTION(model_loss_at)   /* core/src/model/registry_json.c: enums "loss_at" */
 SS_JSON_SECTION(model_tensor_kinds) /* core/src/model/registry_json.c: enums "tensor_kind" */

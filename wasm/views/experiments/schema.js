@@ -40,7 +40,8 @@ export const TRAIN_DEFAULTS = {
 export const schema = {
   view: 'experiments',
   fields: [
-    { key: 'task', type: 'choice', label: 'task', options: (ss) => ss.enums.task,
+    // the tasks answered at the last item (the language-model tasks, whose loss is at every position, are the language view's)
+    { key: 'task', type: 'choice', label: 'task', options: (ss) => ss.enums.task.filter((t, i) => ss.enums.task_loss_at?.[i] !== 'every'),
       default: (ss) => (ss.enums.task.includes('max_retrieval') ? 'max_retrieval' : ss.enums.task[0]) },
     { key: 'normalizers', type: 'names', label: 'normalizers', options: trainable, min: 1, max: MAX_NORMALIZERS,
       default: (ss) => WANTED.filter((n) => trainable(ss).includes(n)) },

@@ -1,0 +1,170 @@
+/*
+ * The model as a language model (softscope.h: SS_LOSS_AT_EVERY, causal):
+ * seeded short runs that must learn, in every build.
+ *
+ *   grammar text  ss_grammar_text's corpus as characters (its alphabet,
+ *                 LM_TEXT bytes), windows by ss_text_batch, a 2-layer
+ *                 model with LayerNorm, learned positions and a tied
+ *                 unembedding: its validation loss (other windows of the
+ *                 same text under another seed) must fall below
+ *                 LM_TEXT_LOSS nats per character. The unigram entropy of
+ *                 the corpus is 3.01 nats and the entropy of a character
+ *                 given the one before 2.31 (grammar.c), the uniform one
+ *                 ln(alphabet) = 3.85: the bound (2.7; measured 2.44
+ *                 natively) needs the model to use the context.
+ *   Bigram-Backcopy  V = 16 tokens, 2 triggers, rotary positions, 1 layer
+ *                 (Guo et al. 2024): after training, the loss on the
+ *                 tokens after a trigger (a copy of the token before it:
+ *                 0 nats for a model that learned to copy) must be below
+ *                 LM_COPY_LOSS, far below ln 16 = 2.77, and the loss on
+ *                 the other tokens below LM_BIGRAM_LOSS (their entropy
+ *                 under the table is below it).
+ * A rerun from the same seed gives the same loss bit for bit (one build).
+ */
+#include <string.h>
+
+#include "harness.h"
+
+#define LM_TEXT 20000
+#define LM_N 32
+#define LM_BATCH 8
+#define LM_STEPS 300
+#define LM_TEXT_LOSS 2.7
+#define LM_COPY_LOSS 0.5
+#define LM_BIGRAM_LOSS 2.2
+
+typedef struct lm_run {
+  ss_model_config cfg;
+  double lp[1];
+  float *params, *grads, *state;
+  double *scalars;
+  void *work;
+  size_t work_bytes;
+  ss_model_optim opt;
+  double op[16];
+} lm_run;
+
+static void lm_make(lm_run *r, uint32_t vocab, uint32_t positions, uint32_t norm, uint32_t tied,
+                    uint32_t layers) {
+  memset(r, 0, sizeof *r);
+  r->cfg = (ss_model_config){.vocab_a = vocab, .classes = vocab, .d = 32, .heads = 2,
+                             .layers = layers, .mlp = 1, .positions = positions, .max_n = LM_N,
+                             .causal = 1, .norm = norm, .tied = tied,
+                             .loss_at = SS_LOSS_AT_EVERY, .seed = 7,
+                             .attention = ss_kernel_find("sdpa", SS_FAMILY_ATTENTION),
+                             .normalizer = ss_kernel_find("softmax", SS_FAMILY_NORMALIZER),
+                             .loss = ss_kernel_find("cross_entropy", SS_FAMILY_LOSS),
+                             .loss_params = r->lp, .loss_nparams = 1};
+  const ss_kernel_info *k = ss_kernel_find("adamw", SS_FAMILY_OPTIMIZER);
+  for (size_t i = 0; i < k->nparams; i++) r->op[i] = k->params[i].def;
+  r->op[ss_param_index(k, "lr")] = 3e-3;
+  r->opt = (ss_model_optim){.optimizer = k, .params = r->op, .nparams = k->nparams,
+                            .schedule = SS_SCHEDULE_COSINE, .total = LM_STEPS, .warmup = 20,
+                            .decay = 1, .min_factor = 0.1};
+  const size_t P = ss_model_param_count(&r->cfg);
+  r->params = ss_test_alloc(P * 4), r->grads = ss_test_alloc(P * 4);
+  r->state = ss_test_alloc(ss_model_opt_state_size(&r->cfg, k) * 4);
+  memset(r->state, 0, ss_model_opt_state_size(&r->cfg, k) * 4);
+  r->scalars = ss_test_alloc(ss_model_tensor_count(&r->cfg) * SS_OPT_SCALARS * 8);
+  memset(r->scalars, 0, ss_model_tensor_count(&r->cfg) * SS_OPT_SCALARS * 8);
+  r->work_bytes = ss_model_workspace_size(&r->cfg, LM_BATCH, LM_N);
+  r->work = ss_test_alloc(r->work_bytes);
+  ss_model_init(&r->cfg, r->params);
+}
+
+/* The grammar corpus as tokens of its own alphabet; the alphabet's size. */
+static uint32_t grammar_tokens(uint32_t *tokens) {
+  static char text[LM_TEXT];
+  ss_grammar_text(3, text, LM_TEXT);
+  int map[256];
+  memset(map, -1, sizeof map);
+  uint32_t v = 0;
+  for (size_t i = 0; i < LM_TEXT; i++) {
+    const unsigned char c = (unsigned char)text[i];
+    if (map[c] < 0) map[c] = (int)v++;
+    tokens[i] = (uint32_t)map[c];
+  }
+  return v;
+}
+
+/* Trains on the grammar text; the validation loss (LM_BATCH windows of 4
+   batches under seed 99). */
+static double train_text(lm_run *r, const uint32_t *text, uint32_t vocab) {
+  static uint32_t tok[LM_BATCH * LM_N], tgt[LM_BATCH * LM_N];
+  const ss_model_batch b = {LM_BATCH, LM_N, tok, NULL, NULL, tgt};
+  for (uint64_t t = 0; t < LM_STEPS; t++) {
+    if (ss_text_batch(text, LM_TEXT, vocab, SS_TEXT_NO_BOS, 1, t, LM_BATCH, LM_N, tok, tgt) ||
+        ss_model_step(&r->cfg, ss_impl_default(), &r->opt, r->params, r->grads, r->state,
+                      r->scalars, &b, r->work, r->work_bytes, NULL))
+      return -1;
+  }
+  double sum = 0;
+  for (uint64_t t = 0; t < 4; t++) {
+    ss_model_outputs out = {0};
+    if (ss_text_batch(text, LM_TEXT, vocab, SS_TEXT_NO_BOS, 99, t, LM_BATCH, LM_N, tok, tgt) ||
+        ss_model_forward(&r->cfg, ss_impl_default(), r->params, &b, r->work, r->work_bytes, &out))
+      return -1;
+    sum += out.loss;
+  }
+  return sum / 4;
+}
+
+TEST(model_lm_learns_the_grammar_text_and_reruns_bit_identically) {
+  static uint32_t text[LM_TEXT];
+  const uint32_t vocab = grammar_tokens(text);
+  CHECK(vocab > 20 && vocab < 64, "grammar alphabet of %u characters", vocab);
+  lm_run r;
+  lm_make(&r, vocab, SS_POSITIONS_LEARNED, SS_MODEL_NORM_LAYER, 1, 2);
+  const double loss = train_text(&r, text, vocab);
+  printf("    grammar text (%u characters): validation loss %.4f nats after %d steps (uniform %.3f)\n",
+         vocab, loss, LM_STEPS, log((double)vocab));
+  CHECK(loss > 0 && loss < LM_TEXT_LOSS, "validation loss %.4f, want < %.2f", loss, LM_TEXT_LOSS);
+  lm_run again;
+  lm_make(&again, vocab, SS_POSITIONS_LEARNED, SS_MODEL_NORM_LAYER, 1, 2);
+  const double loss2 = train_text(&again, text, vocab);
+  CHECK(loss2 == loss, "a rerun gave %.17g, the first run %.17g", loss2, loss);
+}
+
+TEST(model_lm_learns_bigram_backcopy) {
+  const ss_task task = {SS_TASK_BIGRAM_BACKCOPY, 16, 2};
+  ss_task_shape sh;
+  CHECK_STATUS(ss_task_shape_of(&task, &sh), SS_OK);
+  CHECK(sh.loss_at == SS_LOSS_AT_EVERY && sh.vocab_a == 17 && sh.classes == 17, "shape");
+  lm_run r;
+  lm_make(&r, sh.vocab_a, SS_POSITIONS_ROPE, SS_MODEL_NORM_RMS, 0, 1);
+  static uint32_t tok[LM_BATCH * LM_N], tgt[LM_BATCH * LM_N];
+  const ss_model_batch b = {LM_BATCH, LM_N, tok, NULL, NULL, tgt};
+  for (uint64_t t = 0; t < LM_STEPS; t++) {
+    CHECK_STATUS(ss_task_batch(&task, 1, t, LM_BATCH, LM_N, tok, NULL, NULL, tgt), SS_OK);
+    CHECK_STATUS(ss_model_step(&r.cfg, ss_impl_default(), &r.opt, r.params, r.grads, r.state,
+                               r.scalars, &b, r.work, r.work_bytes, NULL),
+                 SS_OK);
+  }
+  /* held-out sequences: the loss split by the kind of position (after a
+     trigger: a copy; otherwise a bigram draw) */
+  static float logits[LM_BATCH * LM_N * 17];
+  double copy = 0, other = 0;
+  size_t ncopy = 0, nother = 0;
+  for (uint64_t t = 0; t < 8; t++) {
+    CHECK_STATUS(ss_task_batch(&task, 99, t, LM_BATCH, LM_N, tok, NULL, NULL, tgt), SS_OK);
+    ss_model_outputs out = {.logits = logits};
+    CHECK_STATUS(ss_model_forward(&r.cfg, ss_impl_default(), r.params, &b, r.work, r.work_bytes,
+                                  &out),
+                 SS_OK);
+    for (size_t i = 0; i < LM_BATCH * LM_N; i++) {
+      const float *z = logits + i * 17;
+      double m = z[0], s = 0;
+      for (size_t j = 1; j < 17; j++) m = z[j] > m ? z[j] : m;
+      for (size_t j = 0; j < 17; j++) s += exp((double)z[j] - m);
+      const double nll = m + log(s) - (double)z[tgt[i]];
+      if (tok[i] < task.keys) copy += nll, ncopy++;
+      else other += nll, nother++;
+    }
+  }
+  copy /= (double)ncopy, other /= (double)nother;
+  printf("    bigram_backcopy: loss after a trigger %.4f (%zu), elsewhere %.4f (%zu) nats\n", copy,
+         ncopy, other, nother);
+  CHECK(ncopy > 50, "only %zu trigger positions", ncopy);
+  CHECK(copy < LM_COPY_LOSS, "loss after a trigger %.4f, want < %.2f", copy, LM_COPY_LOSS);
+  CHECK(other < LM_BIGRAM_LOSS, "loss elsewhere %.4f, want < %.2f", other, LM_BIGRAM_LOSS);
+}
