@@ -12,7 +12,7 @@
 
 #include "softscope.h"
 
-enum { STEPS = 300, BATCH = 32, TRAIN_N = 16, TEST_BATCH = 256 };
+enum { STEPS = 400, BATCH = 32, TRAIN_N = 16, TEST_BATCH = 256 };
 static const size_t TEST_N[] = {16, 256};
 
 /* Every status is checked: a message naming the call, then exit 1. */

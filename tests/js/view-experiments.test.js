@@ -180,8 +180,9 @@ describe('experiments model: a short seeded run', () => {
 
 describe('experiments: divergence, the stepper, memory', () => {
   it('a run whose loss becomes NaN/Inf is marked diverged at its step, its curve stops there, and the other normalizer\'s run goes on', () => {
-    // momentum at lr 1: softmax's loss overflows; softpick's stays finite for the 100 steps
-    const d = view.compute(ss, state('normalizers=softmax,softpick&optimizer=momentum&momentum.lr=1&d=16&heads=1&batch=8&steps=100&testMax=16&examples=16&quantizers=&schedule=constant'));
+    // momentum at lr 0.8: softpick's loss overflows (step 72); softmax's stays finite for the 100 steps (which one
+    // diverges is not the property: one run stops, the other goes on)
+    const d = view.compute(ss, state('normalizers=softpick,softmax&optimizer=momentum&momentum.lr=0.8&d=16&heads=1&batch=8&steps=100&testMax=16&examples=16&quantizers=&schedule=constant'));
     const [a, b] = d.runs;
     expect(a.diverged).toBeGreaterThan(1);
     expect(a.diverged).toBeLessThanOrEqual(100);
@@ -192,7 +193,7 @@ describe('experiments: divergence, the stepper, memory', () => {
     expect(b.step).toBe(100);
     expect(b.lengths.map((x) => x.n)).toEqual([16]);
     expect(d.phase).toBe('done');
-    expect(view.describe(d)).toMatch(new RegExp(`softmax diverged at step ${a.diverged}`));
+    expect(view.describe(d)).toMatch(new RegExp(`softpick diverged at step ${a.diverged}`));
   });
 
   it('round robin: each normalizer trains SLICE steps in turn; progress grows to 1 through train, test, done; stop() frees every model', () => {

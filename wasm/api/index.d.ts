@@ -380,13 +380,19 @@ export interface TrajectoryRunner<K extends OptimizerName = OptimizerName> {
   advance(k: number): [number, number, number][];
 }
 
-export type ModelTask = 'max_retrieval' | 'kv_retrieval' | 'kv_or_none';
-export type ModelPositions = 'none' | 'sinusoidal' | 'learned';
+export type ModelTask = 'max_retrieval' | 'kv_retrieval' | 'kv_or_none' | 'bigram_backcopy';
+export type ModelPositions = 'none' | 'sinusoidal' | 'learned' | 'rope';
+export type ModelNorm = 'rmsnorm' | 'layernorm';
+export type ModelTensorKind = 'embedding' | 'matrix' | 'gain' | 'bias' | 'normalizer';
 export interface ModelOptions {
-  /** default 'max_retrieval'; values (16) value classes, keys (16) key ids of the kv tasks */
+  /** default 'max_retrieval'; values (16) value classes (bigram_backcopy: its V tokens), keys (16) key ids of the kv
+   *  tasks (bigram_backcopy: its triggers, < values). bigram_backcopy is a language model: its loss is at every position */
   task?: ModelTask; values?: number; keys?: number;
-  /** d (64), heads (4), layers (1), mlp (true), positions ('none'), maxN (learned positions' rows: trainN's max), causal (false) */
+  /** d (64), heads (4), layers (1), mlp (true), positions ('none'), maxN (learned positions' rows: trainN's max), causal
+   *  (false; true, and required, for a task whose loss is at every position) */
   d?: number; heads?: number; layers?: number; mlp?: boolean; positions?: ModelPositions; maxN?: number; causal?: boolean;
+  /** norm ('rmsnorm'; 'layernorm' has a bias), tied (false: the unembedding is the token embedding; needs classes = tokens) */
+  norm?: ModelNorm; tied?: boolean;
   /** attention ('sdpa'), normalizer ('softmax') with its params; trainNormParams (false) trains its float parameters */
   attention?: AttentionName; normalizer?: NormalizerName; normalizerParams?: Params; trainNormParams?: boolean;
   loss?: LossName;
@@ -405,10 +411,12 @@ export interface ModelEvaluation {
    *  the weights are signed (sa_softmax, boltzmann may weigh a key below 0): the measures take distributions */
   entropy: number[]; maxWeight: number[]; support: number[];
 }
-export interface ModelTensor { name: string; layer: number; offset: number; rows: number; cols: number }
+/** kind: what the init and the weight decay follow (decay on embeddings and matrices only) */
+export interface ModelTensor { name: string; kind: ModelTensorKind; layer: number; offset: number; rows: number; cols: number }
 export interface Model {
   readonly config: Readonly<Required<Omit<ModelOptions, 'normalizerParams' | 'optimizerParams' | 'seed' | 'trainN'>>> &
-    { seed: number; trainN: readonly [number, number]; vocabA: number; vocabB: number; classes: number };
+    { seed: number; trainN: readonly [number, number]; vocabA: number; vocabB: number; classes: number;
+      lossAt: 'last' | 'every'; feature: boolean };
   readonly paramCount: number;
   readonly workspaceBytes: number;
   /** steps taken; diverged (and divergedAt) once a step's loss was NaN or Inf */
