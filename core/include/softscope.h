@@ -1232,7 +1232,8 @@ ss_status ss_model_tensor_at(const ss_model_config *cfg, size_t i, ss_model_tens
 /* Bytes of workspace a forward, gradient or training step on batch
    examples of n positions needs (caller-provided: no allocation in core);
    0 for a rejected config, batch or n out of range (1 <= batch, 2 <= n <=
-   SS_MODEL_MAX_N, n <= max_n with learned positions, batch n 4d <=
+   SS_MODEL_MAX_N, 1 <= n with SS_LOSS_AT_EVERY: a language model reads a
+   window of one token, n <= max_n with learned positions, batch n 4d <=
    SS_MAX_N) or a size beyond size_t. */
 size_t ss_model_workspace_size(const ss_model_config *cfg, size_t batch, size_t n);
 /* The smaller workspace ss_model_forward alone needs. */
@@ -1267,7 +1268,12 @@ typedef struct ss_model_batch {
    maps (layers x heads x n x n: every row's weights, layer by layer, for
    example map_example), position_loss (n values: the loss at each
    position averaged over the batch; SS_LOSS_AT_EVERY only, else left
-   alone). */
+   alone), hidden ((layers + 1) x n x d: example map_example's residual
+   stream entering each layer, then after the last; under
+   SS_LOSS_AT_LAST the last layer's output is position n-1 alone, its other
+   rows 0), values (layers x n x d: each layer's values v of example
+   map_example, heads side by side): what sinks, value drains and massive
+   activations are measured on. */
 typedef struct ss_model_outputs {
   double loss, accuracy;
   uint32_t *pred;
@@ -1276,6 +1282,8 @@ typedef struct ss_model_outputs {
   float *maps;
   size_t map_example;
   float *position_loss;
+  float *hidden;
+  float *values;
 } ss_model_outputs;
 
 /* The forward on one batch. work: work_bytes >= ss_model_forward_workspace_size
@@ -1283,7 +1291,8 @@ typedef struct ss_model_outputs {
    ss_model_step need ss_model_workspace_size). Inputs are checked here,
    once (the layers inside are not): the config's statuses,
    SS_ERR_UNSUPPORTED for an impl not in this build, SS_ERR_PARAM_RANGE for
-   batch or n out of range (or map_example >= batch with maps), the
+   batch or n out of range (or map_example >= batch with maps, hidden or
+   values), the
    batch's SS_ERR_NULL / SS_ERR_DOMAIN / SS_ERR_NAN / SS_ERR_NONFINITE,
    params not finite (SS_ERR_NAN / SS_ERR_NONFINITE); then a layer's or the
    attention's error (an overflow: SS_ERR_DOMAIN); and a loss that is NaN

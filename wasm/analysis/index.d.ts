@@ -1,6 +1,6 @@
 // softscope/analysis: computations shared by the CLI, the playground and
 // users beyond the kernels (analysis/index.js).
-import type { Softscope, Params, NormalizerName, Model, ModelTestOptions } from '../api/index.js';
+import type { Softscope, Params, NormalizerName, Model, ModelTestOptions, ModelPositions, ModelNorm, OptimizerName, Schedule, ModelStep } from '../api/index.js';
 
 // ---- the dispersion sweep (analysis/dispersion.js) ---------------------------
 
@@ -174,3 +174,148 @@ export function ptqQuantizers(ss: Softscope): string[];
 export function quantizedParams(ss: Softscope, model: Model, spec: PtqSpec): Float32Array;
 /** The quantized model's accuracy and loss on model.evaluate(test); the float parameters are restored, also on a throw. */
 export function quantizedAccuracy(ss: Softscope, model: Model, spec: PtqSpec, test?: ModelTestOptions): { accuracy: number; loss: number };
+
+// ---- a language model: corpus, training, generation, inspection, files (analysis/language.js) ----
+
+/** Where the training text comes from: the project's seeded English-like grammar (ss_grammar_text), Bigram-Backcopy
+ *  (Guo et al. 2024: a seeded bigram language whose trigger tokens are followed by a copy of the token before them),
+ *  or a text the user brings. */
+export type LanguageCorpus = 'grammar' | 'bigram_backcopy' | 'text';
+
+/** Text as tokens: the text's own alphabet (its distinct characters, sorted by code point) or, past
+ *  LANGUAGE_LIMITS.symbols distinct characters, its UTF-8 bytes; then BOS, the last id. */
+export interface LanguageVocab {
+  /** token id -> its text ('' for BOS; a byte vocabulary: the byte as a latin-1 character) */
+  readonly symbols: readonly string[];
+  /** symbols.length: the model's vocabulary */
+  readonly size: number;
+  readonly bos: number;
+  readonly bytes: boolean;
+  /** Bigram-Backcopy: the trigger tokens (ids 0 .. keys-1); [] for text */
+  readonly triggers: readonly number[];
+}
+
+export const LANGUAGE_LIMITS: {
+  /** characters of a user's text (UTF-16 code units counted as JS does: text.length) */
+  readonly textChars: number;
+  /** distinct characters before the vocabulary falls back to bytes */
+  readonly symbols: number;
+  /** a saved model file's bytes */
+  readonly fileBytes: number;
+  /** generate(): tokens per call */
+  readonly generate: number;
+};
+
+export interface LanguageModelOptions {
+  /** 'grammar' (default), 'bigram_backcopy' or 'text' (then `text` is required) */
+  corpus?: LanguageCorpus;
+  /** the user's text for corpus 'text' (at most LANGUAGE_LIMITS.textChars characters; at least context + 2 tokens) */
+  text?: string;
+  /** grammar: characters generated (200000); its seed is `seed` */
+  corpusChars?: number;
+  /** Bigram-Backcopy: V tokens (64) and k trigger tokens (3) */
+  values?: number; keys?: number;
+  /** text corpora: each training window starts with BOS (true); false as nanoGPT (no BOS, generate needs a prompt) */
+  bos?: boolean;
+  /** the fraction of a text corpus held out for validation (0.1, the end of the text) */
+  validation?: number;
+  /** the model: d (128), heads (4), layers (4), context (64: positions per window), mlp (true), positions ('learned'),
+   *  norm ('layernorm'), tied (true) */
+  d?: number; heads?: number; layers?: number; context?: number; mlp?: boolean; positions?: ModelPositions;
+  norm?: ModelNorm; tied?: boolean;
+  normalizer?: NormalizerName; normalizerParams?: Params; trainNormParams?: boolean;
+  /** training: optimizer ('adamw', lr 1e-3, beta2 0.99, weight_decay 0.1 unless given), schedule ('cosine') over steps
+   *  (2000) with warmup (100) down to minFactor (0.1), batch (12) windows a step, seed (0) */
+  optimizer?: OptimizerName; optimizerParams?: Params; schedule?: Schedule; steps?: number; warmup?: number;
+  minFactor?: number; batch?: number; seed?: number;
+}
+
+export interface LanguageValidation {
+  /** mean next-token loss in nats over the validation windows, and in bits per token (loss / ln 2) */
+  loss: number; bits: number;
+  /** the mean loss at each position of the window (context values) */
+  positionLoss: Float32Array;
+  windows: number;
+}
+
+/** One candidate of a generation step: its token, text, logit and probability under the base distribution
+ *  (softmax(logit / T)), after each stage that is on (in pipeline order) and in the final one. */
+export interface GenerationCandidate {
+  token: number; text: string; logit: number; base: number;
+  stages: Record<string, number>;
+  final: number;
+}
+export interface GenerationStep {
+  /** the drawn token and its text */
+  token: number; text: string;
+  /** the top candidates by base probability (options.top, 5), the drawn one added when it is not among them */
+  top: GenerationCandidate[];
+  /** tokens kept by the final distribution */
+  kept: number;
+}
+export interface GenerateOptions {
+  /** the text the generation continues ('': from BOS; required for a model trained without BOS) */
+  prompt?: string;
+  /** tokens to draw (200), at most LANGUAGE_LIMITS.generate */
+  length?: number;
+  /** the decoding stages that are on (registry samplers with role decode_stage, e.g. temperature, top_k, top_p,
+   *  min_p, typical) and their values by stage name (e.g. { temperature: 0.8, top_p: 0.9 }): the sampling view's
+   *  pipeline (analysis/decoding.js runPipeline) */
+  on?: string[]; stages?: Record<string, number>;
+  /** draws: Philox (seed, stream = step) through ss.categorical: the same text for the same seed in every build where
+   *  the logits agree */
+  seed?: number;
+  /** candidates reported per step (5; 0: none) */
+  top?: number;
+}
+export interface Generation { prompt: string; text: string; tokens: Uint32Array; steps: GenerationStep[] }
+
+export interface LanguageHead {
+  layer: number; head: number;
+  /** mean attention weight on BOS (position 0) over the queries at positions >= 1: all, after a trigger token (the
+   *  copy the head must make: "active"), after any other token ("dormant" when high: a sink) */
+  bosMass: number; bosMassTrigger: number | null; bosMassOther: number | null;
+  /** a head is a sink when bosMassOther (bosMass on text) > SINK_THRESHOLD (0.3) */
+  sink: boolean;
+  /** the L2 norm of BOS's value vector in this head against the mean of the other positions' (value drain) */
+  bosValueNorm: number; valueNorm: number;
+}
+export interface LanguageInspection {
+  tokens: Uint32Array; texts: string[]; n: number; layers: number; heads: number;
+  /** maps[((l heads + h) n + i) n + j]: query i's weight on key j */
+  maps: Float32Array;
+  headStats: LanguageHead[];
+  /** per layer l = 0 .. layers (the residual stream entering layer l; l = layers: after the last): the norm at BOS,
+   *  the mean norm elsewhere (residual peak), the kurtosis and max|h| / median|h| of its values (massive activations) */
+  residual: Array<{ layer: number; bosNorm: number; meanNorm: number; kurtosis: number; maxMedian: number }>;
+}
+
+export interface LanguageModel {
+  readonly ss: Softscope;
+  readonly model: Model;
+  readonly vocab: LanguageVocab;
+  /** the options as resolved (corpus, text's length not the text, the model's and the training's) */
+  readonly options: Readonly<Required<Omit<LanguageModelOptions, 'text' | 'normalizerParams' | 'optimizerParams'>>> &
+    { normalizerParams: Params; optimizerParams: Params; textChars: number };
+  /** tokens of the training and the validation part */
+  readonly trainTokens: number; readonly validationTokens: number;
+  readonly steps: number; readonly diverged: boolean;
+  step(k?: number): ModelStep | { diverged: true; step: number };
+  validate(options?: { windows?: number; seed?: number }): LanguageValidation;
+  /** the text as tokens (throws naming `argument` for a character not in the vocabulary) */
+  encode(text: string, argument?: string): Uint32Array;
+  decode(tokens: ArrayLike<number>): string;
+  generate(options?: GenerateOptions): Generation;
+  /** the model on one window: a prompt text (BOS first when the model uses BOS), or a validation window (seed) */
+  inspect(options?: { text?: string; seed?: number }): LanguageInspection;
+  /** a model file: 'SSLM' + version, a JSON header (options, vocabulary, steps) and the float32 parameters */
+  save(): Uint8Array;
+  free(): void;
+}
+export function createLanguageModel(ss: Softscope, options?: LanguageModelOptions): LanguageModel;
+/** A model from save()'s bytes: every field checked (Errors name `file`); generation and inspection work, training
+ *  continues with a fresh optimizer state (the file holds no corpus for 'text': pass options.text to train on) */
+export function loadLanguageModel(ss: Softscope, bytes: Uint8Array, options?: { text?: string }): LanguageModel;
+/** ss_grammar_text's corpus: chars characters under seed */
+export function grammarText(ss: Softscope, chars: number, seed?: number): string;
+export const SINK_THRESHOLD: number;

@@ -11,3 +11,5 @@ export { chiSquare } from './stats.js';
 export { quantMetrics, layerErrors } from './quant-metrics.js';
 export { nearestMinimum, trajectoryMetrics } from './trajectories.js';
 export { quantizedParams, quantizedAccuracy, ptqBits, ptqQuantizers, PTQ_SAMPLES } from './ptq.js';
+export { createLanguageModel, loadLanguageModel, grammarText, textVocab, LANGUAGE_LIMITS, SINK_THRESHOLD } from './language.js';
+export { runPipeline, decodeStages, stageParam } from './decoding.js';

@@ -34,15 +34,15 @@ const isPlainObject = (o) => o !== null && typeof o === 'object' && Object.proto
  *  an array, a typed array, a Map, ...) is a TypeError naming options. With
  *  `known`, a key not in it is an Error naming it (a typo such as
  *  { draw: 100 } is never silently ignored). Returns a copy (see snapshot). */
-export function options(o, where, known) {
+export function options(o, where, known, name = 'options') {
   if (o === undefined || o === null) return {};
   if (!isPlainObject(o))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
+    throw new SoftscopeTypeError(`${where}: ${name} must be an object (got ${describe(o)})`, { argument: name });
   if (o instanceof Copy) return o;
   const keys = Object.keys(o);
   const bad = known && keys.find((key) => !known.includes(key));
   if (bad !== undefined)
-    throw new SoftscopeError(`${where}: unknown option options.${bad}; known: ${known.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT, { argument: `options.${bad}` });
+    throw new SoftscopeError(`${where}: unknown option ${name}.${bad}; known: ${known.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT, { argument: `${name}.${bad}` });
   return snapshot(o, known ?? keys);
 }
 
@@ -64,18 +64,18 @@ export function flag(o, key, def, where) {
 }
 
 /** options[key] (or def) as a number that passes ok(v); `rule` says what ok means. */
-export function number(o, key, def, ok, rule, where) {
+export function number(o, key, def, ok, rule, where, name = 'options') {
   const v = o[key] ?? def;
   if (typeof v !== 'number')
-    throw new SoftscopeTypeError(`${where}: options.${key} = ${describe(v)} must be a number: ${rule}`, { argument: `options.${key}` });
+    throw new SoftscopeTypeError(`${where}: ${name}.${key} = ${describe(v)} must be a number: ${rule}`, { argument: `${name}.${key}` });
   if (!ok(v))
-    throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} ${rule}`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+    throw new SoftscopeError(`${where}: ${name}.${key} = ${describe(v)} ${rule}`, STATUS.SS_ERR_PARAM_RANGE, { argument: `${name}.${key}` });
   return v;
 }
 
-/** options[key] (or def) as an integer in [min, max]. */
-export function integer(o, key, def, min, max, where) {
-  return number(o, key, def, (v) => Number.isInteger(v) && v >= min && v <= max, `must be an integer in [${min}, ${max}]`, where);
+/** options[key] (or def) as an integer in [min, max]; name: what the options are called in messages. */
+export function integer(o, key, def, min, max, where, name = 'options') {
+  return number(o, key, def, (v) => Number.isInteger(v) && v >= min && v <= max, `must be an integer in [${min}, ${max}]`, where, name);
 }
 
 /** options[key] (or def), one of the names in `names`: its index. */

@@ -16,7 +16,7 @@ import { Softscope } from './softscope.js';
 import { options as checkOptions } from './args.js';
 
 export { detectSimd, detectRelaxedSimd, SoftscopeError, SoftscopeTypeError, SoftscopeTrapError, STATUS, statusCode };
-export { createModel } from './model.js';
+export { createModel, grammarText } from './model.js';
 
 const IMPLS = ['auto', 'relaxed', 'simd', 'scalar'];
 const BUILDS = ['relaxed', 'simd', 'scalar']; // best first

@@ -25,7 +25,9 @@ const MAX_STEPS = 1e7;
 
 const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'positions', 'maxN', 'causal', 'norm', 'tied', 'attention',
   'normalizer', 'normalizerParams', 'trainNormParams', 'loss', 'seed', 'optimizer', 'optimizerParams', 'schedule',
-  'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN'];
+  'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN', 'text'];
+// options.text: a token sequence to model (a language model: the loss at every position)
+const TEXT_KEYS = ['tokens', 'validation', 'vocab', 'bos'];
 
 /** A model and its training run on the instance ss (see index.d.ts:
  *  ModelOptions). A function of its own module rather than a method of
@@ -87,15 +89,20 @@ class Model {
     const o = opts(options, where, KEYS);
     const int = (key, def, min, max) => integer(o, key, def, min, max, where);
 
-    // The task: its kind by name, its shape from C (ss_task_shape_of: vocabularies, classes, feature, where the loss reads).
-    const taskKind = choice(o, 'task', ss.enums.task, 'max_retrieval', where);
+    // The data: a token text (options.text), or a task by name with its shape from C (ss_task_shape_of: vocabularies,
+    // classes, feature, where the loss reads).
+    const text = o.text === undefined ? null : this.#text(o.text, lim, where);
+    const taskKind = text ? -1 : choice(o, 'task', ss.enums.task, 'max_retrieval', where);
     const values = int('values', 16, 1, lim.max_vocab), keys = int('keys', 16, 1, lim.max_vocab);
     const task = this.#struct(L.ss_task);
-    task.u32('kind', taskKind);
-    task.u32('values', values);
-    task.u32('keys', keys);
+    task.u32('kind', text ? 0 : taskKind);
+    task.u32('values', text ? 16 : values);
+    task.u32('keys', text ? 16 : keys);
     const shape = this.#struct(L.ss_task_shape);
-    if (ss.exports.ss_task_shape_of(task.ptr, shape.ptr) !== 0) {
+    if (text) {
+      for (const [f, v] of Object.entries({ vocab_a: text.vocab, vocab_b: 0, classes: text.vocab, feature: 0, loss_at: ss.enums.loss_at.indexOf('every'), min_n: 1 }))
+        shape.u32(f, v);
+    } else if (ss.exports.ss_task_shape_of(task.ptr, shape.ptr) !== 0) {
       // which one: C's verdict with keys at a value it takes (1 for bigram_backcopy's triggers, 2 for the kv tasks)
       const takes = (k) => (task.u32('keys', k), ss.exports.ss_task_shape_of(task.ptr, shape.ptr) === 0);
       const bad = takes(1) || takes(2) ? 'keys' : 'values';
@@ -116,7 +123,7 @@ class Model {
       const norm = choice(o, 'norm', ss.enums.norm, 'rmsnorm', where), tied = flag(o, 'tied', false, where);
       const trainNorm = flag(o, 'trainNormParams', false, where);
       const positions = choice(o, 'positions', ss.enums.positions, 'none', where);
-      const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where);
+      const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where, every ? 1 : 2);
       const maxN = int('maxN', trainN[1], 1, lim.max_n);
       const batch = int('batch', 32, 1, MAX_EXAMPLES);
       const seed = u64(o, 'seed', where);
@@ -152,10 +159,19 @@ class Model {
         if (!ex.ss_model_workspace_size(cfg.ptr, 1, n))
           throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: n = ${n} is out of range for this model (2 <= n <= ${lim.max_n}${positions === ss.enums.positions.indexOf('learned') ? `, n <= maxN = ${maxN}` : ''})`,
             STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
-      // and the task's own rule (kv_or_none: n >= 3), by a batch of one at each end
+      // and the task's own rule (kv_or_none: n >= 3), by a batch of one at each end; a text: one window of each
       const probe = this.#arrays(1, trainN[1]);
+      this._textData = text;
       for (const n of trainN)
-        if (ex.ss_task_batch(task.ptr, 0n, 0n, 1, n, probe.a, probe.b, probe.f, probe.t) !== 0)
+        if (text) {
+          for (const part of ['train', 'validation']) {
+            const st = text[part].length ? this.#textBatch(text[part], 0n, 0n, 1, n, probe) : 0;
+            if (st === STATUS.SS_ERR_DOMAIN)
+              throw new SoftscopeError(`${where}: options.text.${part === 'train' ? 'tokens' : 'validation'} holds a token >= vocab = ${text.vocab}`, st, { argument: `options.text.${part === 'train' ? 'tokens' : 'validation'}` });
+            if (st !== 0)
+              throw new SoftscopeError(`${where}: options.text.${part === 'train' ? 'tokens' : 'validation'}: ${text[part].length} tokens hold no window of n = ${n} (${text.bos === null ? 'n + 1' : 'n'} tokens needed)`, st, { argument: `options.text.${part === 'train' ? 'tokens' : 'validation'}` });
+          }
+        } else if (ex.ss_task_batch(task.ptr, 0n, 0n, 1, n, probe.a, probe.b, probe.f, probe.t) !== 0)
           throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the task ${ss.enums.task[taskKind]} takes no example of n = ${n} items`,
             STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
       const work = ex.ss_model_workspace_size(cfg.ptr, batch, trainN[1]) >>> 0;
@@ -189,7 +205,7 @@ class Model {
       const si = ex.ss_model_init(cfg.ptr, this._params);
       if (si !== 0) throw ss._fail(where, si, []);
 
-      this.config = Object.freeze({ task: ss.enums.task[taskKind], values, keys, d, heads, layers, mlp, positions: ss.enums.positions[positions],
+      this.config = Object.freeze({ task: text ? 'text' : ss.enums.task[taskKind], values, keys, d, heads, layers, mlp, positions: ss.enums.positions[positions],
         norm: ss.enums.norm[norm], tied, lossAt: ss.enums.loss_at[lossAt], feature: !!feature,
         maxN, causal, attention: attention.name, normalizer: normalizer.name, trainNormParams: trainNorm, loss: loss.name,
         seed: Number(seed), optimizer: optimizer.name, schedule: ss.schedules[schedule], steps, warmup, decay, minFactor, batch,
@@ -270,10 +286,37 @@ class Model {
       throw new SoftscopeError(`${where}: the model's wasm instance was re-created (reset or a trap): make a new model`, STATUS.SS_ERR_NULL);
   }
 
-  // One batch from the task into arrays `arr` and the batch struct; its pointer.
-  #fill(arr, seed, step, batch, n, where) {
-    const ex = this.#ss.exports;
-    const s = ex.ss_task_batch(this._taskStruct.ptr, seed, BigInt(step), batch, n, arr.a, arr.b, arr.f, arr.t);
+  // options.text checked and copied into the heap: { train, validation: { ptr, length }, vocab, bos (null: none) }.
+  #text(t, lim, where) {
+    const o = opts(t, where, TEXT_KEYS, 'options.text');
+    const vocab = integer(o, 'vocab', undefined, 2, lim.max_vocab, where, 'options.text');
+    const bos = o.bos === undefined || o.bos === null ? null : integer(o, 'bos', undefined, 0, vocab - 1, where, 'options.text');
+    const copy = (key) => {
+      const v = o[key] ?? (key === 'validation' ? new Uint32Array(0) : undefined);
+      if (!(v instanceof Uint32Array))
+        throw new SoftscopeTypeError(`${where}: options.text.${key} must be a Uint32Array of token ids (got ${describe(v)})`, { argument: `options.text.${key}` });
+      if (v.length > this.#ss.maxN)
+        throw new SoftscopeError(`${where}: options.text.${key} has ${v.length} tokens > maxN (${this.#ss.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: `options.text.${key}` });
+      const ptr = this.#block(Math.max(4, v.length * 4));
+      this.#heap.refresh();
+      this.#heap.u32.set(v, ptr >>> 2);
+      return { ptr, length: v.length };
+    };
+    return { train: copy('tokens'), validation: copy('validation'), vocab, bos };
+  }
+
+  // ss_text_batch of part (train or validation) into arr: its status.
+  #textBatch(part, seed, step, batch, n, arr) {
+    const t = this._textData, NO_BOS = 0xffffffff;
+    return this.#ss.exports.ss_text_batch(part.ptr, part.length, t.vocab, t.bos ?? NO_BOS, seed, BigInt(step), batch, n, arr.a, arr.t);
+  }
+
+  // One batch from the task (or the text: its training part, or its validation part for a test set) into arrays
+  // `arr` and the batch struct; its pointer.
+  #fill(arr, seed, step, batch, n, where, test = false) {
+    const ex = this.#ss.exports, t = this._textData;
+    const s = t ? this.#textBatch(test && t.validation.length ? t.validation : t.train, seed, step, batch, n, arr)
+      : ex.ss_task_batch(this._taskStruct.ptr, seed, BigInt(step), batch, n, arr.a, arr.b, arr.f, arr.t);
     if (s !== 0) throw this.#ss._fail(where, s, []);
     const b = this._batch;
     for (const [f, v] of Object.entries({ batch, n, tokens_a: arr.a, tokens_b: arr.b, feature: arr.f, target: arr.t })) b.u32(f, v);
@@ -283,7 +326,7 @@ class Model {
   // The outputs struct with the given pointers (0: not asked for).
   #outputs(ptrs = {}) {
     const o = this._out;
-    for (const f of ['pred', 'logits', 'query_attn', 'maps', 'map_example', 'position_loss']) o.u32(f, ptrs[f] ?? 0);
+    for (const f of ['pred', 'logits', 'query_attn', 'maps', 'map_example', 'position_loss', 'hidden', 'values']) o.u32(f, ptrs[f] ?? 0);
     return o.ptr;
   }
 
@@ -346,7 +389,7 @@ class Model {
     const work = ex.ss_model_forward_workspace_size(this._cfg.ptr, examples, n) >>> 0;
     const pw = ss._scratch.get('model-work', work);
     const arr = testArrays(ss, examples, n);
-    const pb = this.#fill(arr, seed, chunk, examples, n, where);
+    const pb = this.#fill(arr, seed, chunk, examples, n, where, true);
     return ex.ss_model_forward(this._cfg.ptr, ss._implId, this._params, pb, pw, work, this.#outputs(ptrs));
   }
 
@@ -377,14 +420,17 @@ class Model {
     const H = this.config.heads, chunk = this.#chunk(examples, n);
     const sums = Object.fromEntries(Object.keys(HEAD_MEASURES).map((m) => [m, new Float64Array(H)]));
     let loss = 0, accuracy = 0, signed = false;
+    const every = this.config.lossAt === 'every', positionLoss = every ? new Float64Array(n) : null;
     for (let start = 0, c = 0; start < examples; start += chunk, c++) {
       const e = Math.min(chunk, examples - start);
       const pq = ss._scratch.get('model-qattn', e * H * n * 4);
-      const s = this.#forward(seed, c, e, n, { query_attn: pq }, where);
+      const pp = every ? ss._scratch.get('model-ploss', n * 4) : 0;
+      const s = this.#forward(seed, c, e, n, { query_attn: pq, position_loss: pp }, where);
       if (s !== 0) throw ss._fail(where, s, []);
       loss += this._out.getF64('loss') * e;
       accuracy += this._out.getF64('accuracy') * e;
       ss._heap.refresh();
+      if (every) for (let i = 0; i < n; i++) positionLoss[i] += ss._heap.f32[(pp >>> 2) + i] * e;
       const q = ss._heap.f32.slice(pq >>> 2, (pq >>> 2) + e * H * n);
       // signed weights (sa_softmax, boltzmann may weigh a key below 0) are no distribution: their measures are NaN
       if (q.some((x) => x < 0)) signed = true;
@@ -396,7 +442,8 @@ class Model {
     }
     const mean = (a) => Array.from(a, (v) => (signed ? NaN : v / examples));
     return { n, examples, accuracy: accuracy / examples, loss: loss / examples,
-      entropy: mean(sums.entropy), maxWeight: mean(sums.maxWeight), support: mean(sums.support) };
+      entropy: mean(sums.entropy), maxWeight: mean(sums.maxWeight), support: mean(sums.support),
+      ...(every ? { positionLoss: Float32Array.from(positionLoss, (v) => v / examples) } : {}) };
   }
 
   /** The loss of the test set's first `examples` examples (one forward) and
@@ -413,7 +460,7 @@ class Model {
     if (!work) throw new SoftscopeError(`${where}: options.examples = ${examples} is too many at n = ${n}`, STATUS.SS_ERR_TOO_LARGE, { argument: 'options.examples' });
     const pw = ss._scratch.get('model-work', work);
     const arr = testArrays(ss, examples, n);
-    const pb = this.#fill(arr, seed, 0, examples, n, where);
+    const pb = this.#fill(arr, seed, 0, examples, n, where, true);
     const pg = ss._scratch.get('model-grad', this.paramCount * 4);
     const s = ex.ss_model_grad(this._cfg.ptr, ss._implId, this._params, pb, pw, work, pg, this.#outputs());
     if (s !== 0) throw ss._fail(where, s, []);
@@ -441,6 +488,71 @@ class Model {
     if (s !== 0) throw ss._fail(where, s, []);
     ss._heap.refresh();
     return { layers, heads, n, maps: ss._heap.f32.slice(pm >>> 2, (pm >>> 2) + count) };
+  }
+
+  /** The token ids of a test set's first examples (the task's batch, or windows of the text's validation part) under
+   *  seed: { tokens (examples x n), targets (examples x n for a loss at every position, else examples), n, examples }. */
+  testTokens(options) {
+    return this.#ss._call(this.#testTokens, [options], this);
+  }
+
+  #testTokens(options) {
+    const where = 'model.testTokens', ss = this.#ss;
+    this.#live(where);
+    const { n, examples, seed } = this.#testOptions(options, where, 1);
+    const arr = testArrays(ss, examples, n);
+    this.#fill(arr, seed, 0, examples, n, where, true);
+    const h = this.#heap, T = this.config.lossAt === 'every' ? examples * n : examples;
+    h.refresh();
+    return { n, examples, tokens: h.u32.slice(arr.a >>> 2, (arr.a >>> 2) + examples * n), targets: h.u32.slice(arr.t >>> 2, (arr.t >>> 2) + T) };
+  }
+
+  /** The model on one sequence of token ids (n = tokens.length positions): { n, loss, logits, maps, hidden, values },
+   *  each array only when options asks for it (logits: read rows x classes, the read rows being every position with
+   *  the loss at every position, else the last; maps: layers x heads x n x n; hidden: (layers + 1) x n x d, the
+   *  residual stream entering each layer and after the last; values: layers x n x d). A model of one token table
+   *  without features (a language model). The loss is against targets 0 (not meaningful). */
+  forwardTokens(tokens, options) {
+    return this.#ss._call(this.#forwardTokens, [tokens, options], this);
+  }
+
+  #forwardTokens(tokens, options) {
+    const where = 'model.forwardTokens', ss = this.#ss, ex = ss.exports;
+    const o = opts(options, where, ['logits', 'maps', 'hidden', 'values']);
+    const want = Object.fromEntries(['logits', 'maps', 'hidden', 'values'].map((k) => [k, flag(o, k, false, where)]));
+    const ids = Uint32Array.from(Array.isArray(tokens) || ArrayBuffer.isView(tokens) ? tokens : [], (x) => x);
+    if (!(Array.isArray(tokens) || ArrayBuffer.isView(tokens)) || ids.length !== tokens.length || !Array.from(tokens).every((x) => Number.isInteger(x) && x >= 0))
+      throw new SoftscopeTypeError(`${where}: tokens must be an array of token ids (got ${describe(tokens)})`, { argument: 'tokens' });
+    this.#live(where);
+    const c = this.config, n = ids.length;
+    if (c.vocabB || c.feature)
+      throw new SoftscopeError(`${where}: the model reads two token tables or a feature (task ${c.task}); forwardTokens takes a model of one`, STATUS.SS_ERR_UNSUPPORTED, { argument: 'this' });
+    const bad = ids.findIndex((t) => t >= c.vocabA);
+    if (bad >= 0)
+      throw new SoftscopeError(`${where}: tokens[${bad}] = ${ids[bad]} is not below the vocabulary (${c.vocabA})`, STATUS.SS_ERR_DOMAIN, { argument: 'tokens', index: bad });
+    const work = n ? ex.ss_model_forward_workspace_size(this._cfg.ptr, 1, n) >>> 0 : 0;
+    if (!work)
+      throw new SoftscopeError(`${where}: tokens.length = ${n} is out of range for this model (1 <= n${c.positions === 'learned' ? ` <= maxN = ${c.maxN}` : ` <= ${layouts(ss).ss_model_config.limits.max_n}`})`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'tokens' });
+    const rows = c.lossAt === 'every' ? n : 1, L = c.layers, d = c.d;
+    const sizes = { logits: rows * c.classes, maps: L * c.heads * n * n, hidden: (L + 1) * n * d, values: L * n * d };
+    if (want.maps && sizes.maps > ss.maxN)
+      throw new SoftscopeError(`${where}: tokens.length = ${n}: the maps would hold ${sizes.maps} values > maxN (${ss.maxN})`, STATUS.SS_ERR_TOO_LARGE, { argument: 'tokens' });
+    const pw = ss._scratch.get('model-work', work);
+    const arr = testArrays(ss, 1, n);
+    const h = this.#heap;
+    h.refresh();
+    h.u32.set(ids, arr.a >>> 2);
+    h.u32.fill(0, arr.t >>> 2, (arr.t >>> 2) + n);
+    const b = this._batch;
+    for (const [f, v] of Object.entries({ batch: 1, n, tokens_a: arr.a, tokens_b: 0, feature: 0, target: arr.t })) b.u32(f, v);
+    const ptrs = { map_example: 0 };
+    for (const k of Object.keys(sizes)) if (want[k]) ptrs[k] = ss._scratch.get(`model-out-${k}`, sizes[k] * 4);
+    const s = ex.ss_model_forward(this._cfg.ptr, ss._implId, this._params, b.ptr, pw, work, this.#outputs(ptrs));
+    if (s !== 0 && s !== STATUS.SS_ERR_DOMAIN) throw ss._fail(where, s, []);
+    h.refresh();
+    const out = { n, loss: this._out.getF64('loss') };
+    for (const k of Object.keys(sizes)) out[k] = want[k] ? h.f32.slice(ptrs[k] >>> 2, (ptrs[k] >>> 2) + sizes[k]) : null;
+    return out;
   }
 
   /** The calibration inputs of weight matrix options.tensor (an index of
@@ -535,6 +647,29 @@ class Model {
   }
 }
 
+/** ss_grammar_text's English-like corpus (core/src/model/grammar.c): `chars` characters under `seed` (the same text in
+ *  every build). */
+export function grammarText(ss, chars, seed = 0) {
+  const where = 'softscope.grammarText';
+  if (!(ss instanceof Softscope))
+    throw new SoftscopeTypeError(`${where}: ss must be a softscope instance from createSoftscope() (got ${describe(ss)})`, { argument: 'ss' });
+  if (!Number.isInteger(chars) || chars < 1 || chars > ss.maxN)
+    throw new SoftscopeError(`${where}: chars = ${describe(chars)} must be an integer in [1, ${ss.maxN}]`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'chars' });
+  if (!(Number.isInteger(seed) && seed >= 0 && seed <= 2 ** 53) && !(typeof seed === 'bigint' && seed >= 0n && seed < 2n ** 64n))
+    throw new SoftscopeError(`${where}: seed = ${describe(seed)} must be an integer in [0, 2^53] (or a bigint < 2^64)`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'seed' });
+  const n = chars, s = BigInt(seed);
+  return ss._call(() => {
+    const p = ss._scratch.get('grammar', n);
+    const st = ss.exports.ss_grammar_text(s, p, n);
+    if (st !== 0) throw ss._fail(where, st, []);
+    ss._heap.refresh();
+    let out = '';
+    const bytes = ss._heap.u8.subarray(p, p + n);
+    for (let i = 0; i < n; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(n, i + 8192)));
+    return out;
+  }, []);
+}
+
 // A test batch's arrays (tokens_a, tokens_b, feature, target) in scratch.
 function testArrays(ss, examples, n) {
   const items = examples * n * 4;
@@ -542,10 +677,10 @@ function testArrays(ss, examples, n) {
 }
 
 // options.trainN: n or [lo, hi], integers with 2 <= lo <= hi <= max.
-function nRange(v, max, where) {
+function nRange(v, max, where, min = 2) {
   const r = typeof v === 'number' ? [v, v] : Array.isArray(v) && v.length === 2 ? [v[0], v[1]] : null;
-  if (!r || !r.every((x) => Number.isInteger(x) && x >= 2 && x <= max) || r[0] > r[1])
-    throw new SoftscopeError(`${where}: options.trainN = ${Array.isArray(v) ? `[${v}]` : describe(v)} must be n or [lo, hi], integers with 2 <= lo <= hi <= ${max}`,
+  if (!r || !r.every((x) => Number.isInteger(x) && x >= min && x <= max) || r[0] > r[1])
+    throw new SoftscopeError(`${where}: options.trainN = ${Array.isArray(v) ? `[${v}]` : describe(v)} must be n or [lo, hi], integers with ${min} <= lo <= hi <= ${max}`,
       STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
   return r;
 }

@@ -44,7 +44,8 @@ ss_status ss_model_forward(const ss_model_config *cfg, ss_impl impl, const float
   model_acts A;
   ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, true, &lay, &p, &A);
   if (s != SS_OK) return s;
-  if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
+  if (out && (out->maps || out->hidden || out->values) && out->map_example >= b->batch)
+    return SS_ERR_PARAM_RANGE;
   const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &p, .b = b, .A = &A};
   return ss_model_run_forward(&c, params, out);
 }
@@ -58,7 +59,8 @@ ss_status ss_model_grad(const ss_model_config *cfg, ss_impl impl, const float *p
   if (!grads) return SS_ERR_NULL;
   ss_status s = ss_model_check_call(cfg, impl, params, b, work, work_bytes, false, &lay, &p, &A);
   if (s != SS_OK) return s;
-  if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
+  if (out && (out->maps || out->hidden || out->values) && out->map_example >= b->batch)
+    return SS_ERR_PARAM_RANGE;
   const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &p, .b = b, .A = &A};
   if ((s = ss_model_run_forward(&c, params, out)) != SS_OK) return s;
   return ss_model_run_backward(&c, params, grads);

@@ -177,7 +177,7 @@ static size_t mul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX 
 
 bool ss_model_plan_of(const ss_model_config *cfg, size_t batch, size_t n, float *ws,
                       model_plan *p, model_acts *A) {
-  if (batch < 1 || n < 2 || n > SS_MODEL_MAX_N) return false;
+  if (batch < 1 || n < (cfg->loss_at == SS_LOSS_AT_EVERY ? 1u : 2u) || n > SS_MODEL_MAX_N) return false;
   if (cfg->positions == SS_POSITIONS_LEARNED && n > cfg->max_n) return false;
   if (batch > SS_MAX_N / n || batch * n > SS_MAX_N / cfg->d / 4) return false;
   memset(p, 0, sizeof *p);

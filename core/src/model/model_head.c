@@ -32,6 +32,16 @@ ss_status ss_model_head_forward(const model_ctx *c, const model_params *P, ss_mo
   model_acts *A = c->A;
   const size_t Q = p->rows_q_last, d = p->d, C = p->classes;
   const float *x = A->layer[p->layers - 1].out;
+  if (out && out->hidden) { /* the residual stream after the last layer */
+    float *h = out->hidden + p->layers * p->n * d;
+    const size_t e = out->map_example;
+    if (Q == p->rows) {
+      memcpy(h, x + e * p->n * d, p->n * d * sizeof(float));
+    } else {
+      memset(h, 0, p->n * d * sizeof(float));
+      memcpy(h + (p->n - 1) * d, x + e * d, d * sizeof(float));
+    }
+  }
   ss_status s = ss_model_norm_fwd(c, x, Q, P->lnf_g, P->lnf_b, A->lnf);
   if (s != SS_OK ||
       (s = ss_linear_run(c->impl, A->lnf, Q, d, P->unembed, NULL, C, A->logits)) != SS_OK)

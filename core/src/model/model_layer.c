@@ -112,6 +112,10 @@ ss_status ss_model_layer_forward(const model_ctx *c, const model_params *P, size
     rope(c, a->q, Q, false);
     rope(c, a->k, R, false);
   }
+  if (out && out->hidden)
+    memcpy(out->hidden + l * n * d, a->in + out->map_example * n * d, n * d * sizeof(float));
+  if (out && out->values)
+    memcpy(out->values + l * n * d, a->v + out->map_example * n * d, n * d * sizeof(float));
   float *query_attn = last && out ? out->query_attn : NULL;
   for (size_t e = 0; e < B; e++) {
     float *attn = query_attn && nq == 1 ? query_attn + e * p->heads * n : NULL;

@@ -80,7 +80,8 @@ ss_status ss_model_step(const ss_model_config *cfg, ss_impl impl, const ss_model
   if ((s = check_optim(opt)) != SS_OK) return s;
   const ss_kernel_info *k = opt->optimizer;
   if (k->opt_slots && !state) return SS_ERR_NULL;
-  if (out && out->maps && out->map_example >= b->batch) return SS_ERR_PARAM_RANGE;
+  if (out && (out->maps || out->hidden || out->values) && out->map_example >= b->batch)
+    return SS_ERR_PARAM_RANGE;
   const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &p, .b = b, .A = &A};
   if ((s = ss_model_run_forward(&c, params, out)) != SS_OK ||
       (s = ss_model_run_backward(&c, params, grads)) != SS_OK)

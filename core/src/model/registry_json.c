@@ -98,6 +98,7 @@ static void struct_item(ss_json *b, size_t i) {
       FIELD(ss_model_outputs, loss); FIELD(ss_model_outputs, accuracy); FIELD(ss_model_outputs, pred);
       FIELD(ss_model_outputs, logits); FIELD(ss_model_outputs, query_attn); FIELD(ss_model_outputs, maps);
       FIELD(ss_model_outputs, map_example); FIELD(ss_model_outputs, position_loss);
+      FIELD(ss_model_outputs, hidden); FIELD(ss_model_outputs, values);
       break;
     }
     case 4: {

@@ -9,10 +9,8 @@
 import { PRESET_NAMES, N_MIN, N_MAX, LOGIT_LIMIT } from '../../analysis/presets.js';
 import { LM, LM_VOCAB, SAMPLING_PRESET_NAMES } from './logits.js';
 
-/** The registry's decoding stages, in the order decoders apply them. */
-export const decodeStages = (ss) => ss.kernels('sampler').filter((k) => k.role === 'decode_stage').sort((a, b) => a.stage - b.stage);
-/** A stage's own parameter (its registry entry). */
-export const stageParam = (k) => k.params.find((p) => p.name === k.stage_param) ?? null;
+export { decodeStages, stageParam } from '../../analysis/decoding.js';
+import { decodeStages } from '../../analysis/decoding.js';
 /** The relaxed samplers (one probability vector per draw): what the triangle can show. */
 export const relaxedSamplers = (ss) => ss.kernels('sampler').filter((k) => k.draws === 'relaxed').map((k) => k.name);
 
