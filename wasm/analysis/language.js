@@ -82,7 +82,7 @@ export function decode(vocab, tokens) {
 
 // ---- options ----
 
-function resolve(o, where) {
+function resolve(o, where, needText = true) {
   if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o)))
     throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
   const bad = Object.keys(o ?? {}).find((k) => !KEYS.includes(k));
@@ -96,10 +96,10 @@ function resolve(o, where) {
   int('context', 1, 1024);
   if (typeof r.bos !== 'boolean') throw fail(where, 'options.bos', `= ${describe(r.bos)} must be true or false`);
   if (typeof r.validation !== 'number' || !(r.validation >= 0 && r.validation <= 0.5)) throw fail(where, 'options.validation', `= ${describe(r.validation)} must be a number in [0, 0.5]`);
-  if (r.corpus === 'text') {
+  if (r.corpus === 'text' && needText) {
     if (typeof r.text !== 'string') throw new SoftscopeTypeError(`${where}: options.text must be a string with corpus 'text' (got ${describe(r.text)})`, { argument: 'options.text' });
     if (r.text.length > LANGUAGE_LIMITS.textChars) throw fail(where, 'options.text', `has ${r.text.length} characters > ${LANGUAGE_LIMITS.textChars}`, STATUS.SS_ERR_TOO_LARGE);
-  } else if (r.text !== undefined) {
+  } else if (r.text !== undefined && r.corpus !== 'text') {
     throw fail(where, 'options.text', `is only read with corpus 'text' (corpus is ${r.corpus})`);
   }
   return r;
@@ -341,7 +341,7 @@ export function loadLanguageModel(ss, bytes, options = {}) {
   const { textChars: _c, ...saved } = h.options;
   let r;
   try {
-    r = resolve(saved, where);
+    r = resolve(saved, where, false);
   } catch (e) {
     throw bad(`holds options softscope rejects: ${e.message}`);
   }
@@ -354,8 +354,12 @@ export function loadLanguageModel(ss, bytes, options = {}) {
   if (vocab && !v.bytes && new Set(v.symbols.slice(0, -1)).size !== v.symbols.length - 1) throw bad('has a vocabulary with a repeated symbol');
   let text = null, trainable = true;
   if (r.corpus === 'text') {
-    if (o.text !== undefined) text = o.text;
-    else {
+    if (o.text !== undefined) {
+      if (typeof o.text !== 'string') throw new SoftscopeTypeError(`${where}: options.text must be a string (got ${describe(o.text)})`, { argument: 'options.text' });
+      if (o.text.length > LANGUAGE_LIMITS.textChars) throw fail(where, 'options.text', `has ${o.text.length} characters > ${LANGUAGE_LIMITS.textChars}`, STATUS.SS_ERR_TOO_LARGE);
+      text = o.text;
+    }
+    if (o.text === undefined) {
       // no corpus in the file: a placeholder (the vocabulary's symbols, repeated) so that the model can be built; it
       // generates and is inspected, but does not train
       const need = 2 * (r.context + 2), unit = vocab.bytes ? 'a' : vocab.symbols.slice(0, -1).join('');
