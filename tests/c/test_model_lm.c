@@ -168,3 +168,44 @@ TEST(model_lm_learns_bigram_backcopy) {
   CHECK(copy < LM_COPY_LOSS, "loss after a trigger %.4f, want < %.2f", copy, LM_COPY_LOSS);
   CHECK(other < LM_BIGRAM_LOSS, "loss elsewhere %.4f, want < %.2f", other, LM_BIGRAM_LOSS);
 }
+
+/* The outputs hidden and values are the activations the forward used: the
+   residual stream entering layer 0 is E[token] + pos (one float addition),
+   and each layer's values are Wv LayerNorm(hidden[l]) by the public layers
+   (ss_layernorm, ss_linear) on the same impl: the same bits. */
+TEST(model_outputs_hidden_and_values_are_the_forwards_activations) {
+  enum { B = 2, N = 12 };
+  lm_run r;
+  lm_make(&r, 20, SS_POSITIONS_LEARNED, SS_MODEL_NORM_LAYER, 1, 2);
+  const ss_model_config *c = &r.cfg;
+  uint32_t tok[B * N], tgt[B * N];
+  for (size_t i = 0; i < B * N; i++) tok[i] = (uint32_t)(i * 7 % 20), tgt[i] = (uint32_t)(i * 3 % 20);
+  const size_t d = c->d, L = c->layers;
+  static float hidden[(2 + 1) * N * 32], values[2 * N * 32], ln[N * 32], v[N * 32];
+  const ss_model_batch b = {B, N, tok, NULL, NULL, tgt};
+  FOR_EACH_IMPL(impl) {
+    ss_model_outputs out = {.hidden = hidden, .values = values, .map_example = 1};
+    CHECK_STATUS(ss_model_forward(c, impl, r.params, &b, r.work, r.work_bytes, &out), SS_OK);
+    size_t at[16] = {0};
+    const char *names[] = {"embed_a", "positions", "attn_norm", "attn_norm_bias", "wv"};
+    for (size_t l = 0; l < L; l++)
+      for (size_t t = 0; t < ss_model_tensor_count(c); t++) {
+        ss_model_tensor T;
+        ss_model_tensor_at(c, t, &T);
+        for (size_t k = 0; k < 5; k++)
+          if (!strcmp(T.name, names[k]) && (k < 2 || T.layer == l)) at[k < 2 ? k : 2 + l * 3 + (k - 2)] = T.offset;
+      }
+    for (size_t p = 0; p < N; p++)
+      for (size_t j = 0; j < d; j++) {
+        const float want = r.params[at[0] + tok[N + p] * d + j] + r.params[at[1] + p * d + j];
+        CHECK(hidden[p * d + j] == want, "hidden[0][%zu][%zu] = %.9g, E + pos = %.9g", p, j, hidden[p * d + j], want);
+      }
+    for (size_t l = 0; l < L; l++) {
+      CHECK_STATUS(ss_layernorm(impl, hidden + l * N * d, N, d, r.params + at[2 + l * 3],
+                                r.params + at[3 + l * 3], SS_MODEL_NORM_EPS, ln),
+                   SS_OK);
+      CHECK_STATUS(ss_linear(impl, ln, N, d, r.params + at[4 + l * 3], NULL, d, v), SS_OK);
+      CHECK(memcmp(v, values + l * N * d, sizeof v) == 0, "layer %zu: values are not Wv LayerNorm(hidden)", l);
+    }
+  }
+}
