@@ -3,7 +3,7 @@
 // through the decoding stages, inspection, the model file, and bad input
 // (Errors naming the argument; the heap untouched).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createLanguageModel, loadLanguageModel, grammarText, textVocab, LANGUAGE_LIMITS } from '../../wasm/analysis/index.js';
+import { createLanguageModel, loadLanguageModel, grammarText, textVocab, LANGUAGE_LIMITS, runPipeline } from '../../wasm/analysis/index.js';
 import { loadBuilds, BUILDS } from './support/builds.js';
 import { thrown } from './support/thrown.js';
 
@@ -169,7 +169,7 @@ describe('language: the model file', () => {
   });
 
   it('truncated, foreign, hostile and corrupt files throw naming file, and leave the heap as it was', () => {
-    const s = ss.simd, before = s.heapStats().used;
+    const s = ss.simd, before = s.heapStats().liveAllocations;
     const header = (mutate) => {
       const len = new DataView(bytes.buffer).getUint32(8, true);
       const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + len)));
@@ -198,13 +198,13 @@ describe('language: the model file', () => {
       expect(e.argument, e.message).toBe('file');
     }
     expect(thrown(() => loadLanguageModel(s, 'SSLM')).argument).toBe('file');
-    expect(s.heapStats().used).toBe(before);
+    expect(s.heapStats().liveAllocations).toBe(before);
   });
 });
 
 describe('language: bad options', () => {
   it('each throws naming its option, and leaks nothing', () => {
-    const s = ss.simd, before = s.heapStats().used;
+    const s = ss.simd, before = s.heapStats().liveAllocations;
     const cases = [
       [{ corpus: 'poems' }, 'options.corpus'], [{ corpus: 'text' }, 'options.text'], [{ corpus: 'text', text: '' }, 'options.text'],
       [{ corpus: 'text', text: 'abc' }, 'options.text'], [{ text: 'abc' }, 'options.text'], [{ context: 0 }, 'options.context'],
@@ -218,6 +218,49 @@ describe('language: bad options', () => {
     }
     const big = { length: LANGUAGE_LIMITS.textChars + 1 };
     expect(thrown(() => createLanguageModel(s, { corpus: 'text', text: 'a'.repeat(big.length) })).argument).toBe('options.text');
-    expect(s.heapStats().used).toBe(before);
+    expect(s.heapStats().liveAllocations).toBe(before);
+  });
+});
+
+describe('language: generation by the decoder\'s cache', () => {
+  it('is the whole-window forward\'s generation, also past the context (the window slides: BOS and the last context - 1 tokens)', () => {
+    const s = ss.simd;
+    const lm = createLanguageModel(s, { ...SMALL, context: 16, steps: 40 });
+    lm.step(40);
+    const opts = { prompt: 'The ', length: 50, ...STAGES, seed: 5, top: 0 };
+    const g = lm.generate(opts);
+    // the reference: every step a forward of the whole window (forwardTokens), the same pipeline and draw
+    const seq = Array.from(lm.encode(opts.prompt)), want = [];
+    for (let t = 0; t < opts.length; t++) {
+      const win = [lm.vocab.bos, ...seq.slice(Math.max(0, seq.length - 15))];
+      const { logits } = lm.model.forwardTokens(win, { logits: true });
+      const x = logits.subarray(logits.length - lm.vocab.size);
+      const r = runPipeline(s, x, { on: ['temperature', 'top_p'], stages: STAGES.stages });
+      const tok = s.categorical(r.final, { seed: opts.seed, stream: t, draws: 1 })[0];
+      seq.push(tok);
+      want.push(tok);
+    }
+    expect(Array.from(g.tokens)).toEqual(want);
+    lm.free();
+  });
+
+  it('a decoder session: feed() returns forwardTokens\' last row, refuses past maxN, frees its memory', () => {
+    const s = ss.simd, before = s.heapStats().liveAllocations;
+    const lm = createLanguageModel(s, { ...SMALL, context: 8, steps: 1 });
+    const dec = lm.model.decoder();
+    expect(dec.maxN).toBe(8);
+    const toks = Array.from(lm.encode('The cat'));
+    let last;
+    for (const t of toks) last = dec.feed(t);
+    const full = lm.model.forwardTokens(toks, { logits: true }).logits;
+    expect(last).toEqual(full.subarray(full.length - lm.vocab.size));
+    dec.feed(toks[0]);
+    expect(thrown(() => dec.feed(toks[0])).argument).toBe('token');
+    expect(thrown(() => (dec.reset(), dec.feed(lm.vocab.size))).argument).toBe('token');
+    const held = s.heapStats().liveAllocations;
+    dec.free();
+    expect(s.heapStats().liveAllocations).toBe(held - 2); // its cache and its logits
+    lm.free();
+    expect(s.heapStats().liveAllocations).toBe(before);
   });
 });

@@ -124,6 +124,7 @@ function modelOptions(ss, r, text) {
 class LanguageModel {
   #ss;
   #trainable;
+  #decoder = null;
 
   constructor(ss, r, { text = null, vocab = null, trainable = true } = {}) {
     const where = 'softscope.createLanguageModel';
@@ -190,6 +191,19 @@ class LanguageModel {
     return [this.vocab.bos, ...tail];
   }
 
+  // The next token's logits after appending `token` to seq (already pushed), by the decoder's cache while the window
+  // grows, else by feeding the new window again (the last `context` tokens, BOS first): the logits of forwardTokens
+  // on #window(seq), bit for bit (ss_model_decode's test).
+  #next(seq, fresh) {
+    const dec = (this.#decoder ??= this.model.decoder({ maxN: this.options.context }));
+    if (!fresh && dec.position < dec.maxN && !(this.usesBos ? seq.length >= this.options.context : seq.length > this.options.context))
+      return dec.feed(seq[seq.length - 1]);
+    dec.reset();
+    let x;
+    for (const t of this.#window(seq)) x = dec.feed(t);
+    return x;
+  }
+
   generate(options = {}) {
     const where = 'languageModel.generate', ss = this.#ss;
     const o = checkOptions(options, where, ['prompt', 'length', 'on', 'stages', 'seed', 'top']);
@@ -208,10 +222,8 @@ class LanguageModel {
     if (!this.usesBos && !seq.length) throw fail(where, 'options.prompt', 'must not be empty: the model was trained without BOS, so it needs a first character', STATUS.SS_ERR_EMPTY);
     const pipe = { on: stageNames.filter((n) => on.includes(n)), stages };
     const steps = [], drawn = [];
+    let x = this.#next(seq, true);
     for (let t = 0; t < length; t++) {
-      const win = this.#window(seq);
-      const { logits } = this.model.forwardTokens(win, { logits: true });
-      const C = this.vocab.size, x = logits.subarray(logits.length - C);
       const r = runPipeline(ss, x, pipe, { keep: top > 0 });
       if (r.error) throw fail(where, 'options.stages', r.error);
       const bad = r.stages.find((s) => s.error);
@@ -220,6 +232,7 @@ class LanguageModel {
       seq.push(token);
       drawn.push(token);
       steps.push({ token, text: this.#symbol(token), kept: r.kept, top: top ? this.#candidates(x, r, top, token) : [] });
+      if (t + 1 < length) x = this.#next(seq, false);
     }
     const tokens = Uint32Array.from(drawn);
     return { prompt, text: decode(this.vocab, tokens), tokens, steps };
@@ -301,7 +314,10 @@ class LanguageModel {
     return out;
   }
 
-  free() { this.model.free(); }
+  free() {
+    this.#decoder?.free();
+    this.model.free();
+  }
 }
 
 function checkOptions(options, where, known) {

@@ -555,6 +555,66 @@ class Model {
     return out;
   }
 
+  /** A decoding session with a cache of keys and values (C: ss_model_decode): feed(token) takes the next token and
+   *  returns the logits of the one after it (classes floats): the last row of forwardTokens on the tokens fed since
+   *  the last reset(), at a cost of one row per token. At most options.maxN (the model's maxN with learned
+   *  positions, else trainN's max) tokens between resets; position is the count fed. A language model only (one
+   *  token table, the loss at every position). free() gives its memory back (the model's free() does too). */
+  decoder(options) {
+    return this.#ss._call(this.#decoder, [options], this);
+  }
+
+  #decoder(options) {
+    const where = 'model.decoder', ss = this.#ss, ex = ss.exports;
+    const o = opts(options, where, ['maxN']);
+    const lim = layouts(ss).ss_model_config.limits;
+    const maxN = integer(o, 'maxN', this.config.positions === 'learned' ? this.config.maxN : this.config.trainN[1], 1, lim.max_n, where);
+    this.#live(where);
+    const bytes = ex.ss_model_decode_size(this._cfg.ptr, maxN) >>> 0;
+    if (!bytes) {
+      const c = this.config;
+      if (c.lossAt !== 'every' || c.vocabB || c.feature)
+        throw new SoftscopeError(`${where}: decoding takes a language model (one token table, the loss at every position); this is task ${c.task}`, STATUS.SS_ERR_UNSUPPORTED, { argument: 'this' });
+      throw new SoftscopeError(`${where}: options.maxN = ${maxN} is out of range for this model${c.positions === 'learned' ? ` (learned positions: <= ${c.maxN})` : ''}`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.maxN' });
+    }
+    const state = this.#block(bytes), logits = this.#block(this.config.classes * 4);
+    const model = this, heap = this.#heap, C = this.config.classes, vocab = this.config.vocabA;
+    let pos = 0, freed = false;
+    return {
+      maxN,
+      get position() { return pos; },
+      reset() { pos = 0; },
+      feed(token) {
+        const w = 'decoder.feed';
+        if (freed) throw new SoftscopeError(`${w}: the decoder was freed`, STATUS.SS_ERR_NULL);
+        model.#live(w);
+        if (!Number.isInteger(token) || token < 0 || token >= vocab)
+          throw new SoftscopeError(`${w}: token = ${describe(token)} must be an integer in [0, ${vocab})`, STATUS.SS_ERR_DOMAIN, { argument: 'token' });
+        if (pos >= maxN)
+          throw new SoftscopeError(`${w}: ${maxN} tokens fed since the last reset (maxN): reset() and feed the window again`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'token' });
+        const s = ss._call(() => ex.ss_model_decode(model._cfg.ptr, ss._implId, model._params, state, bytes, maxN, token, pos, logits), []);
+        if (s !== 0) throw ss._fail(w, s, []);
+        pos++;
+        heap.refresh();
+        return heap.f32.slice(logits >>> 2, (logits >>> 2) + C);
+      },
+      free() {
+        if (freed) return;
+        freed = true;
+        model.#unblock(state);
+        model.#unblock(logits);
+      },
+    };
+  }
+
+  // Gives back one block of the model's (a decoder's).
+  #unblock(p) {
+    const i = this.#blocks.indexOf(p);
+    if (i < 0 || this.#freed) return;
+    this.#blocks.splice(i, 1);
+    this.#heap.free(p);
+  }
+
   /** The calibration inputs of weight matrix options.tensor (an index of
    *  tensors(): a wq, wk, wv, wo, w1, w2 or the unembed) in one forward on
    *  `examples` (64) examples of n (trainN[1]) items drawn under `seed`
