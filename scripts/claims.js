@@ -3,15 +3,26 @@
 // one or more runs of the Experiments view (its state as a link, so a
 // reader can open the same run in the playground or `softscope train
 // --state`), repeated over seeds, reduced to a few measures; the result is
-// docs/claims.json: per claim its paper, setup links, and each measure's
-// mean ± sd over the seeds (and the per-seed values). The README's claims
-// table is written from it by hand ("reproduced", "partly", "not
-// reproduced" is a reading, not a computation).
+// docs/claims.json: per claim its paper, setup links, each measure's mean ±
+// sd over the seeds (and the per-seed values), its tests and its verdict.
 //
-// usage: node scripts/claims.js [--seeds 5] [--out docs/claims.json] [--only id,id] [--impl simd]
+// The verdict rule, fixed before the runs and applied by code (verdict()):
+// each claim states its tests -- a paired difference of two measures (or a
+// measure against a fixed value) and the direction the paper claims. Over
+// the seeds, the difference's mean and its two-sided 95 % interval (mean ±
+// t(0.975, n - 1) sd / sqrt(n)): a test "holds" when the interval lies on
+// the claimed side of 0, is "against" when it lies on the other side, and
+// is "unclear" when it contains 0. A claim is "reproduced" when every test
+// holds, "not reproduced" when none does, "partly" otherwise. One seed has
+// no interval: its tests read "one seed" and the claim's verdict says so.
+// Language-model claims (scripts/claims-language.js) run the language model
+// of analysis/language.js; the others the Experiments view.
+//
+// usage: node scripts/claims.js [--seeds 10 | --seeds A..B] [--out docs/claims.json] [--only id,id] [--impl simd]
 // One seed of every claim takes a few minutes on one core (the script
 // prints each run's time).
-import { writeFileSync } from 'node:fs';
+import { writeFileSync, readFileSync } from 'node:fs';
+import { LANGUAGE_CLAIMS } from './claims-language.js';
 import { createSoftscope } from '../wasm/api/index.js';
 import { experiments } from '../wasm/views/experiments/index.js';
 import { parse, stateEntries } from '../wasm/state/schema.js';
@@ -57,6 +68,10 @@ export const CLAIMS = [
     runs: { main: 'task=max_retrieval&normalizers=softmax,adaptive_temperature&quantizers=' },
     measures: ({ main: d }) => lengthMeasures(d, ['softmax', 'adaptive_temperature'],
       [['accuracy', 'train'], ['accuracy', 'last'], ['entropy', 'train'], ['entropy', 'last'], ['maxWeight', 'last']]),
+    tests: [
+      { what: 'softmax disperses: accuracy at n 16 above that at n 4096', a: 'softmax.accuracy@16', b: 'softmax.accuracy@4096', side: '>' },
+      { what: 'adaptive temperature slows it: its accuracy at n 4096 above softmax\'s', a: 'adaptive_temperature.accuracy@4096', b: 'softmax.accuracy@4096', side: '>' },
+    ],
   },
   {
     id: 'ssmax',
@@ -67,6 +82,10 @@ export const CLAIMS = [
       ...lengthMeasures(d, ['softmax', 'ssmax'], [['accuracy', 'train'], ['accuracy', 1024], ['accuracy', 'last'], ['maxWeight', 'last']]),
       'ssmax.s': runOf(d, 'ssmax').normParams.s,
     }),
+    tests: [
+      { what: 'SSMax answers better at n 4096', a: 'ssmax.accuracy@4096', b: 'softmax.accuracy@4096', side: '>' },
+      { what: 'SSMax puts more weight on the key at n 4096', a: 'ssmax.maxWeight@4096', b: 'softmax.maxWeight@4096', side: '>' },
+    ],
   },
   {
     id: 'sinks',
@@ -83,6 +102,11 @@ export const CLAIMS = [
       }
       return { ...out, ...lengthMeasures(d, ['softmax', 'softpick'], [['accuracy', 'train']]) };
     },
+    tests: [
+      { what: 'softmax forms sink heads (share of heads above 0.3 on BOS)', a: 'softmax.sinkHeads', value: 0, side: '>' },
+      { what: 'softpick puts less weight on BOS than softmax', a: 'softmax.keyZeroWeight', b: 'softpick.keyZeroWeight', side: '>' },
+      { what: 'softpick\'s head outputs have a lower kurtosis', a: 'softmax.kurtosis', b: 'softpick.kurtosis', side: '>' },
+    ],
   },
   {
     id: 'sparse',
@@ -95,6 +119,12 @@ export const CLAIMS = [
       for (const name of names) out[`${name}.zeroShare@map`] = zeroShare(runOf(d, name));
       return out;
     },
+    tests: [
+      { what: 'sparsemax keeps fewer keys than softmax at n 1024', a: 'softmax.support/n@1024', b: 'sparsemax.support/n@1024', side: '>' },
+      { what: 'entmax15 keeps fewer keys than softmax at n 1024', a: 'softmax.support/n@1024', b: 'entmax15.support/n@1024', side: '>' },
+      { what: 'sparsemax puts more weight on the key at n 1024', a: 'sparsemax.maxWeight@1024', b: 'softmax.maxWeight@1024', side: '>' },
+      { what: 'entmax15 puts more weight on the key at n 1024', a: 'entmax15.maxWeight@1024', b: 'softmax.maxWeight@1024', side: '>' },
+    ],
   },
   {
     id: 'adaround',
@@ -109,6 +139,7 @@ export const CLAIMS = [
       }
       return out;
     },
+    tests: [2, 3, 4].map((b) => ({ what: `AdaRound above rounding to nearest at ${b} bits`, a: `adaround.accuracy@${b}bits`, b: `uniform.accuracy@${b}bits`, side: '>' })),
   },
   {
     id: 'optimizers',
@@ -126,8 +157,44 @@ export const CLAIMS = [
       }
       return out;
     },
+    tests: [
+      { what: 'Adam reaches 95 % in fewer steps than SGD', a: 'sgd.reached', b: 'adam.reached', side: '>' },
+      { what: 'Lion reaches 95 % in fewer steps than SGD', a: 'sgd.reached', b: 'lion.reached', side: '>' },
+    ],
   },
+  ...LANGUAGE_CLAIMS,
 ];
+
+// t(0.975, df) for df = 1 .. 30, then the normal's 1.96 (two-sided 95 %).
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12,
+  2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+export const RULE = 'per test, the paired difference over the seeds: mean and two-sided 95 % t interval; holds when the interval is on the claimed side of 0, against when on the other, unclear when it contains 0 (one seed: no interval); a claim is reproduced when every test holds, not reproduced when none does, partly otherwise';
+
+/** A test's result over per-seed measures (per: [{ measure: value }]): { ...test, diff: { mean, lo, hi, n, values }, result }. */
+export function testResult(t, per) {
+  const values = per.map((m) => {
+    const a = m[t.a], b = t.b === undefined ? t.value : m[t.b];
+    return Number.isFinite(a) && Number.isFinite(b) ? a - b : null;
+  });
+  const v = values.filter((x) => x !== null), n = v.length;
+  if (!n) return { ...t, diff: { mean: null, lo: null, hi: null, n, values }, result: 'no value' };
+  const mean = v.reduce((x, y) => x + y, 0) / n;
+  if (n === 1) return { ...t, diff: { mean, lo: null, hi: null, n, values }, result: 'one seed' };
+  const sd = Math.sqrt(v.reduce((x, y) => x + (y - mean) ** 2, 0) / (n - 1));
+  const half = (T975[n - 2] ?? 1.96) * sd / Math.sqrt(n);
+  const [lo, hi] = [mean - half, mean + half];
+  const sign = t.side === '>' ? 1 : -1;
+  const result = sign * lo > 0 && sign * hi > 0 ? 'holds' : sign * lo < 0 && sign * hi < 0 ? 'against' : 'unclear';
+  return { ...t, diff: { mean, lo, hi, n, values }, result };
+}
+
+/** The claim's verdict from its tests' results (RULE). */
+export function verdict(tests) {
+  if (!tests.length) return 'no test';
+  if (tests.some((t) => t.result === 'one seed')) return `one seed: ${tests.every((t) => t.diff.mean !== null && (t.side === '>' ? t.diff.mean > 0 : t.diff.mean < 0)) ? 'in the claimed direction' : 'not in the claimed direction'}`;
+  const holds = tests.filter((t) => t.result === 'holds').length;
+  return holds === tests.length ? 'reproduced' : holds === 0 ? 'not reproduced' : 'partly';
+}
 
 const meanSd = (xs) => {
   const v = xs.filter((x) => Number.isFinite(x));
@@ -142,6 +209,10 @@ export function runClaim(ss, c, seeds, log = () => {}) {
   const per = [];
   const t0 = performance.now();
   for (const seed of seeds) {
+    if (c.compute) { // a language-model claim: its own runs
+      per.push(c.measures(c.compute(ss, seed, log)));
+      continue;
+    }
     const ds = {};
     for (const [name, link] of Object.entries(c.runs)) {
       const { state, notices } = parse(experiments.schema, stateEntries(`${link}&seed=${seed}`), ss);
@@ -158,27 +229,39 @@ export function runClaim(ss, c, seeds, log = () => {}) {
     const values = per.map((m) => (Number.isFinite(m[k]) ? m[k] : null));
     return [k, { ...meanSd(values), values }];
   }));
-  const papers = c.papers.map((k) => ss.kernel(k).paper);
-  return { id: c.id, ref: c.ref, papers, claim: c.claim, runs: c.runs, seeds, measures, seconds: (performance.now() - t0) / 1000 };
+  const papers = c.papers.map((k) => (typeof k === 'string' && !k.includes(' ') ? ss.kernel(k).paper : k));
+  const tests = (c.tests ?? []).map((t) => testResult(t, per));
+  return { id: c.id, ref: c.ref, papers, claim: c.claim, runs: c.runs, seeds, measures, tests, verdict: verdict(tests), rule: RULE,
+    seconds: (performance.now() - t0) / 1000 };
 }
 
 async function main(argv) {
-  const opt = { seeds: '5', out: 'docs/claims.json', impl: 'auto' };
+  const opt = { seeds: '10', out: 'docs/claims.json', impl: 'auto' };
   for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
-  const n = Number(opt.seeds);
-  if (!Number.isInteger(n) || n < 1 || n > 100) { console.error('claims: --seeds must be an integer in [1, 100]'); return 2; }
+  const range = /^(\d+)\.\.(\d+)$/.exec(opt.seeds ?? '');
+  const [first, last] = range ? [Number(range[1]), Number(range[2])] : [0, Number(opt.seeds) - 1];
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first > last || last - first >= 100 || last > 2 ** 31) {
+    console.error('claims: --seeds must be a count N in [1, 100] (seeds 0 .. N-1) or a range A..B of at most 100 seeds'); return 2;
+  }
   const only = opt.only ? opt.only.split(',') : null;
   const unknown = only?.find((id) => !CLAIMS.some((c) => c.id === id));
   if (unknown) { console.error(`claims: unknown claim ${unknown} (${CLAIMS.map((c) => c.id).join(', ')})`); return 2; }
   const ss = await createSoftscope({ impl: opt.impl });
-  const seeds = Array.from({ length: n }, (_, i) => i);
+  const seeds = Array.from({ length: last - first + 1 }, (_, i) => first + i);
   const results = [];
   for (const c of CLAIMS.filter((x) => !only || only.includes(x.id))) {
     const r = runClaim(ss, c, seeds, (line) => console.error(line));
     results.push(r);
     for (const [k, m] of Object.entries(r.measures)) console.error(`  ${k}: ${m.mean === null ? '–' : `${m.mean.toPrecision(4)} ± ${m.sd.toPrecision(2)}`} (${m.n})`);
+    for (const t of r.tests) console.error(`  test ${t.what}: ${t.result} (${t.diff.mean === null ? '–' : t.diff.mean.toPrecision(3)}${t.diff.lo === null ? '' : ` [${t.diff.lo.toPrecision(3)}, ${t.diff.hi.toPrecision(3)}]`})`);
+    console.error(`  verdict: ${r.verdict}`);
   }
-  const out = { softscope: REGISTRY.version, build: ss.build, date: new Date().toISOString().slice(0, 10), claims: results };
+  // a run of some claims (--only) keeps the others of the file
+  let kept = [];
+  if (only) try { kept = JSON.parse(readFileSync(opt.out, 'utf8')).claims.filter((c) => !only.includes(c.id)); } catch { kept = []; }
+  const order = (c) => CLAIMS.findIndex((x) => x.id === c.id);
+  const out = { softscope: REGISTRY.version, build: ss.build, date: new Date().toISOString().slice(0, 10), rule: RULE,
+    claims: [...kept, ...results].sort((a, b) => order(a) - order(b)) };
   writeFileSync(opt.out, `${JSON.stringify(out, null, 1)}\n`);
   console.error(`wrote ${opt.out}`);
   return 0;
