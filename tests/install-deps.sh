@@ -34,8 +34,15 @@ compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >
 # path: python3-torch, libtorch1.13, libtorch-test and libdnnl2 alone are
 # ~51 MB to download and ~268 MB installed, and libtorch1.13 pulls in
 # OpenCV and FFmpeg libraries on a machine without them.
+# It is built with BLAS_INFO=generic: it calls whatever libblas.so.3 the
+# alternatives point to, which with libblas3 alone is netlib's reference
+# BLAS (5-15x slower than a real one). libopenblas0-pthread (~6 MB
+# installed) registers OpenBLAS's libblas.so.3 at priority 100 over the
+# reference's 10, so the alternatives' auto mode picks it; the peer runs it
+# on one thread (tests/bench/torch-peer.js) and reports what it mapped.
 if [ "${1:-}" = bench ]; then
   /usr/bin/python3 -c 'import torch' 2>/dev/null || need+=(python3-torch)
+  [ -f /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3 ] || need+=(libopenblas0-pthread)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"

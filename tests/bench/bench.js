@@ -71,7 +71,10 @@ export async function runBench(opts) {
   const outDir = opts.out ? path.resolve(root, opts.out) : path.join(B, 'bench');
   if (opts.merge && existsSync(path.join(outDir, 'bench.json'))) {
     const old = JSON.parse(readFileSync(path.join(outDir, 'bench.json'), 'utf8'));
-    result.merged = { from: old.machine.date, fromLoadavg: old.machine.loadavg, rerun: Object.keys(result.families) };
+    // into a run that was itself merged into: the other families are still
+    // from the first run (its date and load), and its reruns stay listed
+    result.merged = { from: old.merged?.from ?? old.machine.date, fromLoadavg: old.merged?.fromLoadavg ?? old.machine.loadavg,
+      rerun: [...new Set([...(old.merged?.rerun ?? []), ...Object.keys(result.families)])] };
     result.families = { ...old.families, ...result.families };
   }
   result.targets = computeTargets(result);

@@ -22,6 +22,7 @@ import { adamJs, adabeliefJs, lionJs, sageJs } from './plain-js-optimizers.js';
 import { sdpaJs } from './plain-js-attention.js';
 import { NORMALIZER_REFERENCES } from '../../wasm/analysis/reference.js';
 import { createModel } from '../../wasm/api/index.js';
+import { blasName, onReferenceBlas } from './torch-blas.js';
 import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
@@ -422,7 +423,7 @@ const attention = {
   },
 };
 
-// ---- training (issue 27) ---------------------------------------------------------
+// ---- training (issues 27 and 35) ----------------------------------------------------
 
 // The default model of issue 27, as tests/bench/torch_step.py builds it:
 // max retrieval over n = 64 items (16 values), d = 64, 4 heads, one layer
@@ -431,21 +432,77 @@ const attention = {
 // (wasm/api/model.js): the task's batch (ss_task_batch; torch's batch is
 // fixed and untimed, so ours pays a little more), forward, backward, AdamW on
 // every tensor (ss_model_step). The PyTorch peer runs the same step in a
-// child process (torch-peer.js, Node only), eager, one thread.
+// child process (torch-peer.js, Node only), eager, one thread, on OpenBLAS.
 export const TRAIN_MODEL = { task: 'max_retrieval', values: 16, d: 64, n: 64, batch: 32, heads: 4, layers: 1, mlp: true, optimizer: 'adamw' };
+// Issue 35's language model: nanoGPT's "baby GPT" (4 layers, 4 heads, d 128,
+// context 64, batch 12, V = 65: Bigram-Backcopy's 64 tokens and BOS; learned
+// positions, pre-LayerNorm with bias, GELU-tanh MLP 4d, no linear biases,
+// tied unembedding, loss at every position, causal; AdamW lr 1e-3, beta2
+// 0.99, wd 0.1 on embeddings and matrices). ~3.7 GFLOP a step: a step is
+// hundreds of ms in wasm, so its row has its own rounds (BABY_GPT_ROUNDS) and
+// the relaxed and SIMD128 builds only (scalar: seconds a step). Its peers:
+// torch_step.py --model babygpt (child process) and the same model in
+// TensorFlow.js on its wasm backend (tfjs-babygpt.js, this process).
+export const BABY_GPT = { task: 'bigram_backcopy', values: 64, keys: 3, d: 128, heads: 4, layers: 4, n: 64, batch: 12,
+  positions: 'learned', norm: 'layernorm', tied: true, optimizer: 'adamw', optimizerParams: { lr: 1e-3, beta2: 0.99, weight_decay: 0.1 } };
+// A candidate's call is STEPS steps (units = STEPS: ms per step). race():
+// the first call and two calibration calls warm up (15 steps), then 3 rounds
+// of one call each; PyTorch: 5 warm-up steps, then 3 repeats of 10 steps.
+export const BABY_GPT_ROUNDS = { steps: 5, settings: { rounds: 3, roundMs: 1, warmupMs: 0, minCalls: 1 }, torch: { steps: 10, warmup: 5 } };
+const babyLabel = `baby GPT d${BABY_GPT.d} L${BABY_GPT.layers} n${BABY_GPT.n} b${BABY_GPT.batch}`;
+const tinyLabel = `d${TRAIN_MODEL.d} n${TRAIN_MODEL.n} b${TRAIN_MODEL.batch}`;
+const isBaby = (shape) => shape?.model === 'babygpt';
+
+/** The wasm memory a fresh instance of build b needs to train the baby GPT:
+    memory.buffer.byteLength after createModel and one step (it only grows). */
+async function babyGptMemory(b) {
+  const ss = await b.fresh?.();
+  if (!ss) return null;
+  const { n, batch, ...o } = BABY_GPT;
+  const model = createModel(ss, { ...o, batch, trainN: n, maxN: n, steps: 1e7, seed: 1 });
+  model.step(1);
+  const out = { heapBytes: ss.heapStats().heapBytes, paramBytes: model.paramCount * 4, workspaceBytes: model.workspaceBytes };
+  model.free();
+  return out;
+}
+
 const training = {
   family: 'training',
-  title: `training step of the tiny attention model (d = ${TRAIN_MODEL.d}, n = ${TRAIN_MODEL.n}, batch ${TRAIN_MODEL.batch}, one layer, ${TRAIN_MODEL.heads} heads, MLP; AdamW)`,
+  title: `training step: issue 27's tiny attention model (d = ${TRAIN_MODEL.d}, n = ${TRAIN_MODEL.n}, batch ${TRAIN_MODEL.batch}, one layer, ${TRAIN_MODEL.heads} heads, MLP; AdamW) and issue 35's baby GPT (d ${BABY_GPT.d}, ${BABY_GPT.layers} layers, ${BABY_GPT.heads} heads, context ${BABY_GPT.n}, batch ${BABY_GPT.batch}, V 65; AdamW)`,
   unit: 'ms per step',
-  inputText: `${TRAIN_MODEL.task} batches (${TRAIN_MODEL.values} values, seeded); a step = batch, forward, backward, AdamW on every tensor`,
+  inputText: `${TRAIN_MODEL.task} batches (${TRAIN_MODEL.values} values, seeded); ${BABY_GPT.task} batches (V ${BABY_GPT.values} + BOS, ${BABY_GPT.keys} triggers); a step = batch, forward, backward, AdamW on every tensor`,
   kernels: () => ['step'],
-  // one shape; a unit is a step (n = 1), so ns_per_elem is ns per step
-  sizes: () => [{ n: 1, label: `d${TRAIN_MODEL.d} n${TRAIN_MODEL.n} b${TRAIN_MODEL.batch}` }],
+  // a unit is a step (n = 1), so ns_per_elem is ns per step; the baby GPT's
+  // call is several steps (units), with its own rounds (run.js: shape.settings)
+  sizes: () => [{ n: 1, label: tinyLabel, model: 'tiny' },
+    { n: 1, label: babyLabel, model: 'babygpt', units: BABY_GPT_ROUNDS.steps, settings: BABY_GPT_ROUNDS.settings }],
   headline: 1,
   input: () => ({}),
-  async candidates(ctx) {
-    const { task, values, d, n, batch, heads, layers, mlp, optimizer } = TRAIN_MODEL;
-    const options = { task, values, d, heads, layers, mlp, batch, optimizer, trainN: [n, n], maxN: n, steps: 1e7, seed: 1 };
+  async candidates(ctx, k, n, inp, shape) {
+    if (isBaby(shape)) {
+      const { n: len, batch, ...o } = BABY_GPT;
+      const options = { ...o, batch, trainN: len, maxN: len, steps: 1e7, seed: 1 };
+      const cands = buildCands(ctx, (b, label) => {
+        if (label === 'scalar') return null;
+        const model = createModel(b.ss, options);
+        return {
+          fn: () => {
+            const r = model.step(BABY_GPT_ROUNDS.steps);
+            if (r.diverged) throw new Error(`training: the ${b.label} baby GPT diverged at step ${r.step}`);
+          },
+          dispose: () => model.free(),
+        };
+      });
+      // TensorFlow.js on its wasm backend, in this process (Node: peers.js)
+      if (ctx.peers.tfjsBabyGpt) {
+        const t = await ctx.peers.tfjsBabyGpt(BABY_GPT);
+        if (t.missing) ctx.notes = { ...ctx.notes, tfjs: `TF.js not measured: ${t.missing}` };
+        else cands.push({ id: 'tfjs', engine: 'tfjs', fn: () => t.steps(BABY_GPT_ROUNDS.steps), dispose: () => t.dispose() });
+      }
+      return cands;
+    }
+    const { task, values, d, n: len, batch, heads, layers, mlp, optimizer } = TRAIN_MODEL;
+    const options = { task, values, d, heads, layers, mlp, batch, optimizer, trainN: [len, len], maxN: len, steps: 1e7, seed: 1 };
     return buildCands(ctx, (b) => {
       const model = createModel(b.ss, options);
       return {
@@ -458,19 +515,35 @@ const training = {
     });
   },
   // PyTorch in a child process (Node: peers.js loadPeers; none in a page),
-  // its median over as many repeats as our rounds, on the run's clock
+  // its median over as many repeats as our rounds, on the run's clock; the
+  // baby GPT's wasm memory, in a fresh instance of each build
   async external(ctx, k, n, inp, shape, st, clock) {
-    if (!ctx.peers.torch) return {};
+    const out = { results: {}, notes: { ...ctx.notes } };
+    delete ctx.notes;
+    if (isBaby(shape)) {
+      const mem = {};
+      for (const [label, b] of Object.entries(ctx.builds)) if (label !== 'scalar') mem[label] = await babyGptMemory(b);
+      if (Object.values(mem).some(Boolean)) out.memory = mem;
+      out.notes.scalar = 'not timed on this row (seconds a step)';
+    }
+    if (!ctx.peers.torch) return out;
     // 10 steps a repeat after 5 of warm-up even in a quick run (~2 s): with 3
     // after 2, bench-check's torch ratio swung 3.7x-7.4x between two runs
-    const r = ctx.peers.torch.step({ ...TRAIN_MODEL, classes: TRAIN_MODEL.values }, { repeats: st.rounds, steps: 10, warmup: 5 });
-    if (r.missing) return { notes: { torch: `PyTorch not measured: ${r.missing}` } };
-    ctx.peers.versions.torch = `${r.version} (${r.python}, eager, ${r.threads} thread${r.threads === 1 ? '' : 's'})`;
+    const torchShape = isBaby(shape) ? { model: 'babygpt', ...BABY_GPT, classes: BABY_GPT.values + 1 } : { model: 'tiny', ...TRAIN_MODEL, classes: TRAIN_MODEL.values };
+    const r = ctx.peers.torch.step(torchShape, isBaby(shape) ? { repeats: st.rounds, ...BABY_GPT_ROUNDS.torch } : { repeats: st.rounds, steps: 10, warmup: 5 });
+    if (r.missing) return { ...out, notes: { ...out.notes, torch: `PyTorch not measured: ${r.missing}` } };
+    ctx.peers.versions.torch = `${r.version} (${r.python}, eager, ${r.threads} thread${r.threads === 1 ? '' : 's'}${r.blas_kind ? `; BLAS: ${blasName(r)}` : ''})`;
     const cpu = clock === 'cpu';
     const ms = (v) => v * 1e6; // ms per step -> ns per unit (a unit is a step)
-    return { results: { torch: { ns_per_elem: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step), median: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step),
+    const res = { ns_per_elem: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step), median: ms(cpu ? r.cpu_ms_per_step : r.ms_per_step),
       min: ms(cpu ? r.cpu_min : r.min), max: ms(cpu ? r.cpu_max : r.max), wall_ms_per_step: r.ms_per_step, cpu_ms_per_step: r.cpu_ms_per_step,
-      repeats: r.repeats, steps: r.steps, loss: r.loss, child: true } } };
+      repeats: r.repeats, steps: r.steps, loss: r.loss, child: true, blas: r.blas, sgemm: r.sgemm, blas_kind: r.blas_kind, matmul_gflops: r.matmul_gflops };
+    // on netlib's reference BLAS, torch's time is no anchor: timed, shown, no ratio
+    if (onReferenceBlas(r)) {
+      out.results['torch (reference BLAS)'] = res;
+      out.notes.torch = 'PyTorch on the reference BLAS: no ratio';
+    } else out.results.torch = res;
+    return out;
   },
 };
 

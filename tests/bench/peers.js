@@ -14,9 +14,14 @@
 //   transformers @huggingface/transformers: its softmax / log_softmax (plain JS
 //                over the array) and the sampling path of its generate():
 //                topk (its ORT TopK op) -> softmax -> a weighted draw.
-//   torch        PyTorch eager on one thread (Debian's python3-torch), the
-//                training step only: tests/bench/torch_step.py in a child
-//                process (torch-peer.js; Node only).
+//   torch        PyTorch eager on one thread (Debian's python3-torch on
+//                OpenBLAS, libopenblas0-pthread, one BLAS thread), the
+//                training steps only: tests/bench/torch_step.py in a child
+//                process (torch-peer.js; Node only), which reports the BLAS
+//                it mapped: on the reference BLAS a row gives no ratio.
+//   tfjs baby GPT the baby GPT's step in TF.js on the wasm backend
+//                (tfjs-babygpt.js; tf.variableGrads + tf.train.adam; the
+//                gradients registered by tfjs-gradients.js; Node only).
 import { softmaxModel, topkModel } from './onnx-graph.js';
 
 const log = (s) => (typeof process !== 'undefined' && process.stderr ? process.stderr.write(s + '\n') : console.log(s));
@@ -46,6 +51,15 @@ export async function loadPeers() {
   // PyTorch, for the training step: a child process, run when the training
   // family runs (it fills versions.torch then, or the row notes why not)
   peers.torch = { step: (await import('./torch-peer.js')).torchStep };
+  // the baby GPT in TensorFlow.js on the wasm backend (training family)
+  if (peers.tfjs) peers.tfjsBabyGpt = async (shape) => {
+    try {
+      await (await import('./tfjs-gradients.js')).registerTfjsGradients(); // Node: tfjs-core's entry registers none
+    } catch (e) {
+      return { missing: `tfjs-core's gradients did not load (${e.message.split('\n')[0]})` };
+    }
+    return (await import('./tfjs-babygpt.js')).tfjsBabyGpt(peers.tfjs, shape);
+  };
   return peers;
 }
 

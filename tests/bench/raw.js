@@ -31,8 +31,10 @@ export class Build {
 
   /** dist: a directory (Node) or a URL (a page) holding the builds. */
   static async load(label, dist) {
-    const ss = await createSoftscope({ impl: label, wasm: `${String(dist).replace(/\/$/, '')}/${BUILDS[label]}` });
-    return new Build(label, ss);
+    const wasm = `${String(dist).replace(/\/$/, '')}/${BUILDS[label]}`;
+    const b = new Build(label, await createSoftscope({ impl: label, wasm }));
+    b.fresh = () => createSoftscope({ impl: label, wasm }); // a new instance (its own memory: what a model needs)
+    return b;
   }
 
   _scratchJson() {

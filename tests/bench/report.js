@@ -3,7 +3,7 @@
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
 const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs+dataSync',
-  'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
+  'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch', 'torch (reference BLAS)', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
 export const pow2 = (n) => {
@@ -52,6 +52,15 @@ export function familyTable(fam) {
   }
   // a peer the row could not run, and why (the training step without torch)
   const notes = fam.rows.flatMap((r) => Object.entries(r.notes ?? {}).map(([id, why]) => `  ${id} (${r.shape ?? pow2(r.n)}): ${why}\n`));
+  // the baby GPT's row: its own rounds, torch's BLAS, the wasm memory it takes
+  for (const r of fam.rows) {
+    const where = r.shape ?? pow2(r.n);
+    if (r.rounds) notes.push(`  ${where}: medians of ${r.rounds} rounds of ${r.units} steps\n`);
+    const tr = r.results.torch ?? r.results['torch (reference BLAS)'];
+    if (tr?.blas_kind) notes.push(`  torch (${where}): BLAS ${tr.blas_kind} (sgemm_ from ${tr.sgemm ?? ((tr.blas ?? []).join(', ') || 'none found')}), 512² matmul ${tr.matmul_gflops} GFLOP/s\n`);
+    for (const [id, m] of Object.entries(r.memory ?? {}))
+      if (m) notes.push(`  ${id} (${where}): wasm memory ${(m.heapBytes / 2 ** 20).toFixed(1)} MB (fresh instance, createModel + 1 step; parameters ${(m.paramBytes / 2 ** 20).toFixed(1)} MB, workspace ${(m.workspaceBytes / 2 ** 20).toFixed(1)} MB)\n`);
+  }
   return alignTable(out) + notes.join('');
 }
 

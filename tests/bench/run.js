@@ -5,7 +5,10 @@
 // module here.
 //
 // A family's sizes are numbers (n) or shapes { n, rows, label } (the rows
-// table); a spec's skip(ctx) returns a note when the family cannot run in
+// table); a shape may also carry units (the units one call of a candidate
+// does, n by default: the baby GPT's call is several training steps) and
+// settings (its own rounds, overriding the family's and bench-check's unless
+// --rounds is given: a step of ~0.1 s, and TF.js's of ~1 s). A spec's skip(ctx) returns a note when the family cannot run in
 // this engine or build (the row table before ss.normalize has { rows }).
 // A spec's external(ctx, kernel, n, input, shape, settings, clock) adds the
 // results of a peer that runs outside the process, with its own rounds
@@ -27,7 +30,7 @@ export function commonArg(o, argv, i) {
   else if (a === '--no-peers') o.peers = false;
   else if (a === '--out') o.out = next();
   else if (a === '--estimator') o.estimator = next(); // median | min
-  else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(next()) };
+  else if (a === '--rounds') o.settings = { ...o.settings, rounds: Number(next()) }, o.roundsGiven = true;
   else if (a === '--round-ms') o.settings = { ...o.settings, roundMs: Number(next()) };
   else return -1;
   return i;
@@ -68,6 +71,7 @@ export async function runFamilies(ctx0, opts, st, log) {
     const rows = [];
     for (const { s, ks } of [...bySize.values()].sort((a, b) => sizeN(a.s) - sizeN(b.s) || (b.s.rows ?? 0) - (a.s.rows ?? 0))) {
       const n = sizeN(s), shape = typeof s === 'number' ? null : s;
+      const sst = shape?.settings && !opts.roundsGiven ? { ...fst, ...shape.settings } : fst; // --rounds wins; bench-check's rounds do not
       const inp = spec.input(n, shape);
       for (const k of ks) {
         const where = { kernel: k, n, ...(shape ? { shape: shape.label } : {}) };
@@ -79,8 +83,8 @@ export async function runFamilies(ctx0, opts, st, log) {
           rows.push({ ...where, error: e.message, results: {} });
           continue;
         }
-        const times = await race(cands, n, fst, opts.clock);
-        const row = { ...where, results: {} };
+        const times = await race(cands, shape?.units ?? n, sst, opts.clock);
+        const row = { ...where, results: {}, ...(sst !== fst ? { rounds: sst.rounds, units: shape.units } : {}) };
         // each kernel against its own float64 reference; none, no error column
         const ref = cands.some((c) => c.out) && spec.reference ? spec.reference(k, inp, shape) : null;
         for (const c of cands) {
@@ -97,9 +101,10 @@ export async function runFamilies(ctx0, opts, st, log) {
         // a peer timed outside this process (the training step's PyTorch,
         // a child process: families.js), after the rounds; or a note why not
         if (spec.external) {
-          const ext = await spec.external(ctx, k, n, inp, shape, fst, opts.clock);
+          const ext = await spec.external(ctx, k, n, inp, shape, sst, opts.clock);
           Object.assign(row.results, ext.results);
-          if (ext.notes) row.notes = ext.notes;
+          if (ext.notes && Object.keys(ext.notes).length) row.notes = ext.notes;
+          if (ext.memory) row.memory = ext.memory;
         }
         rows.push(row);
         const lead = row.results.relaxed ?? row.results.simd;

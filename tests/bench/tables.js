@@ -86,23 +86,33 @@ export function benchSections(res) {
     ...(res.families.training ? { training: () => trainingTable(res) } : {}) };
 }
 
-// Issue 27: a training step of the default model in each build and in PyTorch
-// (a child process, the same clock), ms per step, and the ratios.
+// Issues 27 and 35: a training step of the tiny model and of the baby GPT in
+// each build, in PyTorch (a child process, the same clock; on OpenBLAS, or
+// its time without a ratio) and TF.js (the baby GPT), ms per step, the
+// ratios, and the baby GPT's wasm memory.
 function trainingTable(res) {
   const fam = res.families.training;
   if (fam.note) return `(skipped: ${fam.note})`;
-  const out = [['model', 'softscope relaxed', 'softscope SIMD', 'softscope scalar', NAMES.torch, 'relaxed vs PyTorch', 'SIMD vs PyTorch', 'SIMD / scalar']];
+  const refId = 'torch (reference BLAS)';
+  const hasRef = fam.rows.some((r) => r.results[refId]), hasTf = fam.rows.some((r) => r.results.tfjs);
+  const out = [['model', 'softscope relaxed', 'softscope SIMD', 'softscope scalar', NAMES.torch, ...(hasRef ? ['PyTorch on the reference BLAS'] : []),
+    'relaxed vs PyTorch', 'SIMD vs PyTorch', ...(hasTf ? ['TF.js (wasm)', 'relaxed vs TF.js'] : []), 'SIMD / scalar']];
   const notes = [];
   for (const r of fam.rows) {
     if (r.error) continue;
     const t = (id) => r.results[id]?.ns_per_elem ?? null, ms = (id) => fmt(inUnit(fam.unit, t(id), r.n));
-    out.push([r.shape, ms('relaxed'), ms('simd'), ms('scalar'), ms('torch'), fmtX(ratio(t('torch'), t('relaxed'))), fmtX(ratio(t('torch'), t('simd'))),
-      fmtX(ratio(t('scalar'), t('simd')))]);
-    for (const [id, why] of Object.entries(r.notes ?? {})) notes.push(`${NAMES[id] ?? id}: ${why}`);
+    const vsTorch = (id) => (r.results[refId] ? 'no ratio' : fmtX(ratio(t('torch'), t(id))));
+    out.push([r.shape, ms('relaxed'), ms('simd'), ms('scalar'), ms('torch'), ...(hasRef ? [ms(refId)] : []), vsTorch('relaxed'), vsTorch('simd'),
+      ...(hasTf ? [ms('tfjs'), fmtX(ratio(t('tfjs'), t('relaxed')))] : []), fmtX(ratio(t('scalar'), t('simd')))]);
+    for (const [id, why] of Object.entries(r.notes ?? {})) notes.push(`${NAMES[id] ?? id}: ${why} (${r.shape})`);
+    for (const [id, m] of Object.entries(r.memory ?? {}))
+      if (m) notes.push(`${r.shape}, ${NAMES[id] ?? id}: ${(m.heapBytes / 2 ** 20).toFixed(1)} MB of wasm memory in a fresh instance after createModel and one step (parameters ${(m.paramBytes / 2 ** 20).toFixed(1)} MB, workspace ${(m.workspaceBytes / 2 ** 20).toFixed(1)} MB; target <= 64 MB)`);
+    if (r.rounds) notes.push(`${r.shape}: medians of ${r.rounds} rounds of ${r.units} steps (after 15 steps of warm-up)${r.results.torch ?? r.results[refId] ? `; PyTorch ${r.results.torch?.repeats ?? r.results[refId].repeats} repeats of ${r.results.torch?.steps ?? r.results[refId].steps} steps` : ''}`);
   }
-  const torch = res.settings.peers?.torch, tr = fam.rows.find((r) => r.results.torch)?.results.torch;
+  const torch = res.settings.peers?.torch, tr = fam.rows.find((r) => r.results.torch ?? r.results[refId]);
+  const trr = tr && (tr.results.torch ?? tr.results[refId]);
   return `${fam.unit}; ${fam.title}; input: ${fam.input}. Medians of ${fam.rounds} interleaved rounds (${res.settings.clock} clock)` +
-    `${torch && tr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${tr.repeats} repeats of ${tr.steps} steps on its process's ${res.settings.clock === 'cpu' ? `CPU clock (every thread; its wall clock gave ${fmt(tr.wall_ms_per_step)} ms)` : 'wall clock'}` : ''}` +
+    `${torch && trr ? `; PyTorch ${torch}: \`tests/bench/torch_step.py\` in a child process right after them, the median of ${trr.repeats} repeats of ${trr.steps} steps on its process's ${res.settings.clock === 'cpu' ? `CPU clock (every thread; its wall clock gave ${fmt(trr.wall_ms_per_step)} ms on the ${tr.shape} row)` : 'wall clock'}` : ''}` +
     `\n\n${md(out)}${notes.length ? `\n\n${notes.join('\n\n')}` : ''}`;
 }
 

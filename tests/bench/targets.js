@@ -86,11 +86,28 @@ export function computeTargets(result) {
 
   // issue 27: a training step of the default model (families.js TRAIN_MODEL)
   // against PyTorch eager on one thread, a child process timed on the same clock
-  const train = rows('training').filter((r) => !r.error && r.kernel === 'step');
+  // (with OpenBLAS: a row whose torch ran on the reference BLAS has no
+  // 'torch' result, only 'torch (reference BLAS)', so no ratio: "not measured")
+  const steps = rows('training').filter((r) => !r.error && r.kernel === 'step');
+  const train = steps.filter((r) => !r.shape?.startsWith('baby GPT'));
   for (const id of train.length ? ['relaxed', 'simd'] : [])
-    target('training', `training step (${id} build, createModel) vs PyTorch eager, one thread`, '>= 2x',
+    target('training', `training step (${id} build, createModel) vs PyTorch eager, one thread, OpenBLAS`, '>= 2x',
       train.map((r) => ({ at: r.shape, value: ratio(st(r, 'torch'), st(r, id)) })), (v) => v >= 2,
       train.map((r) => r.notes?.torch).filter(Boolean).join('; ') || undefined);
+  // issue 35: the baby GPT's step vs PyTorch eager (one thread, OpenBLAS) and
+  // vs the same model in TF.js on its wasm backend (tf.train.adam); its wasm memory
+  const baby = steps.filter((r) => r.shape?.startsWith('baby GPT'));
+  for (const id of baby.length ? ['relaxed', 'simd'] : []) {
+    target('training', `baby GPT step (${id} build) vs PyTorch eager, one thread, OpenBLAS`, '>= 1.0x',
+      baby.map((r) => ({ at: r.shape, value: ratio(st(r, 'torch'), st(r, id)) })), (v) => v >= 1,
+      baby.map((r) => r.notes?.torch).filter(Boolean).join('; ') || undefined);
+    target('training', `baby GPT step (${id} build) vs TF.js (wasm backend, tf.train.adam)`, '>= 2x',
+      baby.map((r) => ({ at: r.shape, value: ratio(st(r, 'tfjs'), st(r, id)) })), (v) => v >= 2,
+      baby.map((r) => r.notes?.tfjs).filter(Boolean).join('; ') || undefined);
+  }
+  if (baby.some((r) => r.memory))
+    target('training', 'baby GPT: wasm memory to train it (a fresh instance after createModel and a step), MB', '<= 64 MB',
+      baby.flatMap((r) => Object.entries(r.memory ?? {}).map(([id, m]) => ({ at: `${id}`, value: m ? m.heapBytes / 2 ** 20 : null }))), (v) => v <= 64);
 
   // issue 27 in Chromium (make bench-browser): the Experiments view's default
   // state, wall time from Train until every normalizer's first training
@@ -114,6 +131,7 @@ export function computeTargets(result) {
 export function fmtTarget(tg, v) {
   if (tg.want.includes('e-')) return fmtE(v);
   if (tg.want.endsWith(' s')) return v == null ? '—' : `${v.toFixed(1)} s`;
+  if (tg.want.endsWith(' MB')) return v == null ? '—' : `${v.toFixed(1)} MB`;
   return fmtX(v);
 }
 
