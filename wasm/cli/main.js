@@ -22,9 +22,10 @@ import { command as optimize } from './optimize.js';
 import { command as sweep } from './sweep.js';
 import { command as figure } from './figure.js';
 import { command as train } from './train.js';
+import { command as generate } from './generate.js';
 import { command as check } from './check.js';
 
-const COMMANDS = [list, describe, normalize, measure, loss, sample, quantize, attend, optimize, sweep, train, figure, check];
+const COMMANDS = [list, describe, normalize, measure, loss, sample, quantize, attend, optimize, sweep, train, generate, figure, check];
 const VERSION = REGISTRY.version; // SS_VERSION, through the registry JSON
 const IMPLS = ['auto', 'relaxed', 'simd', 'scalar'];
 

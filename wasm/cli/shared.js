@@ -69,7 +69,21 @@ export function parseArgs(argv, options, command) {
     if (!a.startsWith('--') || a === '--' || a === '-') { pos.push(a); continue; }
     const eq = a.indexOf('=');
     const name = a.slice(2, eq < 0 ? undefined : eq);
-    const kind = name === 'help' ? 'flag' : own(options, name) ? options[name] : undefined;
+    let kind = name === 'help' ? 'flag' : own(options, name) ? options[name] : undefined;
+    // a command that takes flags named at run time (the decoding stages of the registry: --top_p 0.9) lists them as
+    // '*': its run() checks each name of opt['*'] ([name, value] pairs)
+    if (!kind && own(options, '*') && /^[a-z][a-z0-9_]*$/.test(name)) {
+      if (!opt['*']) opt['*'] = [];
+      let v;
+      if (eq >= 0) v = a.slice(eq + 1);
+      else {
+        if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
+        v = argv[++i];
+      }
+      if (opt['*'].some(([n]) => n === name)) throw new UsageError(`--${name} given twice`);
+      opt['*'].push([name, v]);
+      continue;
+    }
     if (!kind) throw new UsageError(`unknown option --${name} for ${command} (see softscope ${command} --help)`);
     if (kind === 'flag') {
       if (eq >= 0) throw new UsageError(`--${name} takes no value`);

@@ -11,6 +11,7 @@ import { experiments } from '../views/experiments/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
 import REGISTRY from '../dist/registry.js';
+import { runLanguage, languageHelp, LANGUAGE_FLAGS } from './train-language.js';
 
 const { schema } = experiments;
 const FIELDS = schema.fields.filter((f) => f.type !== 'params');
@@ -27,8 +28,10 @@ function keyHelp(f) {
 export const command = {
   name: 'train',
   summary: 'train a tiny attention model per normalizer and test it at longer lengths (the Experiments view)',
-  usage: 'softscope train [--state LINK] [--task T --normalizers a,b ... --param k.name=value] [--json|--csv] [--impl I]',
-  options: { ...Object.fromEntries(Object.keys(KEY_OF).map((k) => [k, 'value'])), state: 'value', param: 'list', json: 'flag', csv: 'flag', impl: 'value' },
+  usage: 'softscope train [language] [--state LINK] [--task T --normalizers a,b ... --param k.name=value] [--text FILE --save FILE] [--json|--csv] [--impl I]',
+  // the Experiments view's flags and the Language view's (train language; its decoding stages by name: '*')
+  options: { ...Object.fromEntries([...Object.keys(KEY_OF), ...Object.keys(LANGUAGE_FLAGS)].map((k) => [k, 'value'])), state: 'value', param: 'list',
+    json: 'flag', csv: 'flag', impl: 'value', text: 'value', save: 'value', '*': 'value' },
   help: (ss) => `The state is the Experiments view's: --state takes a playground link or key=value pairs
 ('task=kv_retrieval normalizers=softmax,ssmax steps=2000'); each key also has its flag (it overrides the link):
 ${FIELDS.map(keyHelp).join('\n')}
@@ -39,9 +42,16 @@ ${ss ? `tasks: ${ss.enums.task.join(', ')}; positions: ${ss.enums.positions.join
         normParams, step, diverged, reached, curve, lengths, map, heads, quant, floatAccuracy}]}}
         (<softscope-widget view="experiments" results="file.json"> draws it without training)
 --csv   one row per curve point, test length and quantisation (kind: curve | test | quant)
-Bad input (an unknown name, a value out of range) exits 2 naming the flag.`,
-  positional: [0, 0],
-  async run(ctx, { opt }) {
+Bad input (an unknown name, a value out of range) exits 2 naming the flag.
+
+${languageHelp(ss)}`,
+  positional: [0, 1],
+  async run(ctx, { pos, opt }) {
+    if (pos[0] === 'language') return runLanguage(ctx, opt);
+    if (pos[0] !== undefined && pos[0] !== experiments.id) throw new UsageError(`train: unknown view "${pos[0]}" (experiments, the default, or language)`);
+    // the Experiments view takes its own flags only
+    const foreign = [...Object.keys(LANGUAGE_FLAGS).filter((f) => !own(KEY_OF, f)), 'text', 'save'].find((f) => opt[f] !== undefined) ?? opt['*']?.[0]?.[0];
+    if (foreign !== undefined) throw new UsageError(`unknown option --${foreign} for train (see softscope train --help; train language takes it)`);
     if (opt.json && opt.csv) throw new UsageError('--json and --csv: choose one');
     const ss = await ctx.load(opt.impl);
     const given = stateEntries(opt.state ?? '').filter(([k]) => k !== 'view');

@@ -34,6 +34,9 @@ export function inRange(f, v) {
 }
 
 const isList = (v) => Array.isArray(v);
+/** Characters a text field never holds: C0 controls but tab and newline, DEL, C1 controls, the Unicode line separators
+ *  and bidirectional overrides. */
+export const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // Why a value breaks its field's bounds (null: it keeps them). The field's
@@ -58,6 +61,8 @@ const CHECK = {
     return v.every((x) => inRange(f, x) || (f.negInf && x === -Infinity)) ? null : `a value not in ${rangeOf(f)}`;
   },
   point: (f, v) => (isList(v) && v.length === 2 && v.every((x) => inRange(f, x)) ? null : `not two numbers x,y in ${rangeOf(f)}`),
+  text: (f, v) => (typeof v !== 'string' ? 'not a text' : v.length > f.maxLength ? `longer than ${f.maxLength} characters`
+    : CONTROL_RE.test(v) ? 'holds a control character' : null),
   params: (f, v) => (isObject(v) && Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x)) ? null : 'not an object of numbers'),
 };
 

@@ -8,7 +8,7 @@ export type State = Record<string, any>;
 /** One key of a schema (the field types are described in state/schema.js). */
 export interface Field {
   key: string;
-  type: 'number' | 'bool' | 'choice' | 'names' | 'numbers' | 'point' | 'params';
+  type: 'number' | 'bool' | 'choice' | 'names' | 'numbers' | 'point' | 'text' | 'params';
   label?: string;
   help?: string;
   default?: unknown;

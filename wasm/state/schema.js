@@ -14,6 +14,7 @@
 //            (optionHelp: { name: text } for names that are not kernels, the chooser's tooltips)
 //   numbers  { min, max, length: [lo, hi], negInf? }  a comma-separated vector ("-Infinity" allowed with negInf)
 //   point    { min, max }  "x,y" or absent (null)
+//   text     { maxLength }  a string as typed (a prompt): at most maxLength characters, no control character but tab and newline
 //   params   { scope: 'shared' | 'kernel', kernels: (state, ctx) => registry entries, exclude? }
 //            kernel parameters by registry name: shared: `alpha=1.5` for every chosen
 //            kernel that has alpha; kernel: `adam.lr=0.02` for one kernel.
@@ -32,7 +33,7 @@
 // settle) passes state/bounds.js's conform() before the schema's finish, so
 // each key lies inside its field's declaration whatever fell back.
 
-import { conform, inRange, rangeOf, LINK_LIMITS } from './bounds.js';
+import { conform, inRange, rangeOf, LINK_LIMITS, CONTROL_RE } from './bounds.js';
 
 export { rangeOf, LINK_LIMITS };
 
@@ -99,6 +100,12 @@ const READ = {
     if (i >= 0) return { reason: `item ${i} (${parts[i].trim()}) is not a number in ${rangeOf(f)}${f.negInf ? ' or -Infinity' : ''}` };
     return { value: xs.map((v) => v + 0) };
   },
+  text(f, s) {
+    const t = String(s);
+    if (t.length > f.maxLength) return { reason: `longer than ${f.maxLength} characters` };
+    if (CONTROL_RE.test(t)) return { reason: 'holds a control character' };
+    return { value: t };
+  },
   point(f, s) {
     const xs = String(s).split(',').map(parseNumber);
     if (xs.length !== 2 || !xs.every((v) => inRange(f, v))) return { reason: `not two numbers x,y in ${rangeOf(f)}` };
@@ -114,6 +121,7 @@ const WRITE = {
   names: (f, v) => v.join(','),
   numbers: (f, v) => v.map(num6).join(','),
   point: (f, v) => v.map(num6).join(','),
+  text: (f, v) => v,
 };
 
 /** The default state of a schema (a fresh object). */

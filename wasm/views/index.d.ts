@@ -7,7 +7,7 @@ export type { Schema, State, Field, Notice } from '../state/schema.js';
 export { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
 /** A view's id: the views of views/index.js, in tab order (tests/js/types.test.js holds the two the same). */
-export type ViewId = 'normalizers' | 'dispersion' | 'sampling' | 'quantization' | 'optimizers' | 'attention' | 'experiments' | 'performance';
+export type ViewId = 'normalizers' | 'dispersion' | 'sampling' | 'quantization' | 'optimizers' | 'attention' | 'experiments' | 'language' | 'performance';
 
 /** A view's numbers: what compute returns and Figure draws (plain numbers and arrays). */
 export type ViewData = Record<string, any>;

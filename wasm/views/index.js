@@ -18,6 +18,7 @@ import { quantization } from './quantization/index.js';
 import { optimizers } from './optimizers/index.js';
 import { attention } from './attention/index.js';
 import { experiments } from './experiments/index.js';
+import { language } from './language/index.js';
 import { performanceView } from './performance/index.js';
 import { parse, defaults, toHash, stateEntries } from '../state/schema.js';
 
@@ -29,6 +30,7 @@ export const VIEWS = [
   optimizers,
   attention,
   experiments,
+  language,
   performanceView,
 ];
 export const VIEW_IDS = VIEWS.map((v) => v.id);

@@ -1,0 +1,34 @@
+// The Language view: schema (state), model (numbers; the training of a tiny
+// GPT per normalizer as a stepper, analysis/language.js), figure (marks). Its
+// compute and start take the user's text beside the state:
+// compute(ss, state, { text }) (corpus 'text').
+import { schema } from './schema.js';
+import { compute, start, table, describe } from './model.js';
+import { LanguageFigure, languageHeight } from '../../figures/language.js';
+import { kernelColors } from '../../figures/palette.js';
+
+const ID = 'language';
+const LABEL = 'Language';
+const SUMMARY = 'a tiny GPT trained live per normalizer: loss curves, generation through the decoding stages, attention sinks, length generalisation, quantisation';
+const WIDTH = 960;
+const colors = (ss) => kernelColors(ss, 'normalizer');
+
+export const language = {
+  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
+};
+
+// The view without its training (no compute or start, and with them no model API): what a page that only draws needs
+// (a widget's main thread, with the training in its Web Worker). A literal, as experimentsDisplay (a spread would keep
+// `language` and the training code in every bundle importing this module).
+export const languageDisplay = {
+  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
+};
+export default language;
+
+// What the playground's View builds its controls from.
+export { languageOptions, decodingOf, BITS, MAP_MAX, SINK_THRESHOLD } from './model.js';
+export { MAX_NORMALIZERS, CORPORA, PROMPT_MAX, LENGTH_MAX, LM_OPT_DEFAULTS, DISPLAY_KEYS, VIEW_KEYS, GENERATION_KEYS, INSPECT_KEYS,
+  trainingKey, generationKey } from './schema.js';
+export { trainable, panelQuantizers } from '../experiments/schema.js';
