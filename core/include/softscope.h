@@ -1379,7 +1379,9 @@ ss_status ss_model_linear_inputs(const ss_model_config *cfg, ss_impl impl, const
    holds: 1 <= max_n <= SS_MODEL_MAX_N, <= cfg->max_n with learned
    positions; 0 otherwise). pos 0 starts a new sequence; each later call
    must feed pos = the previous pos + 1 (the cache holds what was fed
-   before: the caller keeps that order). Statuses: the config's,
+   before: the caller keeps that order; the parameters must not change
+   between pos 0 and the later calls: the state holds the matrices
+   transposed, copied at pos 0). Statuses: the config's,
    SS_ERR_UNSUPPORTED, SS_ERR_NULL, SS_ERR_PARAM_RANGE (max_n, pos >= max_n),
    SS_ERR_BUFFER (state_bytes too small), SS_ERR_DOMAIN (token >= vocab_a;
    an overflow), params not finite. core/src/model/model_decode.c. */

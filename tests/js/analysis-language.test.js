@@ -223,16 +223,19 @@ describe('language: bad options', () => {
 });
 
 describe('language: generation by the decoder\'s cache', () => {
-  it('is the whole-window forward\'s generation, also past the context (the window slides: BOS and the last context - 1 tokens)', () => {
+  it('is the whole-window forward\'s generation, also past the context (the window shifts: BOS and the last half of the context, then grows)', () => {
     const s = ss.simd;
     const lm = createLanguageModel(s, { ...SMALL, context: 16, steps: 40 });
     lm.step(40);
     const opts = { prompt: 'The ', length: 50, ...STAGES, seed: 5, top: 0 };
     const g = lm.generate(opts);
-    // the reference: every step a forward of the whole window (forwardTokens), the same pipeline and draw
+    // the reference: every step a forward of the whole window (forwardTokens), the same pipeline and draw; the window
+    // holds BOS and the tokens from `start` on, at most the context (16): when full it keeps BOS and the last 7
     const seq = Array.from(lm.encode(opts.prompt)), want = [];
+    let start = Math.max(0, seq.length - 15);
     for (let t = 0; t < opts.length; t++) {
-      const win = [lm.vocab.bos, ...seq.slice(Math.max(0, seq.length - 15))];
+      if (seq.length - start + 1 > 16) start = seq.length - 7;
+      const win = [lm.vocab.bos, ...seq.slice(start)];
       const { logits } = lm.model.forwardTokens(win, { logits: true });
       const x = logits.subarray(logits.length - lm.vocab.size);
       const r = runPipeline(s, x, { on: ['temperature', 'top_p'], stages: STAGES.stages });

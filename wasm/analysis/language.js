@@ -183,24 +183,23 @@ class LanguageModel {
   encode(text, argument = 'text') { return encode(this.vocab, text, argument); }
   decode(tokens) { return decode(this.vocab, tokens); }
 
-  // The window the model reads for the next token: BOS first when the model uses it, then the last tokens.
-  #window(seq) {
-    const C = this.options.context;
-    if (!this.usesBos) return seq.slice(Math.max(0, seq.length - C));
-    const tail = seq.slice(Math.max(0, seq.length - (C - 1)));
-    return [this.vocab.bos, ...tail];
+  // A window of at most `size` tokens on seq: BOS first when the model uses it, then the last tokens.
+  #window(seq, size = this.options.context) {
+    if (!this.usesBos) return seq.slice(Math.max(0, seq.length - size));
+    return [this.vocab.bos, ...seq.slice(Math.max(0, seq.length - (size - 1)))];
   }
 
-  // The next token's logits after appending `token` to seq (already pushed), by the decoder's cache while the window
-  // grows, else by feeding the new window again (the last `context` tokens, BOS first): the logits of forwardTokens
-  // on #window(seq), bit for bit (ss_model_decode's test).
+  // The next token's logits after seq's last token (already pushed), by the decoder's cache: while the window has
+  // room, one more row; when it holds `context` tokens, the window shifts (llama.cpp's context shift): BOS (when the
+  // model uses it) and the last half of the context are fed again, and the window grows from there. Each logits row is
+  // forwardTokens' last row on the current window, bit for bit (ss_model_decode's test); the window is between half
+  // the context and the context long once the text is longer than it.
   #next(seq, fresh) {
-    const dec = (this.#decoder ??= this.model.decoder({ maxN: this.options.context }));
-    if (!fresh && dec.position < dec.maxN && !(this.usesBos ? seq.length >= this.options.context : seq.length > this.options.context))
-      return dec.feed(seq[seq.length - 1]);
+    const C = this.options.context, dec = (this.#decoder ??= this.model.decoder({ maxN: C }));
+    if (!fresh && dec.position < C) return dec.feed(seq[seq.length - 1]);
     dec.reset();
     let x;
-    for (const t of this.#window(seq)) x = dec.feed(t);
+    for (const t of this.#window(seq, fresh ? C : Math.ceil(C / 2))) x = dec.feed(t);
     return x;
   }
 

@@ -18,6 +18,9 @@
 
 ss_status ss_linear_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *w,
                         const float *b, size_t out, float *y);
+/* y = x B, B in x out (a layer's W^T): ss_linear_run's bits without packing. */
+ss_status ss_linear_t_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *bt,
+                          size_t out, float *y);
 ss_status ss_linear_backward_run(ss_impl impl, const float *x, size_t rows, size_t in,
                                  const float *w, size_t out, const float *dy, float *dx, float *dw,
                                  float *db);

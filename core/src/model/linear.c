@@ -257,3 +257,15 @@ ss_status ss_linear_backward_run(ss_impl impl, const float *x, size_t rows, size
   }
   return worst;
 }
+
+/* y = x B for B stored in x out (row-major, W^T of a layer's weights): the
+   same product as ss_linear_run with W = B^T, term by term in the same order
+   (the tile's sums along k, block by block), without packing W^T: the
+   contiguous form the forward packs into. For a single row (decoding) the
+   packing is as much work as the product. */
+ss_status ss_linear_t_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *bt,
+                          size_t out, float *y) {
+  const gemm_op g = {.M = rows, .N = out, .K = in, .a = x, .sam = in, .sak = 1, .b = bt,
+                     .sbk = out, .sbn = 1, .c0 = NULL, .c = y, .ldc = out};
+  return product(impl, &g, absmax(impl, x, rows * in) * absmax(impl, bt, in * out) * (double)in);
+}

@@ -18,9 +18,17 @@
  * cost per token is O(layers (d^2 + pos d)) instead of a whole window's
  * forward. Position 0 resets the cache (and makes the rotary table).
  *
- * State (floats, regions of model_decode_plan): per layer K, V (max_n x d);
- * the row's activations; the rotary table (max_n x hd); the attention's
- * scratch for one query over max_n keys.
+ * The matrices are used transposed (W^T, in x out: ss_linear_t_run), copied
+ * into the state at position 0: a row's product then reads each weight once
+ * and packs nothing, the same terms in the same order as the forward's
+ * (ss_linear_run packs W^T for every call: for one row, as much work as
+ * the product). The parameters must not change between position 0 and the
+ * later calls (a caller that trains resets by feeding position 0 again).
+ *
+ * State (floats, regions of decode_plan): per layer K, V (max_n x d) and
+ * its matrices transposed; the unembedding transposed; the row's
+ * activations; the rotary table (max_n x hd); the attention's scratch for
+ * one query over max_n keys.
  */
 #include <string.h>
 
@@ -30,6 +38,8 @@
 
 typedef struct decode_plan {
   size_t k[SS_MODEL_MAX_LAYERS], v[SS_MODEL_MAX_LAYERS];
+  size_t wq[SS_MODEL_MAX_LAYERS], wk[SS_MODEL_MAX_LAYERS], wv[SS_MODEL_MAX_LAYERS],
+      wo[SS_MODEL_MAX_LAYERS], w1[SS_MODEL_MAX_LAYERS], w2[SS_MODEL_MAX_LAYERS], unembed;
   size_t h, ln, q, att, res2, ln2, fch, fch_gelu, out, lnf, pos, rope, scratch;
   size_t total; /* floats */
 } decode_plan;
@@ -48,7 +58,13 @@ static bool plan_of(const ss_model_config *cfg, size_t max_n, decode_plan *p) {
   const size_t scratch = ss_model_attention_scratch(cfg, 1, max_n);
   if (!scratch) return false;
   size_t at = 0;
-  for (size_t l = 0; l < cfg->layers; l++) p->k[l] = take(&at, max_n * d), p->v[l] = take(&at, max_n * d);
+  for (size_t l = 0; l < cfg->layers; l++) {
+    p->k[l] = take(&at, max_n * d), p->v[l] = take(&at, max_n * d);
+    p->wq[l] = take(&at, d * d), p->wk[l] = take(&at, d * d), p->wv[l] = take(&at, d * d);
+    p->wo[l] = take(&at, d * d);
+    if (cfg->mlp) p->w1[l] = take(&at, d * 4 * d), p->w2[l] = take(&at, 4 * d * d);
+  }
+  p->unembed = take(&at, (size_t)cfg->classes * d);
   p->h = take(&at, d), p->ln = take(&at, d), p->q = take(&at, d), p->att = take(&at, d);
   p->res2 = take(&at, d), p->ln2 = take(&at, d), p->fch = take(&at, 4 * d);
   p->fch_gelu = take(&at, 4 * d), p->out = take(&at, d), p->lnf = take(&at, d), p->pos = take(&at, d);
@@ -81,6 +97,25 @@ static void sinusoid_row(size_t p, size_t d, float *y) {
   }
 }
 
+/* w (rows x cols) transposed into t (cols x rows). */
+static void transpose(const float *w, size_t rows, size_t cols, float *t) {
+  for (size_t r = 0; r < rows; r++)
+    for (size_t c = 0; c < cols; c++) t[c * rows + r] = w[r * cols + c];
+}
+
+/* The matrices of P transposed into the state (position 0). */
+static void transpose_all(const ss_model_config *cfg, const model_params *P, float *st,
+                          const decode_plan *dp) {
+  const size_t d = cfg->d, F = 4 * d;
+  for (size_t l = 0; l < cfg->layers; l++) {
+    const model_layer_params *L = &P->layer[l];
+    transpose(L->wq, d, d, st + dp->wq[l]), transpose(L->wk, d, d, st + dp->wk[l]);
+    transpose(L->wv, d, d, st + dp->wv[l]), transpose(L->wo, d, d, st + dp->wo[l]);
+    if (cfg->mlp) transpose(L->w1, F, d, st + dp->w1[l]), transpose(L->w2, d, F, st + dp->w2[l]);
+  }
+  transpose(P->unembed, cfg->classes, d, st + dp->unembed);
+}
+
 /* One layer on the row h (d values) at position pos, the cache of this layer
    in K, V; the next residual into h. */
 static ss_status layer_step(const model_ctx *c, const model_layer_params *L, size_t l, float *st,
@@ -93,16 +128,16 @@ static ss_status layer_step(const model_ctx *c, const model_layer_params *L, siz
   double np[SS_MODEL_MAX_NORM_PARAMS];
   ss_model_norm_params(cfg, c->lay, L, np);
   ss_status s = ss_model_norm_fwd(c, h, 1, L->ln1_g, L->ln1_b, ln);
-  if (s != SS_OK || (s = ss_linear_run(impl, ln, 1, d, L->wq, NULL, d, q)) != SS_OK ||
-      (s = ss_linear_run(impl, ln, 1, d, L->wk, NULL, d, K + pos * d)) != SS_OK ||
-      (s = ss_linear_run(impl, ln, 1, d, L->wv, NULL, d, V + pos * d)) != SS_OK)
+  if (s != SS_OK || (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wq[l], d, q)) != SS_OK ||
+      (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wk[l], d, K + pos * d)) != SS_OK ||
+      (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wv[l], d, V + pos * d)) != SS_OK)
     return s;
   if (cfg->positions == SS_POSITIONS_ROPE) {
     ss_rope_apply(impl, q, 1, d, cfg->heads, 1, pos, st + dp->rope, false);
     ss_rope_apply(impl, K + pos * d, 1, d, cfg->heads, 1, pos, st + dp->rope, false);
   }
   if ((s = ss_model_attend(cfg, impl, np, q, 1, K, V, pos + 1, att, NULL, st + dp->scratch)) != SS_OK ||
-      (s = ss_linear_run(impl, att, 1, d, L->wo, NULL, d, st + dp->res2)) != SS_OK)
+      (s = ss_linear_t_run(impl, att, 1, d, st + dp->wo[l], d, st + dp->res2)) != SS_OK)
     return s;
   float *res2 = st + dp->res2;
   ss_model_add(res2, h, d);
@@ -112,10 +147,10 @@ static ss_status layer_step(const model_ctx *c, const model_layer_params *L, siz
   }
   float *ln2 = st + dp->ln2, *fch = st + dp->fch, *g = st + dp->fch_gelu, *out = st + dp->out;
   if ((s = ss_model_norm_fwd(c, res2, 1, L->ln2_g, L->ln2_b, ln2)) != SS_OK ||
-      (s = ss_linear_run(impl, ln2, 1, d, L->w1, NULL, F, fch)) != SS_OK)
+      (s = ss_linear_t_run(impl, ln2, 1, d, st + dp->w1[l], F, fch)) != SS_OK)
     return s;
   ss_gelu_run(impl, fch, F, g);
-  if ((s = ss_linear_run(impl, g, 1, F, L->w2, NULL, d, out)) != SS_OK) return s;
+  if ((s = ss_linear_t_run(impl, g, 1, F, st + dp->w2[l], d, out)) != SS_OK) return s;
   ss_model_add(out, res2, d);
   memcpy(h, out, d * sizeof(float));
   return SS_OK;
@@ -143,8 +178,10 @@ ss_status ss_model_decode(const ss_model_config *cfg, ss_impl impl, const float 
   const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &mp};
   float *st = state, *h = st + dp.h;
   const size_t d = cfg->d;
-  if (pos == 0 && cfg->positions == SS_POSITIONS_ROPE)
-    ss_rope_table(max_n, mp.hd, SS_MODEL_ROPE_BASE, st + dp.rope);
+  if (pos == 0) {
+    transpose_all(cfg, &P, st, &dp);
+    if (cfg->positions == SS_POSITIONS_ROPE) ss_rope_table(max_n, mp.hd, SS_MODEL_ROPE_BASE, st + dp.rope);
+  }
   memcpy(h, P.embed_a + (size_t)token * d, d * sizeof(float));
   if (cfg->positions == SS_POSITIONS_LEARNED) {
     ss_model_add(h, P.positions + pos * d, d);
@@ -155,7 +192,7 @@ ss_status ss_model_decode(const ss_model_config *cfg, ss_impl impl, const float 
   for (size_t l = 0; l < cfg->layers; l++)
     if ((s = layer_step(&c, &P.layer[l], l, st, &dp, pos)) != SS_OK) return s;
   if ((s = ss_model_norm_fwd(&c, h, 1, P.lnf_g, P.lnf_b, st + dp.lnf)) != SS_OK ||
-      (s = ss_linear_run(impl, st + dp.lnf, 1, d, P.unembed, NULL, cfg->classes, logits)) != SS_OK)
+      (s = ss_linear_t_run(impl, st + dp.lnf, 1, d, st + dp.unembed, cfg->classes, logits)) != SS_OK)
     return s;
   return ss_check_finite_fast(logits, cfg->classes) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
