@@ -1,14 +1,14 @@
 // A widget's model file (model="model.ssm": what `softscope train language
 // --save` and the Language tab's Save weights write): fetched (a relative URL
-// resolves against the page) as bytes, at most LANGUAGE_LIMITS.fileBytes,
+// resolves against the page) as bytes, at most MAX_BYTES (LANGUAGE_LIMITS.fileBytes),
 // for the View to open in its Web Worker (loadLanguageModel checks every
 // field there; its Error, naming `file`, comes back as a notice too).
 // Whatever is wrong here becomes a notice under the key `model`, never an
 // exception: the widget then draws as without a file. Loaded by the element
 // only when a widget has the attribute.
-import { LANGUAGE_LIMITS } from 'softscope/analysis';
-
-const MAX_BYTES = LANGUAGE_LIMITS.fileBytes;
+// LANGUAGE_LIMITS.fileBytes (analysis/language.js; tests/js/ui-language-results.test.js holds them equal), written
+// out: importing it would tie this chunk to the Language view's
+export const MAX_BYTES = 64 << 20;
 const MB = (b) => `${Math.round(b / (1 << 20))} MB`;
 
 const notice = (url, reason) => ({ notices: [{ key: 'model', value: url, reason }] });

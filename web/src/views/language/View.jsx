@@ -23,7 +23,6 @@
 // Nothing from a file reaches the DOM as markup: texts are text nodes, the
 // figure writes them as SVG text.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { settle } from 'softscope/state';
 import { decodeStages, LANGUAGE_LIMITS } from 'softscope/analysis';
 import { trainingKey, DISPLAY_KEYS } from 'softscope/views/language';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
@@ -159,15 +158,10 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
       setBusy(null);
       setTrained(null);
       setRun({ status: 'idle' });
-      let k = trainingKey(sRef.current);
-      if (from?.from === 'file') {
-        // the state takes the model's shape (Train then trains the same model again)
-        const patch = statePatch(m.options);
-        const next = settle(v.schema, { ...sRef.current, ...patch }, ss);
-        k = trainingKey(next);
-        set(patch);
-      }
-      setOpened({ key: k, data: m.data, name: from?.name ?? 'model', from: from?.from ?? 'file', steps: m.steps });
+      // a file opened here: the state takes the model's shape (Train then trains that model again); the model is of
+      // the state once settled (key: null until then)
+      if (from?.from === 'file') set(statePatch(m.options));
+      setOpened({ key: from?.from === 'file' ? null : trainingKey(sRef.current), data: m.data, name: from?.name ?? 'model', from: from?.from ?? 'file', steps: m.steps });
       setFileNote(null);
     } else if (m.type === 'saved') {
       setBusy(null);
@@ -206,9 +200,10 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
   // a state (or text) that needs training again: the run ends, its numbers are not of this state; a model opened
   // for this state stays
   useEffect(() => {
-    if (opened && opened.key === key) return;
+    if (opened && (opened.key === key || opened.key === null)) return;
     reset();
   }, [runKey]);
+  useEffect(() => { if (opened?.key === null) setOpened((o) => o && { ...o, key }); }, [opened, key]);
   useEffect(() => stop, []);
   // a display key: the worker keeps its models and redoes what it changes
   useEffect(() => { worker.current?.postMessage({ type: 'update', state: s }); }, [displayKey(s)]);
@@ -435,7 +430,7 @@ function statePatch(o) {
 // figure, table, describe; no compute or start: the worker trains and generates), so the widget's bundle holds no
 // training code.
 export { languageDisplay as view } from 'softscope/views/language';
-// What a widget checks a results file's data with (results="file.json").
-export { resultsProblem as checkResults } from './results.js';
+// What a widget checks a results file's data with (results="file.json"), loaded with the first file.
+export const checkResults = async (data, ss) => (await import('./results.js')).resultsProblem(data, ss);
 // A widget of this view opens a model file (model="file.ssm").
 export const opensModel = true;
