@@ -20,6 +20,22 @@ function train(ss, options, seed, log, label) {
   return lm;
 }
 
+// Each run of a claim trained under seed, measured by measure(lm, options) into { run name: value } (a normalizer the
+// registry lacks: null), the model freed.
+function eachRun(ss, claim, seed, log, measure) {
+  const out = {};
+  for (const [name, o] of Object.entries(claim.runs)) {
+    if (!ss.kernels('normalizer').some((k) => k.name === (o.normalizer ?? 'softmax'))) { out[name] = null; continue; }
+    const lm = train(ss, o, seed, log, `${claim.id} ${name}`);
+    try {
+      out[name] = lm.diverged ? null : measure(lm, o);
+    } finally {
+      lm.free();
+    }
+  }
+  return out;
+}
+
 // The mean over WINDOWS validation windows of each head's BOS measures and of the residual stream's, layer 0's head 0 first.
 function sinkMeasures(lm) {
   let other = 0, trigger = 0, kurt = 0, mm = 0, sinks = 0, heads = 0;
@@ -69,15 +85,8 @@ export const LANGUAGE_CLAIMS = [
     ref: '000#82; Guo et al. 2024', papers: ['softpick', 'Guo, Kamath, Bietti et al. 2024, "Active-Dormant Attention Heads: Mechanistically Demystifying Extreme-Token Phenomena in LLMs" (arXiv:2410.13835)'],
     claim: 'on Bigram-Backcopy, softmax attention trained with Adam forms a sink on BOS for non-trigger tokens (a dormant head) and attends past it after a trigger; SGD, ReLU attention and softpick do not form it',
     runs: BB_RUNS,
-    compute: (ss, seed, log) => {
-      const out = {};
-      for (const [name, o] of Object.entries(BB_RUNS)) {
-        if (!ss.kernels('normalizer').some((k) => k.name === o.normalizer)) { out[name] = null; continue; }
-        const lm = train(ss, o, seed, log, `lm_sinks ${name}`);
-        out[name] = { ...sinkMeasures(lm), loss: lm.validate({ windows: 32, seed: 1 }).loss };
-        lm.free();
-      }
-      return out;
+    compute(ss, seed, log) {
+      return eachRun(ss, this, seed, log, (lm) => ({ ...sinkMeasures(lm), loss: lm.validate({ windows: 32, seed: 1 }).loss }));
     },
     measures: (d) => Object.fromEntries(Object.entries(d).flatMap(([name, m]) => (m ? [
       [`${name}.bosOther`, m.bosOther], [`${name}.bosTrigger`, m.bosTrigger], [`${name}.loss`, m.loss]] : []))),
@@ -94,18 +103,14 @@ export const LANGUAGE_CLAIMS = [
     ref: '000#82', papers: ['softpick'],
     claim: 'softpick lowers the kurtosis of the hidden states (no massive activations) and so loses less to low-bit quantisation',
     runs: { softmax: { ...GRAMMAR, normalizer: 'softmax' }, softpick: { ...GRAMMAR, normalizer: 'softpick' } },
-    compute: (ss, seed, log) => {
-      const out = {};
-      for (const name of ['softmax', 'softpick']) {
-        const lm = train(ss, { ...GRAMMAR, normalizer: name }, seed, log, `lm_activations ${name}`);
+    compute(ss, seed, log) {
+      return eachRun(ss, this, seed, log, (lm) => {
         const loss = lm.validate({ windows: 32, seed: 1 }).loss;
-        out[name] = { ...sinkMeasures(lm), loss, q4: quantLoss(ss, lm, 4) - loss, q3: quantLoss(ss, lm, 3) - loss };
-        lm.free();
-      }
-      return out;
+        return { ...sinkMeasures(lm), loss, q4: quantLoss(ss, lm, 4) - loss, q3: quantLoss(ss, lm, 3) - loss };
+      });
     },
-    measures: (d) => Object.fromEntries(Object.entries(d).flatMap(([n, m]) => [[`${n}.kurtosis`, m.kurtosis], [`${n}.maxMedian`, m.maxMedian],
-      [`${n}.loss`, m.loss], [`${n}.lossRise@4bits`, m.q4], [`${n}.lossRise@3bits`, m.q3]])),
+    measures: (d) => Object.fromEntries(Object.entries(d).flatMap(([n, m]) => (m ? [[`${n}.kurtosis`, m.kurtosis], [`${n}.maxMedian`, m.maxMedian],
+      [`${n}.loss`, m.loss], [`${n}.lossRise@4bits`, m.q4], [`${n}.lossRise@3bits`, m.q3]] : []))),
     tests: [
       { what: 'softpick\'s hidden states have a lower kurtosis', a: 'softmax.kurtosis', b: 'softpick.kurtosis', side: '>' },
       { what: 'softpick loses less at 4 bits (uniform, per row)', a: 'softmax.lossRise@4bits', b: 'softpick.lossRise@4bits', side: '>' },
@@ -117,19 +122,14 @@ export const LANGUAGE_CLAIMS = [
     ref: '000#28', papers: ['ssmax'],
     claim: 'SSMax has a lower loss than softmax past the training context',
     runs: { softmax: { ...LENGTH, normalizer: 'softmax' }, ssmax: { ...LENGTH, normalizer: 'ssmax', trainNormParams: true } },
-    compute: (ss, seed, log) => {
-      const out = {};
-      for (const [name, o] of Object.entries({ softmax: { ...LENGTH, normalizer: 'softmax' }, ssmax: { ...LENGTH, normalizer: 'ssmax', trainNormParams: true } })) {
-        const lm = train(ss, o, seed, log, `lm_length ${name}`);
-        const e = lm.model.evaluate({ n: 4 * o.context, examples: 16, seed: 1 });
-        const p = e.positionLoss, C = o.context;
+    compute(ss, seed, log) {
+      return eachRun(ss, this, seed, log, (lm, o) => {
+        const p = lm.model.evaluate({ n: 4 * o.context, examples: 16, seed: 1 }).positionLoss, C = o.context;
         const mean = (a, b) => p.slice(a, b).reduce((x, y) => x + y, 0) / (b - a);
-        out[name] = { inside: mean(0, C), past: mean(C, 4 * C), far: mean(3 * C, 4 * C) };
-        lm.free();
-      }
-      return out;
+        return { inside: mean(0, C), past: mean(C, 4 * C), far: mean(3 * C, 4 * C) };
+      });
     },
-    measures: (d) => Object.fromEntries(Object.entries(d).flatMap(([n, m]) => [[`${n}.loss@<ctx`, m.inside], [`${n}.loss@ctx..4ctx`, m.past], [`${n}.loss@3ctx..4ctx`, m.far]])),
+    measures: (d) => Object.fromEntries(Object.entries(d).flatMap(([n, m]) => (m ? [[`${n}.loss@<ctx`, m.inside], [`${n}.loss@ctx..4ctx`, m.past], [`${n}.loss@3ctx..4ctx`, m.far]] : []))),
     tests: [
       { what: 'SSMax\'s loss past the context (positions 64 .. 255) is lower', a: 'softmax.loss@ctx..4ctx', b: 'ssmax.loss@ctx..4ctx', side: '>' },
       { what: 'and at 3-4 contexts', a: 'softmax.loss@3ctx..4ctx', b: 'ssmax.loss@3ctx..4ctx', side: '>' },
@@ -145,13 +145,9 @@ export const LANGUAGE_CLAIMS = [
       batch: 12, steps: 2000, warmup: 100, minFactor: 0.1, normalizer: n, positions: 'learned', norm: 'layernorm', tied: true }])),
     compute(ss, seed, log) {
       if (!existsSync(SHAKESPEARE)) { log('babygpt: ../shared/data/tinyshakespeare.txt is absent: not run'); return {}; }
-      const text = readFileSync(SHAKESPEARE, 'utf8'), out = {};
-      for (const [name, o] of Object.entries(this.runs)) {
-        const lm = train(ss, { ...o, text }, seed, log, `babygpt ${name}`);
-        out[name] = lm.diverged ? null : lm.validate({ windows: 2400, seed: 1 }).loss;
-        lm.free();
-      }
-      return out;
+      const text = readFileSync(SHAKESPEARE, 'utf8');
+      const runs = Object.fromEntries(Object.entries(this.runs).map(([n, o]) => [n, { ...o, text }]));
+      return eachRun(ss, { ...this, runs }, seed, log, (lm) => lm.validate({ windows: 2400, seed: 1 }).loss);
     },
     measures: (d) => Object.fromEntries(Object.entries(d).map(([n, v]) => [`${n}.validation`, v])),
     tests: [{ what: 'softmax: validation loss at or below 1.88 after 2000 iterations', a: 'softmax.validation', value: 1.88, side: '<' }],

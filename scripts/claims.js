@@ -11,8 +11,8 @@
 // measure against a fixed value) and the direction the paper claims. Over
 // the seeds, the difference's mean and its two-sided 95 % interval (mean ±
 // t(0.975, n - 1) sd / sqrt(n)): a test "holds" when the interval lies on
-// the claimed side of 0, is "against" when it lies on the other side, and
-// is "unclear" when it contains 0. A claim is "reproduced" when every test
+// the claimed side of 0, is "against" when it lies on the other side (0
+// included), and is "unclear" when it straddles 0. A claim is "reproduced" when every test
 // holds, "not reproduced" when none does, "partly" otherwise. One seed has
 // no interval: its tests read "one seed" and the claim's verdict says so.
 // Language-model claims (scripts/claims-language.js) run the language model
@@ -168,14 +168,18 @@ export const CLAIMS = [
 // t(0.975, df) for df = 1 .. 30, then the normal's 1.96 (two-sided 95 %).
 const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12,
   2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
-export const RULE = 'per test, the paired difference over the seeds: mean and two-sided 95 % t interval; holds when the interval is on the claimed side of 0, against when on the other, unclear when it contains 0 (one seed: no interval); a claim is reproduced when every test holds, not reproduced when none does, partly otherwise';
+export const RULE = 'per test, the paired difference over the seeds: mean and two-sided 95 % t interval; holds when the interval lies on the claimed side of 0, against when it lies on the other side (0 included), unclear when it straddles 0 (one seed: no interval); a claim is reproduced when every test holds, not reproduced when none does, partly otherwise';
 
 /** A test's result over per-seed measures (per: [{ measure: value }]): { ...test, diff: { mean, lo, hi, n, values }, result }. */
 export function testResult(t, per) {
-  const values = per.map((m) => {
+  return judge(t, per.map((m) => {
     const a = m[t.a], b = t.b === undefined ? t.value : m[t.b];
     return Number.isFinite(a) && Number.isFinite(b) ? a - b : null;
-  });
+  }));
+}
+
+/** The rule on a test's per-seed differences (null: no value that seed). */
+export function judge(t, values) {
   const v = values.filter((x) => x !== null), n = v.length;
   if (!n) return { ...t, diff: { mean: null, lo: null, hi: null, n, values }, result: 'no value' };
   const mean = v.reduce((x, y) => x + y, 0) / n;
@@ -184,7 +188,10 @@ export function testResult(t, per) {
   const half = (T975[n - 2] ?? 1.96) * sd / Math.sqrt(n);
   const [lo, hi] = [mean - half, mean + half];
   const sign = t.side === '>' ? 1 : -1;
-  const result = sign * lo > 0 && sign * hi > 0 ? 'holds' : sign * lo < 0 && sign * hi < 0 ? 'against' : 'unclear';
+  const [near, far] = sign > 0 ? [lo, hi] : [-hi, -lo]; // the interval as seen from the claimed side
+  // holds: the whole interval on the claimed side of 0; against: on the other side, 0 included (an effect of exactly 0
+  // with no spread, e.g. no sink head in any seed, is no effect)
+  const result = near > 0 ? 'holds' : far <= 0 ? 'against' : 'unclear';
   return { ...t, diff: { mean, lo, hi, n, values }, result };
 }
 
@@ -205,8 +212,9 @@ const meanSd = (xs) => {
 };
 
 /** One claim over the seeds: { id, ref, papers, claim, runs (links), seeds, measures: { name: { mean, sd, n, values } }, seconds }. */
-export function runClaim(ss, c, seeds, log = () => {}) {
+export function runClaim(ss, c, allSeeds, log = () => {}) {
   const per = [];
+  const seeds = c.seeds ?? allSeeds; // a claim too costly for many seeds names its own
   const t0 = performance.now();
   for (const seed of seeds) {
     if (c.compute) { // a language-model claim: its own runs
@@ -231,12 +239,24 @@ export function runClaim(ss, c, seeds, log = () => {}) {
   }));
   const papers = c.papers.map((k) => (typeof k === 'string' && !k.includes(' ') ? ss.kernel(k).paper : k));
   const tests = (c.tests ?? []).map((t) => testResult(t, per));
-  return { id: c.id, ref: c.ref, papers, claim: c.claim, runs: c.runs, seeds, measures, tests, verdict: verdict(tests), rule: RULE,
+  return { id: c.id, ref: c.ref, papers, claim: c.claim, runs: c.runs, seeds, fixedSeeds: !!c.seeds, measures, tests, verdict: verdict(tests), rule: RULE,
     seconds: (performance.now() - t0) / 1000 };
 }
 
 async function main(argv) {
   const opt = { seeds: '10', out: 'docs/claims.json', impl: 'auto' };
+  if (argv[0] === '--verdicts') { // the rule applied again to a file's stored per-seed differences (no runs)
+    const file = argv[1] ?? opt.out, doc = JSON.parse(readFileSync(file, 'utf8'));
+    for (const c of doc.claims) {
+      c.tests = c.tests.map(({ diff, result: _r, ...t }) => judge(t, diff.values));
+      c.verdict = verdict(c.tests);
+      c.rule = RULE;
+    }
+    doc.rule = RULE;
+    writeFileSync(file, `${JSON.stringify(doc, null, 1)}\n`);
+    for (const c of doc.claims) console.error(`${c.id}: ${c.verdict}`);
+    return 0;
+  }
   for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
   const range = /^(\d+)\.\.(\d+)$/.exec(opt.seeds ?? '');
   const [first, last] = range ? [Number(range[1]), Number(range[2])] : [0, Number(opt.seeds) - 1];

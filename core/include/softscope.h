@@ -170,7 +170,8 @@ typedef enum ss_output_kind {
   SS_OUTPUT_PROBS = 0,     /* a probability vector (sums to 1) */
   SS_OUTPUT_LOG_PROBS = 1, /* log-probabilities (log_softmax) */
   SS_OUTPUT_WEIGHTS = 2    /* weights that need not sum to 1 (softpick,
-                              boltzmann terms; sa_softmax's may be negative) */
+                              relu_attention, boltzmann terms; sa_softmax's
+                              may be negative) */
 } ss_output_kind;
 
 /* What a kernel is for beyond its family, so that a UI can group kernels
@@ -730,6 +731,10 @@ ss_status ss_noisy_softmax(const float *x, size_t n, double sigma, double decay,
    over the unmasked j; y = 0 when max x <= 0 (including the 0/0 all-zero
    row). Does not sum to 1. */
 ss_status ss_softpick(const float *x, size_t n, float *y);
+/* ReLU attention (Guo et al. 2024; Wortsman et al. 2023): y_i = relu(x_i) / L,
+   L = the number of unmasked entries (x_j != -Inf: in causal attention the
+   keys the query sees). Exact zeros for x_i <= 0; does not sum to 1. */
+ss_status ss_relu_attention(const float *x, size_t n, float *y);
 /* StableMax (Prieto et al. 2025): y_i = s(x_i) / sum_j s(x_j),
    s(x) = x + 1 (x >= 0), 1 / (1 - x) (x < 0). */
 ss_status ss_stablemax(const float *x, size_t n, float *y);

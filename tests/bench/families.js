@@ -547,4 +547,45 @@ const training = {
   },
 };
 
-export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention, training };
+// Issue 35's generation: the baby GPT (untrained: the work does not depend on
+// the weights) drawing GEN_TOKENS tokens from BOS with temperature 0.8 through
+// createLanguageModel's generate (analysis/language.js: ss_model_decode, a
+// cache of keys and values; past the context the window is fed again), against
+// PyTorch running nanoGPT's generate (the whole context's forward a token).
+export const GEN_TOKENS = 200;
+const generation = {
+  family: 'generation',
+  title: `generation: the baby GPT (d ${BABY_GPT.d}, ${BABY_GPT.layers} layers, context ${BABY_GPT.n}, V 65) drawing ${GEN_TOKENS} tokens at temperature 0.8; softscope with its cache of keys and values, PyTorch as nanoGPT's generate`,
+  unit: 'ms per token',
+  inputText: `${GEN_TOKENS} tokens from BOS (softscope) or one start token (PyTorch), batch 1`,
+  kernels: () => ['generate'],
+  sizes: () => [{ n: 1, label: `baby GPT ${GEN_TOKENS} tokens`, model: 'babygpt', units: GEN_TOKENS,
+    settings: { rounds: 3, roundMs: 1, warmupMs: 0, minCalls: 1 } }],
+  headline: 0,
+  input: () => ({}),
+  async candidates(ctx) {
+    const { createLanguageModel } = await import('../../wasm/analysis/language.js');
+    return buildCands(ctx, (b, label) => {
+      if (label === 'scalar') return null;
+      const lm = createLanguageModel(b.ss, { corpus: 'bigram_backcopy', values: BABY_GPT.values, keys: BABY_GPT.keys, d: BABY_GPT.d,
+        heads: BABY_GPT.heads, layers: BABY_GPT.layers, context: BABY_GPT.n, positions: 'learned', norm: 'layernorm', tied: true, steps: 1 });
+      let seed = 0;
+      return {
+        fn: () => lm.generate({ length: GEN_TOKENS, on: ['temperature'], stages: { temperature: 0.8 }, seed: seed++, top: 0 }),
+        dispose: () => lm.free(),
+      };
+    });
+  },
+  async external(ctx, k, n, inp, shape, st, clock) {
+    if (!ctx.peers.torch) return { results: {}, notes: {} };
+    const r = ctx.peers.torch.step({ model: 'babygpt', ...BABY_GPT, classes: BABY_GPT.values + 1, generate: GEN_TOKENS },
+      { repeats: st.rounds, steps: 1, warmup: 1 });
+    if (r.missing) return { results: {}, notes: { torch: `PyTorch not measured: ${r.missing}` } };
+    const per = (v) => (v / GEN_TOKENS) * 1e6; // ms per call -> ns per token
+    const cpu = clock === 'cpu';
+    return { results: { torch: { ns_per_elem: per(cpu ? r.cpu_ms_per_step : r.ms_per_step), median: per(cpu ? r.cpu_ms_per_step : r.ms_per_step),
+      min: per(cpu ? r.cpu_min : r.min), max: per(cpu ? r.cpu_max : r.max), child: true, blas_kind: r.blas_kind } }, notes: {} };
+  },
+};
+
+export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention, training, generation };

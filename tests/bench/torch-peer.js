@@ -65,7 +65,8 @@ export function torchEnv(env = process.env) {
 export function torchStep(shape, rounds) {
   const args = [SCRIPT, '--model', shape.model ?? 'tiny', '--d', shape.d, '--n', shape.n, '--batch', shape.batch, '--heads', shape.heads,
     '--classes', shape.classes, ...(shape.layers ? ['--layers', shape.layers] : []),
-    ...(shape.mlp === false ? ['--no-mlp'] : []), '--repeats', rounds.repeats, '--steps', rounds.steps, '--warmup', rounds.warmup].map(String);
+    ...(shape.mlp === false ? ['--no-mlp'] : []), ...(shape.generate ? ['--generate', shape.generate] : []),
+    '--repeats', rounds.repeats, '--steps', rounds.steps, '--warmup', rounds.warmup].map(String);
   const py = torchPython();
   const r = spawnSync(py, args, { encoding: 'utf8', timeout: 15 * 60e3, env: torchEnv() });
   if (r.error) return { missing: `${py}: ${r.error.code ?? r.error.message}` };

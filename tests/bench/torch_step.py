@@ -158,6 +158,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--generate", type=int, default=0,
+                    help="babygpt: time generating this many tokens nanoGPT's way instead of a training step")
     args = ap.parse_args()
     try:
         import torch
@@ -176,7 +178,9 @@ def main():
     gflops, gflops_wall = matmul_gflops(torch)
     d, n, B, H, C = args.d, args.n, args.batch, args.heads, args.classes
     mlp = not args.no_mlp
-    if args.model == "babygpt":
+    if args.model == "babygpt" and args.generate:
+        step = babygpt_generate(torch, F, d, n, H, C, args.layers, args.generate)
+    elif args.model == "babygpt":
         step = babygpt(torch, F, d, n, B, H, C, args.layers)
     else:
         step = tiny(torch, F, d, n, B, H, C, mlp)
@@ -310,6 +314,52 @@ def babygpt(torch, F, d, n, B, H, V, L):
         loss.backward()
         opt.step()
         return loss.item()
+
+    return step
+
+
+def babygpt_generate(torch, F, d, n, H, V, L, tokens):
+    """nanoGPT's model.generate on the baby GPT (batch 1): each new token runs
+    the forward on the whole context (the last n tokens: idx[:, -block_size:]),
+    then temperature 0.8, softmax and torch.multinomial; returns step(), one
+    step = `tokens` tokens from a one-token start (ms per step / tokens = ms
+    per token)."""
+    dh = d // H
+    g = torch.Generator().manual_seed(1)
+
+    def normal(*shape, s=0.02):
+        return torch.randn(*shape, generator=g) * s
+
+    wte, wpe = normal(V, d), normal(n, d)
+    blocks = [{"ln1_w": torch.ones(d), "ln1_b": torch.zeros(d), "wq": normal(d, d), "wk": normal(d, d),
+               "wv": normal(d, d), "wo": normal(d, d), "ln2_w": torch.ones(d), "ln2_b": torch.zeros(d),
+               "w1": normal(4 * d, d), "w2": normal(d, 4 * d)} for _ in range(L)]
+    lnf_w, lnf_b = torch.ones(d), torch.zeros(d)
+    scale = 1.0 / math.sqrt(dh)
+
+    def forward(idx):
+        t = idx.shape[1]
+        h = wte[idx] + wpe[torch.arange(t)]
+        mask = torch.tril(torch.ones(t, t, dtype=torch.bool))
+        for b in blocks:
+            x = F.layer_norm(h, (d,), b["ln1_w"], b["ln1_b"], 1e-5)
+            q = (x @ b["wq"].T).view(1, t, H, dh).transpose(1, 2)
+            k = (x @ b["wk"].T).view(1, t, H, dh).transpose(1, 2)
+            v = (x @ b["wv"].T).view(1, t, H, dh).transpose(1, 2)
+            att = torch.softmax(((q @ k.transpose(-2, -1)) * scale).masked_fill(~mask, float("-inf")), dim=-1)
+            h = h + (att @ v).transpose(1, 2).reshape(1, t, d) @ b["wo"].T
+            x = F.layer_norm(h, (d,), b["ln2_w"], b["ln2_b"], 1e-5)
+            h = h + F.gelu(x @ b["w1"].T, approximate="tanh") @ b["w2"].T
+        return F.layer_norm(h, (d,), lnf_w, lnf_b, 1e-5) @ wte.T
+
+    @torch.no_grad()
+    def step():
+        idx = torch.zeros((1, 1), dtype=torch.long)
+        for _ in range(tokens):
+            logits = forward(idx[:, -n:])[:, -1, :] / 0.8
+            nxt = torch.multinomial(torch.softmax(logits, dim=-1), num_samples=1, generator=g)
+            idx = torch.cat((idx, nxt), dim=1)
+        return float(idx.shape[1])
 
     return step
 

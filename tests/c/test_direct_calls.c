@@ -30,6 +30,7 @@ DIRECT_NO_PARAMS(log_softmax)
 DIRECT_NO_PARAMS(sparsemax)
 DIRECT_NO_PARAMS(entmax15)
 DIRECT_NO_PARAMS(softpick)
+DIRECT_NO_PARAMS(relu_attention)
 DIRECT_NO_PARAMS(stablemax)
 DIRECT_NO_PARAMS(adaptive_temperature)
 DIRECT_ONE_PARAM(softmax_temperature)
@@ -89,6 +90,7 @@ static const direct_call DIRECT_CALLS[] = {
      .params = {0.7, 0.02, 12, 99, 0}, .nparams = 5,
      .bad = {{-1.0, 0.02, 1, 2, 1}}, .nbad = 1, .range = 4},
     {.name = "softpick", .kernel = "softpick", .call = call_softpick, .range = 3},
+    {.name = "relu_attention", .kernel = "relu_attention", .call = call_relu_attention, .range = 3},
     {.name = "stablemax", .kernel = "stablemax", .call = call_stablemax, .range = 9},
     {.name = "multimax", .kernel = "multimax", .call = call_multimax,
      .params = {-0.9, 2.5, 0.7, -0.02, -3.0, 2.0, -1.5, 3.0}, .nparams = 8, .range = 3},

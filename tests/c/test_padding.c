@@ -27,6 +27,9 @@ static const padding_row PADDING[] = {
      .layouts = 2, .simd_ulp = 8},
     {.name = "softplus_l1", .params = {64}, .nparams = 1, .n = 37, .pad = 12, .seed = 45,
      .range = 1, .layouts = 2, .simd_ulp = 8},
+    /* L counts the unmasked entries; one division per output: SIMD bitwise too */
+    {.name = "relu_attention", .n = 43, .pad = 14, .seed = 47, .range = 3, .layouts = 2,
+     .simd_ulp = 0},
     /* masked entries drop out of H and of both sums */
     {.name = "adaptive_temperature", .n = 45, .pad = 13, .seed = 43, .range = 2, .layouts = 2,
      .simd_ulp = 16},

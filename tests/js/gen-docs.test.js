@@ -3,6 +3,7 @@
 // plain-text formulas are typeset; every internal link of the generated
 // pages has its target; the references find what their sources hold. And
 // the README stays a newcomer's page that points to the docs.
+import { fillClaims } from '../../scripts/claims-table.js';
 import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { createSoftscope } from '../../wasm/api/index.js';
@@ -196,14 +197,21 @@ describe('the claims of the Experiments view', () => {
   // docs/claims.json (scripts/claims.js) is what the README's claims table
   // reads; the guide lists each claim's runs so a reader can open them.
   const claims = JSON.parse(read('docs/claims.json')).claims;
-  it('every claim of docs/claims.json has its run links in docs/guide/experiments.md and a row in the README', () => {
-    const guide = read('docs/guide/experiments.md');
+  it('every claim of docs/claims.json has its runs in its guide (links: experiments; a language model\'s options: language), a verdict by the rule, and a row in the README', () => {
+    const guide = read('docs/guide/experiments.md'), lmGuide = read('docs/guide/language.md');
     const readme = read('README.md');
     expect(claims.length).toBeGreaterThanOrEqual(6);
     for (const c of claims) {
-      for (const link of Object.values(c.runs)) expect(guide, `${c.id}: ${link}`).toContain(`\`${link}\``);
-      expect(c.seeds.length, c.id).toBeGreaterThanOrEqual(5);
+      for (const [name, run] of Object.entries(c.runs)) {
+        if (typeof run === 'string') expect(guide, `${c.id}: ${run}`).toContain(`\`${run}\``);
+        else expect(lmGuide, `${c.id}: ${name}`).toContain(`${c.id}`);
+      }
+      if (!c.fixedSeeds) expect(c.seeds.length, c.id).toBeGreaterThanOrEqual(5);
+      expect(['reproduced', 'partly', 'not reproduced'].includes(c.verdict) || c.verdict.startsWith('one seed'), `${c.id}: ${c.verdict}`).toBe(true);
+      expect(c.tests.length, c.id).toBeGreaterThan(0);
     }
+    // the table is what scripts/claims-table.js writes from the JSON: nothing typed by hand
+    expect(fillClaims(readme, JSON.parse(read('docs/claims.json')))).toBe(readme);
     const section = readme.slice(readme.indexOf('## What the papers claim'), readme.indexOf('## The registry'));
     expect(section.split('\n').filter((l) => /^\| (?!claim|---)/.test(l)).length).toBe(claims.length);
   });

@@ -50,6 +50,13 @@ export function entmax15(x) {
   return Array.from(x, (v) => Math.max(0, v / 2 - tau) ** 2);
 }
 
+/** ReLU attention (Guo et al. 2024, after Wortsman et al. 2023): relu(x_i) / L,
+ *  L the number of entries that are not -Infinity (the keys a causal query sees). */
+export function reluAttention(x) {
+  const len = Array.from(x).filter((v) => v !== -Infinity).length;
+  return Array.from(x, (v) => (v > 0 ? v / len : 0));
+}
+
 /** Shannon entropy in nats. */
 export function entropy(p) {
   let h = 0;
@@ -73,6 +80,7 @@ export const NORMALIZER_REFERENCES = {
   softmax_temperature: (x, p) => softmax(Array.from(x, (v) => v / p.temperature)),
   sparsemax: (x) => sparsemax(x),
   entmax15: (x) => entmax15(x),
+  relu_attention: (x) => reluAttention(x),
 };
 
 export const MEASURE_REFERENCES = {
@@ -100,4 +108,6 @@ export const GOLDEN = [
   { kernel: 'log_softmax', x: [0, 0], y: [-Math.LN2, -Math.LN2] },
   // a masked entry gets exactly 0
   { kernel: 'softmax', x: [1, -Infinity, 1], y: [0.5, 0, 0.5] },
+  // relu_attention([2, -1, 0.5, -Inf]): L = 3 unmasked entries, so [2/3, 0, 1/6, 0]
+  { kernel: 'relu_attention', x: [2, -1, 0.5, -Infinity], y: [2 / 3, 0, 0.5 / 3, 0] },
 ];

@@ -23,6 +23,7 @@ SS_KERNEL(asentmax)
 
 /* normalizers: softmax variants (core/src/variants) */
 SS_KERNEL(softpick)
+SS_KERNEL(relu_attention)
 SS_KERNEL(stablemax)
 SS_KERNEL(multimax)
 SS_KERNEL(sa_softmax)
