@@ -64,6 +64,16 @@ export default defineConfig({
             // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (its Web
             // Worker is a bundle of its own), only the view module's measure() for Node names it, dynamically
             { name: 'timing', priority: 3, test: /wasm\/views\/performance\/(measure|runner|builds)\.js|wasm\/analysis\/(race|plain-js)\.js/ },
+            // what the Language view takes from the Experiments view (the schema's lists of trainable normalizers and
+            // quantizers, the figure's charts and section titles): a chunk of its own, so that a Language widget
+            // does not download the Experiments view
+            { name: 'experiments-shared', priority: 3, test: /wasm\/views\/experiments\/schema\.js|wasm\/figures\/experiments-plot\.js/ },
+            // Preact, its hooks and its JSX runtime in one chunk (every widget loads all three)
+            { name: 'preact', priority: 3, test: /node_modules\/preact\// },
+            // a decoding stage's control (the Sampling and Language views'): only those views load it
+            { name: 'stage-row', priority: 3, test: /web\/src\/components\/StageRow\.jsx/ },
+            // the Language view's check of a results file: loaded with the first results="…" file only
+            { name: 'language-results', priority: 3, test: /web\/src\/views\/language\/results\.js/ },
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),

@@ -10,7 +10,7 @@
 // within a height per view at a docs page's width (720 px) and on a phone.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { VIEW_IDS as VIEWS } from '../../wasm/views/index.js';
-import { openPlayground, openView, train, QUICK_TRAIN } from './open-playground.js';
+import { openPlayground, openView, train, TRAINED } from './open-playground.js';
 
 // The control a reader moves first in each view (its id or selector).
 const MAIN = {
@@ -22,6 +22,7 @@ const MAIN = {
   attention: '#attn-scale',
   performance: 'button[data-run]',
   experiments: 'button[data-train]',
+  language: 'button[data-train]',
 };
 
 // A fresh document at the view (a hash change alone would keep the scroll and the focus).
@@ -144,6 +145,8 @@ const WIDGET_MAX = {
   performance: [[1260, 480], [1650, 830]],
   // (trained: QUICK_TRAIN; every control of its 24 keys and the optimizer's hyperparameters under the figure)
   experiments: [[2800, 1200], [4400, 2150]],
+  // (trained: QUICK_LANGUAGE; five sections, then the model's and the generation's controls and the weights' files)
+  language: [[3300, 1500], [5000, 2700]],
 };
 
 for (const [label, vw, vh, cw, which] of [['a docs page (720 px)', 1280, 900, 720, 0], ['a phone (390 px, 16 px margins)', 390, 844, 358, 1]]) {
@@ -157,9 +160,9 @@ for (const [label, vw, vh, cw, which] of [['a docs page (720 px)', 1280, 900, 72
       const host = `${pw.server.url}layout-host-${view}.html`;
       await pw.page.route(host, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>
         <meta name="viewport" content="width=device-width, initial-scale=1"><script type="module" src="embed/embed.js"></script>
-        <main style="width: ${cw}px; margin: 0 16px"><softscope-widget view="${view}"${view === 'experiments' ? ` state="${QUICK_TRAIN.replace(/&/g, '&amp;')}"` : ''}></softscope-widget></main>` }));
+        <main style="width: ${cw}px; margin: 0 16px"><softscope-widget view="${view}"${TRAINED[view] ? ` state="${TRAINED[view].replace(/&/g, '&amp;')}"` : ''}></softscope-widget></main>` }));
       await pw.page.goto(host);
-      if (view === 'experiments') await train(pw.page, 'softscope-widget'); // (its figure comes with Train)
+      if (TRAINED[view]) await train(pw.page, 'softscope-widget', 120000, view); // (its figure comes with Train)
       await pw.page.waitForFunction(() => document.querySelector('softscope-widget')?.complete, null, { timeout: 30000 });
       await pw.page.evaluate(`window.contentWidth = ${contentWidth}`);
       // drawn at its own width (the first frame draws at a default width)

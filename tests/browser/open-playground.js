@@ -46,18 +46,23 @@ export function figureValues(page, selector) {
  *  open every view train this (about a second). */
 export const QUICK_TRAIN = 'd=16&heads=1&steps=100&batch=8&testMax=32&examples=16&quantizers=uniform&mapN=8';
 
-/** Presses the Experiments view's Train (in the page, or in the shadow root of the widget `host`) and waits for the run's end. */
-export async function train(page, host = null, timeout = 120000) {
+/** A short run of the Language view (link keys): a model of a few thousand parameters, 60 steps (under a second). */
+export const QUICK_LANGUAGE = 'd=16&heads=2&layers=1&context=16&steps=60&batch=4&quantizers=uniform&length=40';
+/** The views whose figure comes only with Train, and the quick link each is opened with by the tests that open every view. */
+export const TRAINED = { experiments: QUICK_TRAIN, language: QUICK_LANGUAGE };
+
+/** Presses the Experiments (or Language) view's Train (in the page, or in the shadow root of the widget `host`) and waits for the run's end. */
+export async function train(page, host = null, timeout = 120000, view = 'experiments') {
   await page.waitForFunction((h) => (h ? document.querySelector(h)?.shadowRoot : document)?.querySelector('button[data-train]'), host, { timeout: 30000 });
   await page.evaluate((h) => (h ? document.querySelector(h).shadowRoot : document).querySelector('button[data-train]').click(), host);
-  await page.waitForFunction((h) => (h ? document.querySelector(h)?.shadowRoot : document)?.querySelector('[data-experiments-status="done"]'), host, { timeout });
+  await page.waitForFunction(([h, v]) => (h ? document.querySelector(h)?.shadowRoot : document)?.querySelector(`[data-${v}-status="done"]`), [host, view], { timeout });
 }
 
-/** Opens the playground at a view (and link keys) once its figure is complete; the Experiments view with
- *  QUICK_TRAIN (unless the link sets its keys) and Train pressed. */
+/** Opens the playground at a view (and link keys) once its figure is complete; the Experiments and Language views
+ *  with their quick link (TRAINED, unless the link sets its keys) and Train pressed. */
 export async function openView(page, url, view, link = '') {
-  const keys = view === 'experiments' && !link ? QUICK_TRAIN : link;
+  const keys = TRAINED[view] && !link ? TRAINED[view] : link;
   await page.goto(`${url}#view=${view}${keys ? `&${keys}` : ''}`);
-  if (view === 'experiments') await train(page);
+  if (TRAINED[view]) await train(page, null, 120000, view);
   await page.waitForSelector(`[data-view-figure="${view}"][data-complete="1"] svg`, { timeout: 30000 });
 }

@@ -7,13 +7,20 @@
 // its bounds after every fallback (state/bounds.js): 64.2 kB). The Performance view's timing code is not
 // in it: its Web Worker, a bundle of its own, downloads when Run is pressed. Read from the build's manifest
 // (wasm/dist/embed/embed-manifest.json, `make embed`), sizes gzipped at level 9.
+// 68 kB since the language-model work (issue 35): main at 69afef1 already loaded 66.7 kB for an Attention widget
+// (the model API's new options and checks in the shared code); the widget's model="…" attribute, the 'text' field's
+// control and the decoding stage's control shared by Sampling and Language add under 1 kB to a view. The Language
+// widget draws five sections (training, generation, attention with its rasters, length generalisation,
+// quantisation) and has the run controls: 77 kB, with its training and generation in its Web Worker.
+
 import { describe, it, expect } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('../../wasm/dist/embed/', import.meta.url));
-const BUDGET = 66 * 1000;
+const BUDGET = 68 * 1000;
+const BUDGETS = { language: 77 * 1000 };
 const have = existsSync(`${DIR}/embed-manifest.json`);
 
 describe.runIf(have)('the embed bundle', () => {
@@ -31,7 +38,7 @@ describe.runIf(have)('the embed bundle', () => {
   // one chunk per view (its schema, model, figure and View), loaded on demand by embed.js
   const views = manifest[entry]?.dynamicImports ?? [];
 
-  it('one widget of any view downloads at most 66 kB of JavaScript, gzipped', () => {
+  it('one widget of any view downloads at most 68 kB of JavaScript, gzipped (the Language widget 77 kB)', () => {
     expect(views.length).toBeGreaterThanOrEqual(7);
     const report = {};
     for (const v of views) {
@@ -39,7 +46,7 @@ describe.runIf(have)('the embed bundle', () => {
       report[manifest[v].name] = files.reduce((s, f) => s + gz(f), 0);
     }
     console.log('embed: gzipped JavaScript a one-widget page loads, by view:', JSON.stringify(report));
-    for (const [id, bytes] of Object.entries(report)) expect(bytes, id).toBeLessThanOrEqual(BUDGET);
+    for (const [id, bytes] of Object.entries(report)) expect(bytes, id).toBeLessThanOrEqual(BUDGETS[id] ?? BUDGET);
   });
 
   it('the Performance widget loads neither its worker nor the timing runner until Run', () => {
@@ -66,5 +73,23 @@ describe.runIf(have)('the embed bundle', () => {
     expect(has(worker.file), 'the worker trains').toBe(true);
     for (const v of views) expect([...closure([entry, v])].map((k) => manifest[k].file).filter(has), manifest[v].name).toEqual([]);
     console.log(`embed: the Experiments worker, gzipped: ${gz(worker.file)} B`);
+  });
+
+  it('the Language widget loads neither its worker nor the training and model-file code until Train or a model file', () => {
+    const lang = views.find((v) => manifest[v].name === 'language');
+    expect(lang).toBeDefined();
+    const files = [...closure([entry, lang])].map((k) => manifest[k].file);
+    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/language/worker.js');
+    expect(worker, 'the worker is a file of the bundle').toBeDefined();
+    expect(files).not.toContain(worker.file);
+    // createModel's and loadLanguageModel's own messages (wasm/api/model.js, wasm/analysis/language.js): in the worker only
+    for (const text of ['options.trainN', 'softscope.loadLanguageModel', 'softscope.createLanguageModel']) {
+      const has = (f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(text);
+      expect(has(worker.file), `the worker has ${text}`).toBe(true);
+      for (const v of views) expect([...closure([entry, v])].map((k) => manifest[k].file).filter(has), `${manifest[v].name}: ${text}`).toEqual([]);
+    }
+    // nor the Experiments view's chunk (only what the two share)
+    expect(files.filter((f) => /embed-experiments-[\w-]{8}\.js$/.test(f))).toEqual([]);
+    console.log(`embed: the Language worker, gzipped: ${gz(worker.file)} B`);
   });
 });

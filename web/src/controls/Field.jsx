@@ -86,6 +86,16 @@ export function Field({ f, state, set, ss, colors, idPrefix, controls = 'all' })
       return <ParamControls kernels={kernels} values={values} colors={colors} idPrefix={idPrefix} onSet={setParam} onReset={resetParam}
         only={only} exclude={f.exclude} />;
     }
+    case 'text':
+      // a string as typed (a prompt): at most maxLength characters (the state refuses control characters but tab
+      // and newline); the value is a text node's, never markup
+      return (
+        <label class="text-field" for={id}>
+          <span>{labelOf(f)}</span>
+          <textarea id={id} rows={2} maxLength={f.maxLength} spellcheck={false} value={v ?? ''} placeholder={f.placeholder}
+            onInput={(e) => put(e.currentTarget.value)} />
+        </label>
+      );
     default:
       return null;
   }

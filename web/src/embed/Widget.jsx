@@ -61,17 +61,35 @@ function useResults(ss, v, url) {
   return results;
 }
 
+// model="file.ssm": { bytes, url, problem(reason) } once fetched (model-file.js), { loading: true } before, { notices }
+// when it cannot be; null without one. problem(): the View's report of a file its worker could not open.
+function useModelFile(v, url) {
+  const [file, setFile] = useState(null);
+  const [problem, setProblem] = useState(null);
+  const src = url?.trim();
+  useEffect(() => {
+    let live = !!src;
+    setFile(src ? { loading: true } : null);
+    setProblem(null);
+    if (live) import('./model-file.js').then((m) => m.loadModelFile(v, src)).then((r) => live && setFile(r));
+    return () => { live = false; };
+  }, [v, src]);
+  const notices = [...(file?.notices ?? []), ...(problem ? [{ key: 'model', value: src, reason: problem }] : [])];
+  return file && { ...file, notices, problem: setProblem };
+}
+
 // assigned: the notices of the last .state assignment
 export function Widget({ ss, v, attrs, host, assigned = [] }) {
   // the state follows the attributes when they change (not when the element re-renders)
   const attrsKey = JSON.stringify(attrs);
   // results="file.json": a file of numbers to draw (web/src/embed/results.js), its state under the attributes
   const results = useResults(ss, v, attrs.results);
+  const model = useModelFile(v, attrs.model);
   const init = useMemo(() => stateFromAttributes(ss, attrs, v, results?.entries), [ss, v, attrsKey, results]);
   const options = useMemo(() => widgetOptions(ss, attrs, v), [ss, v, attrsKey]);
   const [state, setState] = useState(init.state);
   useEffect(() => setState(init.state), [init]);
-  const notices = [...init.notices, ...options.notices, ...(results?.notices ?? [])];
+  const notices = [...init.notices, ...options.notices, ...(results?.notices ?? []), ...(model?.notices ?? [])];
   useEffect(() => host.noticed(v, notices), [JSON.stringify(notices)]);
   const { controls, height } = options;
   const [ref, width] = useWidth(640);
@@ -90,7 +108,7 @@ export function Widget({ ss, v, attrs, host, assigned = [] }) {
       <Notices notices={[...notices, ...assigned]} title="Ignored:" />
       <Ctx.Provider value={{ v, colors, theme, width, height, controls, host }}>
         <v.View key={v.id} ss={ss} v={v} state={state} set={set} colors={colors} controls={controls} theme={theme} Layout={WidgetLayout}
-          results={results} />
+          results={results} model={model} />
       </Ctx.Provider>
     </div>
   );

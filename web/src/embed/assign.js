@@ -19,6 +19,7 @@ const TAKES = {
   numbers: { ok: (v) => isText(v) || (Array.isArray(v) && v.every(isNumber)), what: 'a list of numbers' },
   point: { ok: (v) => isText(v) || (Array.isArray(v) && v.every(isNumber)), what: 'two numbers [x, y]' },
   params: { ok: (v) => v !== null && typeof v === 'object' && !Array.isArray(v), what: 'an object of parameters' },
+  text: { ok: isText, what: 'a text' },
   key: { ok: (v) => isNumber(v) || isText(v) || typeof v === 'boolean', what: 'a number' },
 };
 

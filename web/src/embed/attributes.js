@@ -6,7 +6,7 @@
 import { parse, hashEntries, toHash } from 'softscope/state';
 
 /** Attributes of the element that are not state keys. */
-export const OWN_ATTRIBUTES = ['view', 'state', 'results', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
+export const OWN_ATTRIBUTES = ['view', 'state', 'results', 'model', 'controls', 'height', 'theme', 'class', 'style', 'id', 'title', 'lang', 'dir', 'hidden', 'tabindex', 'slot', 'part'];
 
 /** The view's state from the element's attributes: { state, notices } (v: the loaded view; base: [key, value]
  *  pairs under them, a results file's state). */

@@ -21,8 +21,10 @@ export interface SoftscopeWidgetOwnAttributes {
   view?: ViewId;
   /** A playground link, or its hash, pasted as it is. */
   state?: string;
-  /** view="experiments": a results file to draw without training (`softscope train --json` writes it; { softscope, view, state, data }), its URL relative to the page. */
+  /** view="experiments" or "language": a results file to draw without training (`softscope train --json` writes it; { softscope, view, state, data }), its URL relative to the page. */
   results?: string;
+  /** view="language": a model file to generate from without training (`softscope train language --save` or the tab's Save weights write it), its URL relative to the page. */
+  model?: string;
   /** The controls shown: "all" (the default), "none" (a static figure), or the view's keys and kernel parameters ("temperature,alpha"). */
   controls?: string;
   /** The figure's largest height in px ("360" or "360px"; it is scaled down to fit, its proportions kept). */

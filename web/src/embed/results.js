@@ -43,7 +43,7 @@ async function read(ss, v, url) {
   if (file === null || typeof file !== 'object' || Array.isArray(file)) return notice(url, 'not a results file (a JSON object)');
   if (file.view !== v.id) return notice(url, `a results file of view ${String(file.view).slice(0, 40)}, not ${v.id}`);
   if (file.data === undefined) return notice(url, 'no data');
-  const problem = v.checkResults(file.data, ss);
+  const problem = await v.checkResults(file.data, ss); // (a View may load its check on demand)
   if (problem) return notice(url, `not a results file of this version: ${problem}`);
   // the file's state, read as a .state assignment reads an object (its own notices name the file's keys)
   const read = assign(v.schema, defaults(v.schema, ss), file.state ?? {}, ss);

@@ -13,10 +13,11 @@ export const VIEW_IDS = Object.keys(components).sort();
 
 const cache = new Map();
 
-/** The view module with its View component (and checkResults where the View exports one), or null for an unknown id. */
+/** The view module with its View component (and checkResults and opensModel where the View exports them), or null for an unknown id. */
 export function loadView(id) {
   if (!VIEW_IDS.includes(id)) return Promise.resolve(null);
-  // (checkResults: a View module's check of a results file's data, for a view a widget can draw from one)
-  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default, checkResults: m.checkResults })));
+  // (checkResults: a View module's check of a results file's data, for a view a widget can draw from one;
+  // opensModel: a view that opens a model file, model="…")
+  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default, checkResults: m.checkResults, opensModel: !!m.opensModel })));
   return cache.get(id);
 }

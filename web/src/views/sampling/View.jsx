@@ -6,47 +6,15 @@
 // relaxed sampler and its hard variant, the estimators' target). The figure
 // is recomputed by the wasm kernels on every change.
 import { N_MIN, N_MAX } from 'softscope/analysis';
-import { nBound, decodeStages, stageParam, relaxedKernel, cachedLogits, TRI_LIMIT, TARGET_LIMIT, LM, LM_SIZES, SAMPLING_PRESETS }
+import { decodeStages, relaxedKernel, cachedLogits, TRI_LIMIT, TARGET_LIMIT, LM, LM_SIZES, SAMPLING_PRESETS }
   from 'softscope/views/sampling';
 import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Slider } from '../../components/Slider.jsx';
+import { StageRow } from '../../components/StageRow.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
 import { useStepper } from '../../hooks.js';
-import { sliderRange } from '../../lib/params.js';
-import { roundSig } from '../../lib/sliderScale.js';
 
 const round2 = (v) => Math.round(v * 100) / 100 + 0;
-
-function StageRow({ k, s, row, n, colors, set, slider }) {
-  const p = stageParam(k);
-  const on = s.on.includes(k.name);
-  let range = p ? sliderRange(p) : null;
-  if (range && p.n_bound) range = { ...range, max: Math.max(range.min + 1, Math.min(range.max, nBound(p, n))) };
-  const toggle = (checked) => set((cur) => ({ on: checked ? [...cur.on, k.name] : cur.on.filter((x) => x !== k.name) }));
-  const put = (v) => set((cur) => ({ stages: { ...cur.stages, [k.name]: range.integer ? Math.round(v) : roundSig(v, 3) } }));
-  const reset = () => set((cur) => {
-    const { [k.name]: _, ...rest } = cur.stages;
-    return { stages: rest };
-  });
-  return (
-    <div class={`stage${on ? ' on' : ''}`} data-stage={k.name} data-stage-on={on ? '1' : '0'}>
-      <div class="stage-head">
-        <label class="inline" for={`sampling-on-${k.name}`}>
-          <input id={`sampling-on-${k.name}`} type="checkbox" checked={on} onChange={(e) => toggle(e.currentTarget.checked)} />
-          <span class="swatch" style={{ background: colors?.get(k.name) }} aria-hidden="true" />
-          <b>{k.name}</b>
-        </label>
-        {on && Number.isInteger(row?.kept) && <span class="stage-kept">→ {row.kept.toLocaleString('en-US')} kept</span>}
-      </div>
-      {p && on && slider && (
-        <Slider id={`sampling-${k.name}`} label={p.name} value={row?.value ?? p.default} min={range.min} max={range.max} log={range.log}
-          integer={range.integer} onInput={put} onReset={reset} isDefault={!Number.isFinite(s.stages[k.name])} />
-      )}
-      {on && row?.error && <p class="error" role="alert">{row.error}</p>}
-      {!on && <p class="help">{k.summary}</p>}
-    </div>
-  );
-}
 
 export function SamplingView({ ss, v, state: s, set, colors, controls, Layout }) {
   // the draws run a batch per frame; a change of the logits, the stages, the seed or N restarts them
