@@ -1371,24 +1371,26 @@ ss_status ss_model_linear_inputs(const ss_model_config *cfg, ss_impl impl, const
 
 /* Incremental decoding with a cache of keys and values, for a language
    model (SS_LOSS_AT_EVERY, one token table, no feature; SS_ERR_UNSUPPORTED
-   otherwise): ss_model_decode feeds `token` at position `pos` and writes
-   the next token's logits (classes floats): the last row of
-   ss_model_forward on the tokens fed at positions 0 .. pos, computed on one
-   row with every layer's keys and values of the earlier positions kept in
-   `state` (ss_model_decode_size(cfg, max_n) bytes, max_n the positions it
-   holds: 1 <= max_n <= SS_MODEL_MAX_N, <= cfg->max_n with learned
-   positions; 0 otherwise). pos 0 starts a new sequence; each later call
-   must feed pos = the previous pos + 1 (the cache holds what was fed
-   before: the caller keeps that order; the parameters must not change
-   between pos 0 and the later calls: the state holds the matrices
-   transposed, copied at pos 0). Statuses: the config's,
-   SS_ERR_UNSUPPORTED, SS_ERR_NULL, SS_ERR_PARAM_RANGE (max_n, pos >= max_n),
-   SS_ERR_BUFFER (state_bytes too small), SS_ERR_DOMAIN (token >= vocab_a;
-   an overflow), params not finite. core/src/model/model_decode.c. */
+   otherwise): ss_model_decode feeds `count` tokens at positions pos .. pos
+   + count - 1 and writes the next token's logits (classes floats): the
+   last row of ss_model_forward on every token fed since position 0,
+   computed on the new rows alone with every layer's keys and values of the
+   earlier positions kept in `state` (ss_model_decode_size(cfg, max_n)
+   bytes, max_n the positions it holds: 1 <= max_n <= SS_MODEL_MAX_N, <=
+   cfg->max_n with learned positions; 0 otherwise). pos 0 starts a new
+   sequence; each later call must continue at pos = the positions fed so far
+   (the caller keeps that order), and the parameters must not change
+   between pos 0 and the later calls (the state holds the matrices
+   transposed, copied at pos 0). A prompt or a shifted window is one call of
+   many tokens; generation one call a token. Statuses: the config's,
+   SS_ERR_UNSUPPORTED, SS_ERR_NULL, SS_ERR_PARAM_RANGE (max_n, count 0, pos
+   + count > max_n), SS_ERR_BUFFER (state_bytes too small), SS_ERR_DOMAIN (a
+   token >= vocab_a; an overflow), params not finite (checked at pos 0).
+   core/src/model/model_decode.c. */
 size_t ss_model_decode_size(const ss_model_config *cfg, size_t max_n);
 ss_status ss_model_decode(const ss_model_config *cfg, ss_impl impl, const float *params,
-                          void *state, size_t state_bytes, size_t max_n, uint32_t token,
-                          size_t pos, float *logits);
+                          void *state, size_t state_bytes, size_t max_n, const uint32_t *tokens,
+                          size_t count, size_t pos, float *logits);
 
 /* Tasks (core/src/model/tasks.c, listed once in task_list.h): seeded
    generators of batches. Every draw is a Philox draw of (seed, stream =

@@ -212,10 +212,12 @@ TEST(model_outputs_hidden_and_values_are_the_forwards_activations) {
 
 /* ss_model_decode (the cache of keys and values) against the forward: at
    every position of a sequence, its logits are the last row of
-   ss_model_forward on the prefix -- the same layers on one row, and the
-   last query's causal attention sees every cached key. Measured bit for
-   bit in every build and impl; the test allows 1e-6 of the logits' scale
-   (a row's product or softmax summed in another lane order). */
+   ss_model_forward on the prefix -- the same layers on the new rows, and
+   their causal attention sees every cached key. The sequence is fed in
+   chunks of 1, 2, 3, ... tokens (a prompt and a shifted window are one
+   call of many), each chunk's logits checked; then again one token a call.
+   Measured bit for bit in every build and impl; the test allows 1e-6 of the
+   logits' scale (a row's product or softmax summed in another lane order). */
 TEST(model_decode_matches_the_forward_at_every_position) {
   enum { N = 24, V = 19 };
   const struct { uint32_t positions, norm, tied, mlp, layers; } cases[] = {
@@ -239,24 +241,27 @@ TEST(model_decode_matches_the_forward_at_every_position) {
     CHECK(decode_bytes > 0, "case %zu: no decode size", k);
     void *state = ss_test_alloc(decode_bytes);
     FOR_EACH_IMPL(impl) {
-      for (size_t p = 0; p < N; p++) {
-        CHECK_STATUS(ss_model_decode(&r.cfg, impl, r.params, state, decode_bytes, N, tok[p], p, step_logits),
-                     SS_OK);
-        const ss_model_batch b = {1, p + 1, tok, NULL, NULL, tgt};
-        ss_model_outputs out = {.logits = logits};
-        CHECK_STATUS(ss_model_forward(&r.cfg, impl, r.params, &b, r.work, r.work_bytes, &out), SS_OK);
-        const float *want = logits + p * V;
-        double scale = 0;
-        for (size_t j = 0; j < V; j++) scale = fmax(scale, fabs(want[j]));
-        for (size_t j = 0; j < V; j++) {
-          const double e = fabs((double)step_logits[j] - (double)want[j]);
-          worst = fmax(worst, e / (1e-6 * (1 + scale)));
-          exact += step_logits[j] == want[j];
-          total++;
-          CHECK(e <= 1e-6 * (1 + scale), "case %zu impl %d pos %zu logit %zu: decode %.9g, forward %.9g", k,
-                (int)impl, p, j, step_logits[j], want[j]);
+      for (size_t chunked = 0; chunked < 2; chunked++)
+        for (size_t p = 0, step = 1; p < N; p += step, step += chunked) {
+          if (p + step > N) step = N - p;
+          CHECK_STATUS(ss_model_decode(&r.cfg, impl, r.params, state, decode_bytes, N, tok + p, step, p, step_logits),
+                       SS_OK);
+          const size_t last = p + step - 1;
+          const ss_model_batch b = {1, last + 1, tok, NULL, NULL, tgt};
+          ss_model_outputs out = {.logits = logits};
+          CHECK_STATUS(ss_model_forward(&r.cfg, impl, r.params, &b, r.work, r.work_bytes, &out), SS_OK);
+          const float *want = logits + last * V;
+          double scale = 0;
+          for (size_t j = 0; j < V; j++) scale = fmax(scale, fabs(want[j]));
+          for (size_t j = 0; j < V; j++) {
+            const double e = fabs((double)step_logits[j] - (double)want[j]);
+            worst = fmax(worst, e / (1e-6 * (1 + scale)));
+            exact += step_logits[j] == want[j];
+            total++;
+            CHECK(e <= 1e-6 * (1 + scale), "case %zu impl %d chunked %zu pos %zu logit %zu: decode %.9g, forward %.9g", k,
+                  (int)impl, chunked, last, j, step_logits[j], want[j]);
+          }
         }
-      }
     }
   }
   printf("    decode against the forward: %zu of %zu logits bit for bit, worst %.3g of the bound\n", exact, total, worst);
@@ -266,12 +271,17 @@ TEST(model_decode_matches_the_forward_at_every_position) {
   const size_t bytes = ss_model_decode_size(&r.cfg, N);
   void *state = ss_test_alloc(bytes);
   CHECK(ss_model_decode_size(&r.cfg, LM_N + 1) == 0, "learned positions: max_n past the table");
-  CHECK_STATUS(ss_model_decode(&r.cfg, ss_impl_default(), r.params, state, bytes, N, V, 0, step_logits), SS_ERR_DOMAIN);
-  CHECK_STATUS(ss_model_decode(&r.cfg, ss_impl_default(), r.params, state, bytes, N, 0, N, step_logits), SS_ERR_PARAM_RANGE);
-  CHECK_STATUS(ss_model_decode(&r.cfg, ss_impl_default(), r.params, state, bytes - 4, N, 0, 0, step_logits), SS_ERR_BUFFER);
-  CHECK_STATUS(ss_model_decode(&r.cfg, ss_impl_default(), NULL, state, bytes, N, 0, 0, step_logits), SS_ERR_NULL);
+  const uint32_t bad = V, zero[N] = {0};
+  const ss_impl im = ss_impl_default();
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes, N, &bad, 1, 0, step_logits), SS_ERR_DOMAIN);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes, N, zero, 1, N, step_logits), SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes, N, zero, 3, N - 2, step_logits), SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes, N, zero, 0, 0, step_logits), SS_ERR_PARAM_RANGE);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes - 4, N, zero, 1, 0, step_logits), SS_ERR_BUFFER);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, NULL, state, bytes, N, zero, 1, 0, step_logits), SS_ERR_NULL);
+  CHECK_STATUS(ss_model_decode(&r.cfg, im, r.params, state, bytes, N, NULL, 1, 0, step_logits), SS_ERR_NULL);
   ss_model_config task = r.cfg;
   task.loss_at = SS_LOSS_AT_LAST;
   CHECK(ss_model_decode_size(&task, N) == 0, "a model read at the last position does not decode");
-  CHECK_STATUS(ss_model_decode(&task, ss_impl_default(), r.params, state, bytes, N, 0, 0, step_logits), SS_ERR_UNSUPPORTED);
+  CHECK_STATUS(ss_model_decode(&task, im, r.params, state, bytes, N, zero, 1, 0, step_logits), SS_ERR_UNSUPPORTED);
 }

@@ -257,12 +257,15 @@ describe('language: generation by the decoder\'s cache', () => {
     for (const t of toks) last = dec.feed(t);
     const full = lm.model.forwardTokens(toks, { logits: true }).logits;
     expect(last).toEqual(full.subarray(full.length - lm.vocab.size));
+    dec.reset();
+    expect(dec.feed(toks)).toEqual(last); // the whole prompt in one call
     dec.feed(toks[0]);
-    expect(thrown(() => dec.feed(toks[0])).argument).toBe('token');
-    expect(thrown(() => (dec.reset(), dec.feed(lm.vocab.size))).argument).toBe('token');
+    expect(thrown(() => dec.feed(toks[0])).argument).toBe('tokens');
+    expect(thrown(() => (dec.reset(), dec.feed(lm.vocab.size))).argument).toBe('tokens');
+    expect(thrown(() => dec.feed([])).argument).toBe('tokens');
     const held = s.heapStats().liveAllocations;
     dec.free();
-    expect(s.heapStats().liveAllocations).toBe(held - 2); // its cache and its logits
+    expect(s.heapStats().liveAllocations).toBe(held - 3); // its cache, its tokens and its logits
     lm.free();
     expect(s.heapStats().liveAllocations).toBe(before);
   });

@@ -198,9 +198,7 @@ class LanguageModel {
     const C = this.options.context, dec = (this.#decoder ??= this.model.decoder({ maxN: C }));
     if (!fresh && dec.position < C) return dec.feed(seq[seq.length - 1]);
     dec.reset();
-    let x;
-    for (const t of this.#window(seq, fresh ? C : Math.ceil(C / 2))) x = dec.feed(t);
-    return x;
+    return dec.feed(this.#window(seq, fresh ? C : Math.ceil(C / 2)));
   }
 
   generate(options = {}) {

@@ -555,9 +555,9 @@ class Model {
     return out;
   }
 
-  /** A decoding session with a cache of keys and values (C: ss_model_decode): feed(token) takes the next token and
-   *  returns the logits of the one after it (classes floats): the last row of forwardTokens on the tokens fed since
-   *  the last reset(), at a cost of one row per token. At most options.maxN (the model's maxN with learned
+  /** A decoding session with a cache of keys and values (C: ss_model_decode): feed(tokens) takes the next token (or
+   *  an array of them: a prompt, a shifted window, in one call) and returns the logits of the one after them (classes
+   *  floats): the last row of forwardTokens on the tokens fed since the last reset(), at a cost of the new rows only. At most options.maxN (the model's maxN with learned
    *  positions, else trainN's max) tokens between resets; position is the count fed. A language model only (one
    *  token table, the loss at every position). free() gives its memory back (the model's free() does too). */
   decoder(options) {
@@ -577,24 +577,30 @@ class Model {
         throw new SoftscopeError(`${where}: decoding takes a language model (one token table, the loss at every position); this is task ${c.task}`, STATUS.SS_ERR_UNSUPPORTED, { argument: 'this' });
       throw new SoftscopeError(`${where}: options.maxN = ${maxN} is out of range for this model${c.positions === 'learned' ? ` (learned positions: <= ${c.maxN})` : ''}`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.maxN' });
     }
-    const state = this.#block(bytes), logits = this.#block(this.config.classes * 4);
+    const state = this.#block(bytes), logits = this.#block(this.config.classes * 4), tok = this.#block(maxN * 4);
     const model = this, heap = this.#heap, C = this.config.classes, vocab = this.config.vocabA;
     let pos = 0, freed = false;
     return {
       maxN,
       get position() { return pos; },
       reset() { pos = 0; },
-      feed(token) {
+      feed(tokens) {
         const w = 'decoder.feed';
         if (freed) throw new SoftscopeError(`${w}: the decoder was freed`, STATUS.SS_ERR_NULL);
         model.#live(w);
-        if (!Number.isInteger(token) || token < 0 || token >= vocab)
-          throw new SoftscopeError(`${w}: token = ${describe(token)} must be an integer in [0, ${vocab})`, STATUS.SS_ERR_DOMAIN, { argument: 'token' });
-        if (pos >= maxN)
-          throw new SoftscopeError(`${w}: ${maxN} tokens fed since the last reset (maxN): reset() and feed the window again`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'token' });
-        const s = ss._call(() => ex.ss_model_decode(model._cfg.ptr, ss._implId, model._params, state, bytes, maxN, token, pos, logits), []);
+        const list = typeof tokens === 'number' ? [tokens] : Array.isArray(tokens) || ArrayBuffer.isView(tokens) ? Array.from(tokens) : null;
+        if (!list || !list.length)
+          throw new SoftscopeTypeError(`${w}: tokens must be a token id or a non-empty array of them (got ${describe(tokens)})`, { argument: 'tokens' });
+        const bad = list.findIndex((t) => !Number.isInteger(t) || t < 0 || t >= vocab);
+        if (bad >= 0)
+          throw new SoftscopeError(`${w}: tokens[${bad}] = ${describe(list[bad])} must be an integer in [0, ${vocab})`, STATUS.SS_ERR_DOMAIN, { argument: 'tokens', index: bad });
+        if (pos + list.length > maxN)
+          throw new SoftscopeError(`${w}: ${pos} + ${list.length} tokens > maxN = ${maxN} since the last reset: reset() and feed the window again`, STATUS.SS_ERR_PARAM_RANGE, { argument: 'tokens' });
+        heap.refresh();
+        heap.u32.set(list, tok >>> 2);
+        const s = ss._call(() => ex.ss_model_decode(model._cfg.ptr, ss._implId, model._params, state, bytes, maxN, tok, list.length, pos, logits), []);
         if (s !== 0) throw ss._fail(w, s, []);
-        pos++;
+        pos += list.length;
         heap.refresh();
         return heap.f32.slice(logits >>> 2, (logits >>> 2) + C);
       },
@@ -603,6 +609,7 @@ class Model {
         freed = true;
         model.#unblock(state);
         model.#unblock(logits);
+        model.#unblock(tok);
       },
     };
   }

@@ -18,9 +18,10 @@
 
 ss_status ss_linear_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *w,
                         const float *b, size_t out, float *y);
-/* y = x B, B in x out (a layer's W^T): ss_linear_run's bits without packing. */
+/* y = x B, B in x out (a layer's W^T; bt_max = max |B|): ss_linear_run's
+   bits without packing. */
 ss_status ss_linear_t_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *bt,
-                          size_t out, float *y);
+                          size_t out, float bt_max, float *y);
 ss_status ss_linear_backward_run(ss_impl impl, const float *x, size_t rows, size_t in,
                                  const float *w, size_t out, const float *dy, float *dx, float *dw,
                                  float *db);

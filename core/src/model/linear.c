@@ -262,10 +262,12 @@ ss_status ss_linear_backward_run(ss_impl impl, const float *x, size_t rows, size
    same product as ss_linear_run with W = B^T, term by term in the same order
    (the tile's sums along k, block by block), without packing W^T: the
    contiguous form the forward packs into. For a single row (decoding) the
-   packing is as much work as the product. */
+   packing is as much work as the product. bt_max: max |B|, known to the
+   caller (the overflow bound's factor: reading B for it would double the
+   work of a row). */
 ss_status ss_linear_t_run(ss_impl impl, const float *x, size_t rows, size_t in, const float *bt,
-                          size_t out, float *y) {
+                          size_t out, float bt_max, float *y) {
   const gemm_op g = {.M = rows, .N = out, .K = in, .a = x, .sam = in, .sak = 1, .b = bt,
                      .sbk = out, .sbn = 1, .c0 = NULL, .c = y, .ldc = out};
-  return product(impl, &g, absmax(impl, x, rows * in) * absmax(impl, bt, in * out) * (double)in);
+  return product(impl, &g, absmax(impl, x, rows * in) * (double)bt_max * (double)in);
 }

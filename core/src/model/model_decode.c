@@ -1,8 +1,10 @@
 /*
  * Incremental decoding with a cache of keys and values (softscope.h,
- * ss_model_decode): a language model fed one token at a time. Each layer
- * keeps the keys and values of the positions fed so far; a new token's
- * forward computes its own row only and attends over the cache:
+ * ss_model_decode): a language model fed `count` tokens at a time (one while
+ * generating, a whole window at once when a prompt or a shifted window is
+ * fed). Each layer keeps the keys and values of the positions fed so far;
+ * the new tokens' forward computes their own rows only and attends over the
+ * cache:
  *
  *   h = E_a[token] (+ pos row)              (learned or sinusoidal positions)
  *   per layer: x = Norm1(h); q, k, v = Wq x, Wk x, Wv x (rope at pos)
@@ -11,12 +13,15 @@
  *              with mlp: h = h + W2 GELU(W1 Norm2(h))
  *   logits = W_U NormF(h)
  *
- * The row is the last row of ss_model_forward's causal forward on the
+ * The logits are the last row of ss_model_forward's causal forward on the
  * tokens fed so far, computed by the same layers (model_acts.h, layers.h)
- * on one row: a matrix product's row does not depend on the other rows,
- * and the causal attention of the last query sees every cached key. The
- * cost per token is O(layers (d^2 + pos d)) instead of a whole window's
- * forward. Position 0 resets the cache (and makes the rotary table).
+ * on the new rows: a matrix product's row does not depend on the other
+ * rows, and the causal attention of the new queries (the last `count` of
+ * the positions) sees every cached key. The cost per token is O(layers (d^2
+ * + pos d)) instead of a whole window's forward. Position 0 resets the
+ * cache (and makes the rotary table and the transposed matrices, with
+ * each one's largest magnitude: the products' overflow bound, which
+ * ss_linear_run would otherwise find by reading the whole matrix again).
  *
  * The matrices are used transposed (W^T, in x out: ss_linear_t_run), copied
  * into the state at position 0: a row's product then reads each weight once
@@ -26,9 +31,9 @@
  * later calls (a caller that trains resets by feeding position 0 again).
  *
  * State (floats, regions of decode_plan): per layer K, V (max_n x d) and
- * its matrices transposed; the unembedding transposed; the row's
- * activations; the rotary table (max_n x hd); the attention's scratch for
- * one query over max_n keys.
+ * its matrices transposed; the unembedding transposed; the new rows'
+ * activations (up to max_n rows); the rotary table (max_n x hd); the
+ * attention's scratch for max_n queries over max_n keys.
  */
 #include <string.h>
 
@@ -36,11 +41,13 @@
 #include "model/model_internal.h"
 #include "model/rope.h"
 
+enum { W_Q, W_K, W_V, W_O, W_1, W_2, W_COUNT };
+
 typedef struct decode_plan {
   size_t k[SS_MODEL_MAX_LAYERS], v[SS_MODEL_MAX_LAYERS];
-  size_t wq[SS_MODEL_MAX_LAYERS], wk[SS_MODEL_MAX_LAYERS], wv[SS_MODEL_MAX_LAYERS],
-      wo[SS_MODEL_MAX_LAYERS], w1[SS_MODEL_MAX_LAYERS], w2[SS_MODEL_MAX_LAYERS], unembed;
-  size_t h, ln, q, att, res2, ln2, fch, fch_gelu, out, lnf, pos, rope, scratch;
+  size_t w[SS_MODEL_MAX_LAYERS][W_COUNT], unembed;
+  size_t wmax; /* (layers W_COUNT + 1) floats: each matrix's max |w| */
+  size_t h, ln, q, att, res2, ln2, fch, fch_gelu, lnf, rope, scratch;
   size_t total; /* floats */
 } decode_plan;
 
@@ -54,21 +61,22 @@ static size_t take(size_t *at, size_t count) {
 static bool plan_of(const ss_model_config *cfg, size_t max_n, decode_plan *p) {
   if (max_n < 1 || max_n > SS_MODEL_MAX_N) return false;
   if (cfg->positions == SS_POSITIONS_LEARNED && max_n > cfg->max_n) return false;
-  const size_t d = cfg->d, hd = d / cfg->heads;
-  const size_t scratch = ss_model_attention_scratch(cfg, 1, max_n);
-  if (!scratch) return false;
+  const size_t d = cfg->d, hd = d / cfg->heads, F = 4 * d, M = max_n;
+  const size_t scratch = ss_model_attention_scratch(cfg, max_n, max_n);
+  if (!scratch || M * F > SS_MAX_N) return false;
   size_t at = 0;
+  memset(p, 0, sizeof *p);
   for (size_t l = 0; l < cfg->layers; l++) {
-    p->k[l] = take(&at, max_n * d), p->v[l] = take(&at, max_n * d);
-    p->wq[l] = take(&at, d * d), p->wk[l] = take(&at, d * d), p->wv[l] = take(&at, d * d);
-    p->wo[l] = take(&at, d * d);
-    if (cfg->mlp) p->w1[l] = take(&at, d * 4 * d), p->w2[l] = take(&at, 4 * d * d);
+    p->k[l] = take(&at, M * d), p->v[l] = take(&at, M * d);
+    for (size_t i = W_Q; i <= W_O; i++) p->w[l][i] = take(&at, d * d);
+    if (cfg->mlp) p->w[l][W_1] = take(&at, d * F), p->w[l][W_2] = take(&at, F * d);
   }
   p->unembed = take(&at, (size_t)cfg->classes * d);
-  p->h = take(&at, d), p->ln = take(&at, d), p->q = take(&at, d), p->att = take(&at, d);
-  p->res2 = take(&at, d), p->ln2 = take(&at, d), p->fch = take(&at, 4 * d);
-  p->fch_gelu = take(&at, 4 * d), p->out = take(&at, d), p->lnf = take(&at, d), p->pos = take(&at, d);
-  p->rope = take(&at, max_n * hd), p->scratch = take(&at, scratch);
+  p->wmax = take(&at, cfg->layers * W_COUNT + 1);
+  p->h = take(&at, M * d), p->ln = take(&at, M * d), p->q = take(&at, M * d), p->att = take(&at, M * d);
+  p->res2 = take(&at, M * d), p->ln2 = take(&at, M * d), p->fch = take(&at, M * F);
+  p->fch_gelu = take(&at, M * F), p->lnf = take(&at, d);
+  p->rope = take(&at, M * hd), p->scratch = take(&at, scratch);
   p->total = at;
   return true;
 }
@@ -97,102 +105,126 @@ static void sinusoid_row(size_t p, size_t d, float *y) {
   }
 }
 
-/* w (rows x cols) transposed into t (cols x rows). */
-static void transpose(const float *w, size_t rows, size_t cols, float *t) {
+/* w (rows x cols) transposed into t (cols x rows); its largest magnitude. */
+static float transpose(const float *w, size_t rows, size_t cols, float *t) {
+  float m = 0.0f;
   for (size_t r = 0; r < rows; r++)
-    for (size_t c = 0; c < cols; c++) t[c * rows + r] = w[r * cols + c];
+    for (size_t c = 0; c < cols; c++) {
+      t[c * rows + r] = w[r * cols + c];
+      m = fmaxf(m, fabsf(w[r * cols + c]));
+    }
+  return m;
 }
 
-/* The matrices of P transposed into the state (position 0). */
+/* The matrices of P transposed into the state, with their bounds (position 0). */
 static void transpose_all(const ss_model_config *cfg, const model_params *P, float *st,
                           const decode_plan *dp) {
   const size_t d = cfg->d, F = 4 * d;
+  float *mx = st + dp->wmax;
   for (size_t l = 0; l < cfg->layers; l++) {
     const model_layer_params *L = &P->layer[l];
-    transpose(L->wq, d, d, st + dp->wq[l]), transpose(L->wk, d, d, st + dp->wk[l]);
-    transpose(L->wv, d, d, st + dp->wv[l]), transpose(L->wo, d, d, st + dp->wo[l]);
-    if (cfg->mlp) transpose(L->w1, F, d, st + dp->w1[l]), transpose(L->w2, d, F, st + dp->w2[l]);
+    const float *w[W_COUNT] = {L->wq, L->wk, L->wv, L->wo, L->w1, L->w2};
+    const size_t rows[W_COUNT] = {d, d, d, d, F, d}, cols[W_COUNT] = {d, d, d, d, d, F};
+    for (size_t i = 0; i < (cfg->mlp ? W_COUNT : W_1); i++)
+      mx[l * W_COUNT + i] = transpose(w[i], rows[i], cols[i], st + dp->w[l][i]);
   }
-  transpose(P->unembed, cfg->classes, d, st + dp->unembed);
+  mx[cfg->layers * W_COUNT] = transpose(P->unembed, cfg->classes, d, st + dp->unembed);
 }
 
-/* One layer on the row h (d values) at position pos, the cache of this layer
-   in K, V; the next residual into h. */
+/* rows x (in -> out) through the transposed matrix i of layer l. */
+static ss_status product(const model_ctx *c, float *st, const decode_plan *dp, size_t l, size_t i,
+                         const float *x, size_t rows, size_t in, size_t out, float *y) {
+  const size_t at = i == W_COUNT ? dp->unembed : dp->w[l][i];
+  const float wmax = st[dp->wmax + (i == W_COUNT ? c->cfg->layers * W_COUNT : l * W_COUNT + i)];
+  return ss_linear_t_run(c->impl, x, rows, in, st + at, out, wmax, y);
+}
+
+/* One layer on the rows h (m rows of d) at positions pos .. pos+m-1, the
+   cache of this layer in K, V; the next residual into h. */
 static ss_status layer_step(const model_ctx *c, const model_layer_params *L, size_t l, float *st,
-                            const decode_plan *dp, size_t pos) {
+                            const decode_plan *dp, size_t pos, size_t m, size_t max_n) {
   const ss_model_config *cfg = c->cfg;
   const ss_impl impl = c->impl;
   const size_t d = cfg->d, F = 4 * d;
   float *h = st + dp->h, *ln = st + dp->ln, *q = st + dp->q, *att = st + dp->att;
-  float *K = st + dp->k[l], *V = st + dp->v[l];
+  float *K = st + dp->k[l], *V = st + dp->v[l], *res2 = st + dp->res2;
   double np[SS_MODEL_MAX_NORM_PARAMS];
   ss_model_norm_params(cfg, c->lay, L, np);
-  ss_status s = ss_model_norm_fwd(c, h, 1, L->ln1_g, L->ln1_b, ln);
-  if (s != SS_OK || (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wq[l], d, q)) != SS_OK ||
-      (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wk[l], d, K + pos * d)) != SS_OK ||
-      (s = ss_linear_t_run(impl, ln, 1, d, st + dp->wv[l], d, V + pos * d)) != SS_OK)
+  ss_status s = ss_model_norm_fwd(c, h, m, L->ln1_g, L->ln1_b, ln);
+  if (s != SS_OK || (s = product(c, st, dp, l, W_Q, ln, m, d, d, q)) != SS_OK ||
+      (s = product(c, st, dp, l, W_K, ln, m, d, d, K + pos * d)) != SS_OK ||
+      (s = product(c, st, dp, l, W_V, ln, m, d, d, V + pos * d)) != SS_OK)
     return s;
   if (cfg->positions == SS_POSITIONS_ROPE) {
-    ss_rope_apply(impl, q, 1, d, cfg->heads, 1, pos, st + dp->rope, false);
-    ss_rope_apply(impl, K + pos * d, 1, d, cfg->heads, 1, pos, st + dp->rope, false);
+    ss_rope_apply(impl, q, m, d, cfg->heads, m, pos, st + dp->rope, false);
+    ss_rope_apply(impl, K + pos * d, m, d, cfg->heads, m, pos, st + dp->rope, false);
   }
-  if ((s = ss_model_attend(cfg, impl, np, q, 1, K, V, pos + 1, att, NULL, st + dp->scratch)) != SS_OK ||
-      (s = ss_linear_t_run(impl, att, 1, d, st + dp->wo[l], d, st + dp->res2)) != SS_OK)
+  (void)max_n;
+  if ((s = ss_model_attend(cfg, impl, np, q, m, K, V, pos + m, att, NULL, st + dp->scratch)) != SS_OK ||
+      (s = product(c, st, dp, l, W_O, att, m, d, d, res2)) != SS_OK)
     return s;
-  float *res2 = st + dp->res2;
-  ss_model_add(res2, h, d);
+  ss_model_add(res2, h, m * d);
   if (!cfg->mlp) {
-    memcpy(h, res2, d * sizeof(float));
+    memcpy(h, res2, m * d * sizeof(float));
     return SS_OK;
   }
-  float *ln2 = st + dp->ln2, *fch = st + dp->fch, *g = st + dp->fch_gelu, *out = st + dp->out;
-  if ((s = ss_model_norm_fwd(c, res2, 1, L->ln2_g, L->ln2_b, ln2)) != SS_OK ||
-      (s = ss_linear_t_run(impl, ln2, 1, d, st + dp->w1[l], F, fch)) != SS_OK)
+  float *ln2 = st + dp->ln2, *fch = st + dp->fch, *g = st + dp->fch_gelu;
+  if ((s = ss_model_norm_fwd(c, res2, m, L->ln2_g, L->ln2_b, ln2)) != SS_OK ||
+      (s = product(c, st, dp, l, W_1, ln2, m, d, F, fch)) != SS_OK)
     return s;
-  ss_gelu_run(impl, fch, F, g);
-  if ((s = ss_linear_t_run(impl, g, 1, F, st + dp->w2[l], d, out)) != SS_OK) return s;
-  ss_model_add(out, res2, d);
-  memcpy(h, out, d * sizeof(float));
+  ss_gelu_run(impl, fch, m * F, g);
+  if ((s = product(c, st, dp, l, W_2, g, m, F, d, h)) != SS_OK) return s;
+  ss_model_add(h, res2, m * d);
   return SS_OK;
 }
 
 ss_status ss_model_decode(const ss_model_config *cfg, ss_impl impl, const float *params,
-                          void *state, size_t state_bytes, size_t max_n, uint32_t token,
-                          size_t pos, float *logits) {
+                          void *state, size_t state_bytes, size_t max_n, const uint32_t *tokens,
+                          size_t count, size_t pos, float *logits) {
   ss_status s = check_decoder(cfg);
   if (s != SS_OK) return s;
-  if (!params || !state || !logits) return SS_ERR_NULL;
+  if (!params || !state || !tokens || !logits) return SS_ERR_NULL;
   if (!ss_model_impl_ok(impl)) return SS_ERR_UNSUPPORTED;
   decode_plan dp;
-  if (!plan_of(cfg, max_n, &dp) || pos >= max_n) return SS_ERR_PARAM_RANGE;
+  if (!plan_of(cfg, max_n, &dp) || count < 1 || pos > max_n || count > max_n - pos)
+    return SS_ERR_PARAM_RANGE;
   if (state_bytes / sizeof(float) < dp.total) return SS_ERR_BUFFER;
-  if (token >= cfg->vocab_a) return SS_ERR_DOMAIN;
+  for (size_t i = 0; i < count; i++)
+    if (tokens[i] >= cfg->vocab_a) return SS_ERR_DOMAIN;
   model_layout lay;
   ss_model_layout_of(cfg, &lay);
-  if ((s = ss_check_finite_fast(params, lay.total)) != SS_OK) return s;
+  /* the parameters are checked with the sequence's first call (they may
+     not change until the next position 0: a pass over all of them would be
+     most of a generated token's work) */
+  if (pos == 0 && (s = ss_check_finite_fast(params, lay.total)) != SS_OK) return s;
   model_params P;
   ss_model_params_of(cfg, &lay, (float *)params, &P);
-  model_plan mp = {.batch = 1, .n = 1, .rows = 1, .d = cfg->d, .f = 4 * cfg->d,
+  model_plan mp = {.batch = 1, .n = count, .rows = count, .d = cfg->d, .f = 4 * cfg->d,
                    .hd = cfg->d / cfg->heads, .heads = cfg->heads, .layers = cfg->layers,
-                   .classes = cfg->classes, .rows_q_last = 1};
+                   .classes = cfg->classes, .rows_q_last = count};
   const model_ctx c = {.cfg = cfg, .impl = impl, .lay = &lay, .p = &mp};
   float *st = state, *h = st + dp.h;
-  const size_t d = cfg->d;
+  const size_t d = cfg->d, m = count;
   if (pos == 0) {
     transpose_all(cfg, &P, st, &dp);
     if (cfg->positions == SS_POSITIONS_ROPE) ss_rope_table(max_n, mp.hd, SS_MODEL_ROPE_BASE, st + dp.rope);
   }
-  memcpy(h, P.embed_a + (size_t)token * d, d * sizeof(float));
-  if (cfg->positions == SS_POSITIONS_LEARNED) {
-    ss_model_add(h, P.positions + pos * d, d);
-  } else if (cfg->positions == SS_POSITIONS_SINUSOIDAL) {
-    sinusoid_row(pos, d, st + dp.pos);
-    ss_model_add(h, st + dp.pos, d);
+  for (size_t r = 0; r < m; r++) {
+    float *hr = h + r * d;
+    memcpy(hr, P.embed_a + (size_t)tokens[r] * d, d * sizeof(float));
+    if (cfg->positions == SS_POSITIONS_LEARNED) {
+      ss_model_add(hr, P.positions + (pos + r) * d, d);
+    } else if (cfg->positions == SS_POSITIONS_SINUSOIDAL) {
+      sinusoid_row(pos + r, d, st + dp.lnf);
+      ss_model_add(hr, st + dp.lnf, d);
+    }
   }
   for (size_t l = 0; l < cfg->layers; l++)
-    if ((s = layer_step(&c, &P.layer[l], l, st, &dp, pos)) != SS_OK) return s;
-  if ((s = ss_model_norm_fwd(&c, h, 1, P.lnf_g, P.lnf_b, st + dp.lnf)) != SS_OK ||
-      (s = ss_linear_t_run(impl, st + dp.lnf, 1, d, st + dp.unembed, cfg->classes, logits)) != SS_OK)
+    if ((s = layer_step(&c, &P.layer[l], l, st, &dp, pos, m, max_n)) != SS_OK) return s;
+  /* the logits of the last new row */
+  const float *last = h + (m - 1) * d;
+  if ((s = ss_model_norm_fwd(&c, last, 1, P.lnf_g, P.lnf_b, st + dp.lnf)) != SS_OK ||
+      (s = product(&c, st, &dp, 0, W_COUNT, st + dp.lnf, 1, d, cfg->classes, logits)) != SS_OK)
     return s;
   return ss_check_finite_fast(logits, cfg->classes) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
