@@ -31,7 +31,7 @@ function testText(t) {
 
 /** The table's markdown for the claims of doc. */
 export function claimsTable(doc) {
-  const rows = doc.claims.map((c) => `| ${cell(c.claim)} (${cell(c.ref ?? c.id)}) | ${cell(c.tests.map(testText).join('; '))} | ${seedsOf(c)} | **${c.verdict}** |`);
+  const rows = doc.claims.map((c) => `| ${cell(c.claim)} (${cell(c.ref ?? c.id)}) | ${cell(c.tests.map(testText).join('; '))} | ${seedsOf(c)}${c.build && c.build !== doc.build ? `, ${c.build} build` : ''} | **${c.verdict}** |`);
   return [
     `Rule, fixed before the runs and applied by \`scripts/claims.js\`: ${doc.rule}. Build: ${doc.build}, ${doc.date}.`,
     '',
