@@ -565,9 +565,12 @@ const training = {
 // tfjs: tf.matMul on resident tensors, no dataSync (our results stay in
 // wasm memory too): forward matMul(x, W, false, true), dx matMul(dy, W),
 // dw matMul(dy, x, true, false) -- transposeA, as tfjs's own matMul
-// gradient calls it --, backward both. The peak row: the FMA and mul+add
-// loops of peak.js (no memory access) in the relaxed and SIMD columns;
-// each row's "of peak" is its GFLOP/s over the FMA loop's.
+// gradient calls it --, backward both. tfjs xnn: the same products with
+// the transposed operand made once (tf.transpose, untimed) and no flag:
+// tfjs-backend-wasm 4.22 hands XNNPACK only the untransposed product. The
+// peak row: peak.js's loops (no memory access), the FMA loop in the relaxed
+// column, the latency-bound mul + add loop in the SIMD column; each row's
+// "of peak" is its GFLOP/s over the FMA loop's.
 const MM_ROWS = BABY_GPT.batch * BABY_GPT.n, MM_D = BABY_GPT.d;
 export const MATMUL_SHAPES = [MM_D, 4 * MM_D].map((out) => ({ n: 2 * MM_ROWS * MM_D * out, rows: MM_ROWS, in: MM_D, out, label: `${MM_ROWS}x${MM_D}x${out}` }));
 const PEAK_ITERS = 65536;
@@ -595,6 +598,8 @@ const matmul = {
   async candidates(ctx, k, n, inp, shape) {
     if (k === 'peak') {
       const loops = peakLoops();
+      // the FMA loop in the relaxed column (the peak); the mul + add loop, a
+      // latency-bound reference, in the SIMD column
       return [['relaxed', loops.fma], ['simd', loops.muladd]].filter(([, f]) => f).map(([id, f]) => ({ id, engine: id, fn: () => f(PEAK_ITERS) }));
     }
     const { rows, in: inn, out } = shape;

@@ -1,19 +1,21 @@
 // This core's wasm SIMD peak, measured in the run (the matmul family's
 // "peak" row): a module assembled here whose loop does nothing but
-// independent f32x4 multiply-adds on registers -- ACC accumulators (enough
-// to cover the multiply-add latency on two pipes), U repeats a loop
-// iteration, no memory access:
+// independent multiply-adds on registers -- ACC accumulators (enough to
+// cover the FMA latency on two pipes: 8 gave 56 GFLOP/s here, 10 gave 62,
+// 12 gave 64-68), U repeats a loop iteration, no memory access:
 //
-//   fma     acc = f32x4.relaxed_madd(acc, m, c)   (one vfmadd231ps on an FMA
-//           machine: what softscope's relaxed build and its matmul use)
-//   muladd  acc = f32x4.add(f32x4.mul(acc, m), c) (SIMD128: a multiply and
-//           an add, what the SIMD build and tfjs-backend-wasm's XNNPACK,
-//           built without relaxed SIMD, run)
+//   fma     acc = f32x4.relaxed_madd(acc, m, c): one vfmadd231ps on an FMA
+//           machine, 8 flops (4 lanes x 2) -- the peak: every row's "of
+//           peak" is over this loop's GFLOP/s
+//   muladd  acc = f32x4.add(f32x4.mul(acc, m), c): SIMD128's multiply and
+//           add, both on the accumulator's chain, so latency-bound (a
+//           matmul's multiply is off the chain: the SIMD build's products
+//           ran faster than this loop); not a ceiling, shown for reference
 //
-// 8 flops per f32x4 multiply-add (4 lanes x 2). m = 0.5, c = 0.25: the
-// accumulators converge to 0.5 and stay normal. The result (lane 0 of the
-// accumulators' sum) is returned so no engine drops the loop. An engine
-// without relaxed SIMD has no `fma` (validation fails): null.
+// m = 0.5, c = 0.25: the accumulators converge to 0.5 and stay normal. The
+// result (lane 0 of the accumulators' sum) is returned so no engine drops
+// the loop. An engine without relaxed SIMD has no `fma` (validation
+// fails): null.
 // Engine-neutral (no Node module): the Chromium page runs it too.
 
 const ACC = 12, U = 4;
