@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `make bench-browser`: the benchmark's softmax, log-softmax, rows, top-p,
-// batch top-p and training-step tables in Chromium -- one page (browser/page.html),
+// batch top-p, training-step and matmul tables in Chromium -- one page (browser/page.html),
 // softscope's three wasm builds side by side with tfjs-backend-wasm,
 // onnxruntime-web and transformers.js loaded in the same page -- by the same harness as `make bench` (run.js,
 // families.js, timing.js, served to the page as ES modules), so Node and
@@ -66,8 +66,8 @@ const EXPERIMENT = { sliceMs: 50, limitMs: 120e3 };
 // The tables of the browser run: kernels and sizes per family.
 const N = [1024, 8192, 65536, 1 << 20, 1 << 22];
 export const TABLES = {
-  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'training'],
-  kernels: ['softmax', 'log_softmax', 'top_p', 'step'],
+  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'training', 'matmul'],
+  kernels: ['softmax', 'log_softmax', 'top_p', 'step', 'forward', 'dx', 'dw', 'backward', 'peak'],
   sizes: (quick) => ({ normalizer: quick ? [1024, 65536] : N, sampler: quick ? [262144] : [32768, 262144] }),
 };
 

@@ -7,7 +7,7 @@
 // the machine and its load. Fails (exit 1) when a ratio falls more than
 // MARGIN below its baseline. Not part of `make test`.
 //
-// Usage: node tests/bench/bench-check.js [--update | --add] [--margin 0.3]
+// Usage: node tests/bench/bench-check.js [--update | --add] [--margin 0.3] [--families a,b]
 //   --update: write the fresh ratios (the lower of two quick runs) as the new baseline.
 //   --add: the same two runs, but only the ratios the baseline lacks (a new
 //          table or column) are added; the baseline's ratios stay as they are.
@@ -29,7 +29,7 @@ const MARGIN = 0.3;
 // pool, native or wasm) moved its ratios by up to 3x between quick runs
 // with nothing changed on our side, and a regression of ours also shows in
 // the ratios to our other builds and plain JS, which keep MARGIN.
-const PEERS = new Set(['tfjs', 'tfjs+dataSync', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch']);
+const PEERS = new Set(['tfjs', 'tfjs xnn', 'tfjs+dataSync', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch']);
 const PEER_MARGIN = 0.6;
 // The quick sizes, but medians of 5 rounds of 30 ms (after 40 ms of warm-up,
 // as a full run) rather than 3 of 15:
@@ -37,13 +37,18 @@ const PEER_MARGIN = 0.6;
 // collection) moved peer ratios by 2-3x.
 const ROUNDS = { rounds: 5, roundMs: 30, warmupMs: 40 };
 const SUBSET = {
-  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'quantizer', 'optimizer', 'training'],
+  families: ['normalizer', 'rows', 'sampler', 'sampler_rows', 'quantizer', 'optimizer', 'training', 'matmul'],
   kernels: ['softmax', 'log_softmax', 'two_pass_softmax', 'softmax_temperature', 'sparsemax', 'entmax15',
-    'top_p', 'top_k', 'min_p', 'uniform', 'fp8_e4m3', 'adam', 'lion', 'step'],
+    'top_p', 'top_k', 'min_p', 'uniform', 'fp8_e4m3', 'adam', 'lion', 'step',
+    // matmul: the products timed directly (dx is derived, the peak loop is no kernel)
+    'forward', 'dw', 'backward'],
 };
 
 const args = process.argv.slice(2);
 const update = args.includes('--update'), add = args.includes('--add');
+// --families a,b: only those families of the subset (e.g. --add after adding a family)
+const fi = args.indexOf('--families');
+if (fi >= 0) SUBSET.families = SUBSET.families.filter((f) => args[fi + 1].split(',').includes(f));
 const mi = args.indexOf('--margin');
 const margin = mi >= 0 ? Number(args[mi + 1]) : MARGIN;
 
@@ -57,7 +62,9 @@ const PAIRS = [['relaxed', 'simd'], ['simd', 'scalar'], ['relaxed', 'js'], ['rel
   // the API's end to end (issue 26: { out }, { rows })
   ['api', 'tfjs+dataSync'], ['api out', 'tfjs+dataSync'], ['api', 'transformers'],
   // issue 27: the training step vs PyTorch eager (a child process, the same clock)
-  ['relaxed', 'torch'], ['simd', 'torch']];
+  ['relaxed', 'torch'], ['simd', 'torch'],
+  // issue 35: the matmul vs XNNPACK's product (tf.matMul without transposes)
+  ['relaxed', 'tfjs xnn'], ['simd', 'tfjs xnn']];
 // --update keeps each ratio's lower value over two quick runs: a round that a
 // collection or a neighbour's burst slowed down on one side must not set a
 // floor that later runs cannot reach.

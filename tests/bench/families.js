@@ -23,7 +23,9 @@ import { sdpaJs } from './plain-js-attention.js';
 import { NORMALIZER_REFERENCES } from '../../wasm/analysis/reference.js';
 import { createModel } from '../../wasm/api/index.js';
 import { blasName, onReferenceBlas } from './torch-blas.js';
-import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall } from './raw.js';
+import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeCall, optimizeCall, measureCall, lossCall, attendCall, thresholdCall,
+  linearCall, linearBackwardCall } from './raw.js';
+import { peakLoops, peakFlops, PEAK_LOOP } from './peak.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
 const HEADLINE = [1024, 8192, 65536, 1 << 20, 1 << 22]; // the issue's sizes (targets.js)
@@ -588,4 +590,101 @@ const generation = {
   },
 };
 
-export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention, training, generation };
+// ---- matmul (issue 35): the model's products at the baby GPT's shapes ---------------
+
+// A linear layer of the baby GPT on a batch: rows = batch 12 x 64 tokens,
+// in = d = 128, out = d (attention's projection) or 4d (the MLP's first
+// layer). Its three products (core/src/model/linear.c, one gemm_op):
+//   forward   y  = x W^T    M rows, N out, K in    ss_linear (no bias)
+//   dx        dx = dy W     M rows, N in,  K out   (inside ss_linear_backward)
+//   dw        dw = dy^T x   M out,  N in,  K rows  ss_linear_backward, dx NULL
+//   backward  dx and dw, one ss_linear_backward call (what the model runs)
+// each 2 rows in out flops (backward twice that). The C API has no dx
+// alone: its row's builds are derived, backward's time minus dw's (medians
+// of the same rounds; finish() below), tf's is timed. The entry points'
+// own passes (finite checks, the overflow bound's absmax) are in the time.
+// tfjs: tf.matMul on resident tensors, no dataSync (our results stay in
+// wasm memory too): forward matMul(x, W, false, true), dx matMul(dy, W),
+// dw matMul(dy, x, true, false) -- transposeA, as tfjs's own matMul
+// gradient calls it --, backward both. tfjs xnn: the same products with
+// the transposed operand made once (tf.transpose, untimed) and no flag:
+// tfjs-backend-wasm 4.22 hands XNNPACK only the untransposed product. The
+// peak row: peak.js's loops (no memory access), the FMA loop in the relaxed
+// column, the latency-bound mul + add loop in the SIMD column; each row's
+// "of peak" is its GFLOP/s over the FMA loop's.
+const MM_ROWS = BABY_GPT.batch * BABY_GPT.n, MM_D = BABY_GPT.d;
+export const MATMUL_SHAPES = [MM_D, 4 * MM_D].map((out) => ({ n: 2 * MM_ROWS * MM_D * out, rows: MM_ROWS, in: MM_D, out, label: `${MM_ROWS}x${MM_D}x${out}` }));
+const PEAK_ITERS = 65536;
+const PEAK_SHAPE = { n: peakFlops(PEAK_ITERS), label: `FMA loop (${PEAK_LOOP.accumulators} acc)` };
+const MM_KERNELS = ['forward', 'dx', 'dw', 'backward'];
+// flops of a kernel's call over the shape's n (2 rows in out)
+const mmUnits = (k, shape) => (k === 'backward' ? 2 * shape.n : shape.n);
+const matmul = {
+  family: 'matmul',
+  title: `matrix products of a linear layer at the baby GPT's shapes (rows ${MM_ROWS} = batch ${BABY_GPT.batch} x ${BABY_GPT.n} tokens, in ${MM_D}, out ${MM_D} or ${4 * MM_D}: shape rows x in x out)`,
+  unit: 'GFLOP/s',
+  inputText: 'x, dy uniform in [-1, 1), W uniform in [-0.1, 0.1), seeded; builds: raw ss_linear / ss_linear_backward on wasm-resident buffers (scalar build not timed: double sums); tfjs: tf.matMul, no readback; dx: backward - dw for the builds',
+  headline: null,
+  rounds: 11,
+  kernels: () => [...MM_KERNELS, 'peak'],
+  sizes: (k, quick, override) => (k === 'peak' ? [PEAK_SHAPE] : shapesOf3(override) ?? MATMUL_SHAPES),
+  input(n, shape) {
+    if (!shape.out) return {};
+    let s = 0x3779b9 + shape.out;
+    const u = (lo, hi) => lo + ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32) * (hi - lo);
+    const { rows, in: inn, out } = shape;
+    return { x: Float32Array.from({ length: rows * inn }, () => u(-1, 1)), w: Float32Array.from({ length: out * inn }, () => u(-0.1, 0.1)),
+      dy: Float32Array.from({ length: rows * out }, () => u(-1, 1)) };
+  },
+  async candidates(ctx, k, n, inp, shape) {
+    if (k === 'peak') {
+      const loops = peakLoops();
+      // the FMA loop in the relaxed column (the peak); the mul + add loop, a
+      // latency-bound reference, in the SIMD column
+      return [['relaxed', loops.fma], ['simd', loops.muladd]].filter(([, f]) => f).map(([id, f]) => ({ id, engine: id, fn: () => f(PEAK_ITERS) }));
+    }
+    const { rows, in: inn, out } = shape;
+    const res = resident(ctx, shape.label, { ...inp, y: new Float32Array(rows * out), dx: new Float32Array(rows * inn), dw: new Float32Array(out * inn) });
+    const cands = k === 'dx' ? [] : buildCands(ctx, (b, l) => {
+      if (l === 'scalar') return null;
+      const r = res[l];
+      if (k === 'forward') return { fn: linearCall(b, r.x, rows, inn, r.w, out, r.y) };
+      return { fn: linearBackwardCall(b, r.x, rows, inn, r.w, out, r.dy, k === 'backward' ? r.dx : null, r.dw) };
+    });
+    const fwd = [inp.x, [rows, inn], inp.w, [out, inn], false, true], dx = [inp.dy, [rows, out], inp.w, [out, inn], false, false],
+      dw = [inp.dy, [rows, out], inp.x, [rows, inn], true, false];
+    const ops = { forward: [fwd], dx: [dx], dw: [dw], backward: [dx, dw] }[k];
+    const t = P.tfjsMatMul(ctx.peers, ops[0], ops[1]);
+    if (t) cands.push({ id: 'tfjs', engine: 'tfjs', ...t });
+    // XNNPACK's product: the transposed operand made once (dx has none)
+    const x = k !== 'dx' && P.tfjsMatMul(ctx.peers, ops[0], ops[1], true);
+    if (x) cands.push({ id: 'tfjs xnn', engine: 'tfjs', ...x });
+    return cands;
+  },
+  units: mmUnits,
+  // dx for the builds (backward - dw) and each row's fraction of the FMA
+  // loop's GFLOP/s (the peak row's relaxed column)
+  finish(rows) {
+    for (const r of rows.filter((x) => x.kernel === 'dx')) {
+      const b = rows.find((x) => x.kernel === 'backward' && x.shape === r.shape), w = rows.find((x) => x.kernel === 'dw' && x.shape === r.shape);
+      for (const id of ['relaxed', 'simd']) {
+        const tb = b?.results[id], tw = w?.results[id];
+        if (!tb || !tw) continue;
+        // per flop: backward's call is 2n flops, dw's n, so dx's time per flop is 2 t_b - t_w
+        const d = (key) => 2 * tb[key] - tw[key];
+        r.results[id] = { ns_per_elem: d('ns_per_elem'), median: d('median'), derived: 'backward - dw' };
+      }
+      if (r.results.relaxed || r.results.simd) r.notes = { ...r.notes, builds: 'dx = backward - dw (the C API has no dx alone)' };
+    }
+    const peak = rows.find((x) => x.kernel === 'peak')?.results.relaxed?.ns_per_elem;
+    if (peak) for (const r of rows) r.ofPeak = Object.fromEntries(Object.entries(r.results).map(([id, v]) => [id, peak / v.ns_per_elem]));
+  },
+};
+// a --sizes override's 'RxIxO' entries (rows x in x out), or null
+function shapesOf3(override) {
+  const list = (override ?? []).map((v) => /^(\d+)x(\d+)x(\d+)$/.exec(v)).filter(Boolean)
+    .map(([, r, i, o]) => ({ n: 2 * r * i * o, rows: +r, in: +i, out: +o, label: `${r}x${i}x${o}` }));
+  return list.length ? list : null;
+}
+
+export const FAMILIES = { normalizer, rows, sampler, sampler_rows: samplerRows, quantizer, optimizer, measure, loss, attention, training, generation, matmul };

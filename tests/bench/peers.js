@@ -137,6 +137,37 @@ export function tfjsEndToEnd(peers, kernel, x, shape) {
   };
 }
 
+/** tf.matMul on resident 2-D tensors, no readback: a (shape as), b (shape
+    bs), with transposeA / transposeB as the product needs; `extra`: a
+    second product in the same call ([a, as, b, bs, ta, tb]: the backward's
+    dx and dw). With `pre`, an operand the product reads transposed is
+    transposed once here (tf.transpose, outside the timing) and passed
+    without the flag: tfjs-backend-wasm 4.22's BatchMatMul hands XNNPACK
+    only the product without transposes, and runs a plain loop for the
+    others. out() reads the first result back. */
+export function tfjsMatMul(peers, first, extra, pre = false) {
+  const tf = peers.tfjs;
+  if (!tf) return null;
+  const made = [];
+  const keep = (t) => (made.push(t), t);
+  const prep = ([a, as, b, bs, ta, tb]) => {
+    let A = keep(tf.tensor2d(a, as)), B = keep(tf.tensor2d(b, bs));
+    if (pre && ta) A = keep(tf.transpose(A));
+    if (pre && tb) B = keep(tf.transpose(B));
+    return [A, B, pre ? false : ta, pre ? false : tb];
+  };
+  const ops = [prep(first), ...(extra ? [prep(extra)] : [])];
+  let last = [];
+  return {
+    fn: () => {
+      for (const t of last) t.dispose();
+      last = ops.map(([A, B, ta, tb]) => tf.matMul(A, B, ta, tb));
+    },
+    out: () => last[0].dataSync(),
+    dispose: () => { for (const t of [...made, ...last]) t.dispose(); },
+  };
+}
+
 const sessions = new Map();
 async function session(ort, bytes, opts, key) {
   if (!sessions.has(key)) sessions.set(key, await ort.InferenceSession.create(bytes, opts));

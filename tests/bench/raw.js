@@ -232,3 +232,20 @@ export function attendCall(b, name, over, q, k, v, n, d) {
   check(`${b.label} ${name}`, f(kk.ptr, kk.impl, io, p.ptr, p.n));
   return withFree(() => f(kk.ptr, kk.impl, io, p.ptr, p.n), a);
 }
+
+/** ss_linear (y = x W^T, no bias) on resident x (rows x in), w (out x in)
+    and y (rows x out): the model's forward product, its entry point with
+    the checks it makes (finite inputs, the overflow bound). */
+export function linearCall(b, x, rows, inn, w, out, y) {
+  const f = b.ex.ss_linear;
+  check(`${b.label} ss_linear`, f(b.impl, x.ptr, rows, inn, w.ptr, 0, out, y.ptr));
+  return Object.assign(() => f(b.impl, x.ptr, rows, inn, w.ptr, 0, out, y.ptr), { free: () => {} });
+}
+
+/** ss_linear_backward on resident x, w, dy: dw = dy^T x always, dx = dy W
+    when dx is given (else NULL: dw alone), no db. */
+export function linearBackwardCall(b, x, rows, inn, w, out, dy, dx, dw) {
+  const f = b.ex.ss_linear_backward, pdx = dx ? dx.ptr : 0;
+  check(`${b.label} ss_linear_backward`, f(b.impl, x.ptr, rows, inn, w.ptr, out, dy.ptr, pdx, dw.ptr, 0));
+  return Object.assign(() => f(b.impl, x.ptr, rows, inn, w.ptr, out, dy.ptr, pdx, dw.ptr, 0), { free: () => {} });
+}

@@ -2,7 +2,7 @@
 // made from (bench.js writes the JSON). Only formatting here.
 
 // Column order: softscope's builds, its API, plain JS, the peers, memcpy.
-const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs+dataSync',
+const ORDER = ['relaxed', 'simd', 'scalar', 'relaxed sort', 'simd sort', 'api', 'api out', 'js', 'tfjs', 'tfjs xnn', 'tfjs+dataSync',
   'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch', 'torch (reference BLAS)', 'memcpy wasm', 'memcpy native', 'memcpy new array'];
 export const orderIds = (ids) => [...ids].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 
@@ -24,6 +24,7 @@ export function inUnit(unit, nsPerElem, n) {
   if (nsPerElem == null) return null;
   if (unit.startsWith('us')) return (nsPerElem * n) / 1e3;
   if (unit.startsWith('ms')) return (nsPerElem * n) / 1e6;
+  if (unit === 'GFLOP/s') return 1 / nsPerElem; // units are flops (matmul)
   return nsPerElem;
 }
 
@@ -39,7 +40,10 @@ export function familyTable(fam) {
   if (fam.note) return `(skipped: ${fam.note})\n`;
   const ids = orderIds(new Set(fam.rows.flatMap((r) => Object.keys(r.results))));
   const hasErr = fam.rows.some((r) => Object.values(r.results).some((x) => x.max_rel_err != null));
-  const head = ['kernel', 'n', ...ids, 'relaxed/simd', 'simd/scalar', 'vs js', 'vs best peer', ...(hasErr ? ['max rel err (relaxed / best peer)'] : [])];
+  // matmul: each candidate's fraction of the peak (the FMA loop's GFLOP/s)
+  const peakIds = fam.rows.some((r) => r.ofPeak) ? ids.filter((id) => fam.rows.some((r) => r.ofPeak?.[id] != null)) : [];
+  const head = ['kernel', 'n', ...ids, 'relaxed/simd', 'simd/scalar', 'vs js', 'vs best peer', ...(hasErr ? ['max rel err (relaxed / best peer)'] : []),
+    ...(peakIds.length ? [`of peak (${peakIds.join(' / ')})`] : [])];
   const out = [head];
   for (const r of fam.rows) {
     const t = (id) => r.results[id]?.ns_per_elem ?? null;
@@ -48,7 +52,8 @@ export function familyTable(fam) {
     out.push([r.kernel, r.shape ?? pow2(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))),
       fmtX(ratio(t('simd'), t('relaxed'))), fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)),
       best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
-      ...(hasErr ? [errCell(r, best)] : [])]);
+      ...(hasErr ? [errCell(r, best)] : []),
+      ...(peakIds.length ? [peakIds.map((id) => (r.ofPeak?.[id] == null ? '—' : `${(100 * r.ofPeak[id]).toFixed(0)}%`)).join(' / ')] : [])]);
   }
   // a peer the row could not run, and why (the training step without torch)
   const notes = fam.rows.flatMap((r) => Object.entries(r.notes ?? {}).map(([id, why]) => `  ${id} (${r.shape ?? pow2(r.n)}): ${why}\n`));
@@ -70,7 +75,7 @@ function errCell(r, best) {
   return e == null ? '' : `${fmtE(e)} / ${best ? fmtE(r.results[best.id]?.max_rel_err) : '—'}`;
 }
 
-const PEERS = ['tfjs', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch'];
+const PEERS = ['tfjs', 'tfjs xnn', 'ort-web', 'ort-node', 'transformers', 'transformers k50', 'torch'];
 export function bestPeer(row) {
   let best = null;
   for (const id of PEERS) {
@@ -84,7 +89,7 @@ export function bestPeer(row) {
 
 const COLORS = {
   relaxed: '#1b7837', simd: '#5aae61', scalar: '#a6dba0', api: '#9970ab', 'api out': '#c2a5cf', js: '#bbbbbb',
-  tfjs: '#e08214', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
+  tfjs: '#e08214', 'tfjs xnn': '#b35806', 'tfjs+dataSync': '#fdb863', 'ort-web': '#2166ac', 'ort-node': '#67a9cf',
   transformers: '#d6604d', 'transformers k50': '#f4a582', torch: '#b2182b', 'relaxed sort': '#762a83', 'simd sort': '#c2a5cf',
   'memcpy wasm': '#404040', 'memcpy native': '#878787', 'memcpy new array': '#b0b0b0',
 };

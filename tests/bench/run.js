@@ -13,10 +13,14 @@
 // A spec's external(ctx, kernel, n, input, shape, settings, clock) adds the
 // results of a peer that runs outside the process, with its own rounds
 // ({ results: { id: { ns_per_elem, ... } }, notes: { id: why not } }).
+// A spec's units(kernel, shape) gives the units of a kernel's call where
+// they differ by kernel (matmul: flops; backward's call is two products),
+// and finish(rows) completes the rows after the family's rounds (matmul:
+// the derived dx row, each row's fraction of the peak).
 import { FAMILIES, release } from './families.js';
 import { race } from './timing.js';
 import { maxRelErr } from './plain-js.js';
-import { fmtE, pow2 } from './report.js';
+import { fmtE, inUnit, pow2 } from './report.js';
 
 /** The options both runners take (bench.js, bench-browser.js): o updated
     from argv[i] (and its value); returns the index of the last argument
@@ -26,7 +30,7 @@ export function commonArg(o, argv, i) {
   if (a === '--quick') o.quick = true;
   else if (a === '--families') o.families = next().split(',');
   else if (a === '--kernels') o.kernels = next().split(',');
-  else if (a === '--sizes') o.sizes = next().split(',').map((v) => (/^\d+x\d+$/.test(v) ? v : Number(v))); // n, or RxC (the rows tables)
+  else if (a === '--sizes') o.sizes = next().split(',').map((v) => (/^\d+(x\d+)+$/.test(v) ? v : Number(v))); // n, or RxC (the rows tables), RxIxO (matmul)
   else if (a === '--no-peers') o.peers = false;
   else if (a === '--out') o.out = next();
   else if (a === '--estimator') o.estimator = next(); // median | min
@@ -83,7 +87,8 @@ export async function runFamilies(ctx0, opts, st, log) {
           rows.push({ ...where, error: e.message, results: {} });
           continue;
         }
-        const times = await race(cands, shape?.units ?? n, sst, opts.clock);
+        const units = spec.units ? spec.units(k, shape ?? { n }) : shape?.units ?? n;
+        const times = await race(cands, units, sst, opts.clock);
         const row = { ...where, results: {}, ...(sst !== fst ? { rounds: sst.rounds, units: shape.units } : {}) };
         // each kernel against its own float64 reference; none, no error column
         const ref = cands.some((c) => c.out) && spec.reference ? spec.reference(k, inp, shape) : null;
@@ -108,9 +113,10 @@ export async function runFamilies(ctx0, opts, st, log) {
         }
         rows.push(row);
         const lead = row.results.relaxed ?? row.results.simd;
-        log(`  ${name} ${k} ${shape?.label ?? `n=${pow2(n)}`}: ${Object.entries(row.results).map(([id, r]) => `${id} ${r.ns_per_elem.toPrecision(3)}`).join(', ')}${lead?.max_rel_err != null ? ` (err ${fmtE(lead.max_rel_err)})` : ''}`);
+        log(`  ${name} ${k} ${shape?.label ?? `n=${pow2(n)}`}: ${Object.entries(row.results).map(([id, r]) => `${id} ${(spec.unit === 'GFLOP/s' ? inUnit(spec.unit, r.ns_per_elem) : r.ns_per_elem).toPrecision(3)}`).join(', ')}${lead?.max_rel_err != null ? ` (err ${fmtE(lead.max_rel_err)})` : ''}`);
       }
     }
+    spec.finish?.(rows);
     release(ctx);
     out[name] = { ...head, rows, seconds: (Date.now() - t0) / 1000 };
   }

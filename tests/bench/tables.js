@@ -12,7 +12,7 @@ const md = (rows) => [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => '---')
 
 export const NAMES = {
   relaxed: 'softscope relaxed', simd: 'softscope SIMD', scalar: 'softscope scalar', api: '`ss.normalize` (copies)', 'api out': '`ss.normalize` into `{ out }`', js: 'plain JS',
-  tfjs: 'tfjs-wasm', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
+  tfjs: 'tfjs-wasm', 'tfjs xnn': 'tfjs-wasm, operands pre-transposed (XNNPACK)', 'tfjs+dataSync': 'tfjs-wasm + `dataSync`', 'ort-web': 'onnxruntime-web', 'ort-node': 'onnxruntime-node',
   transformers: 'transformers.js', 'transformers k50': 'transformers.js, top_k 50', 'memcpy wasm': 'wasm `memory.copy`', 'memcpy native': 'native memcpy',
   'memcpy new array': 'new array + memcpy (`x.slice()`)',
   'relaxed sort': 'relaxed, sort method', 'simd sort': 'SIMD, sort method', torch: 'PyTorch eager (1 thread)',
@@ -63,14 +63,17 @@ export function benchSections(res) {
     const ids = orderIds(new Set(fam.rows.flatMap((r) => Object.keys(r.results)))).filter((id) => !id.startsWith('memcpy'));
     const hasErr = fam.rows.some((r) => r.results.relaxed?.max_rel_err != null);
     const label = (id) => FAMILY_NAMES[name]?.[id] ?? NAMES[id] ?? id;
+    // matmul: each candidate's fraction of the FMA loop's GFLOP/s
+    const peakIds = ids.filter((id) => fam.rows.some((r) => r.ofPeak?.[id] != null));
     const out = [['kernel', 'n', ...ids.map(label), 'relaxed / SIMD', 'SIMD / scalar', 'vs plain JS', 'vs fastest peer',
-      ...(hasErr ? ['max rel err'] : [])]];
+      ...(hasErr ? ['max rel err'] : []), ...(peakIds.length ? [`of peak (${peakIds.join(' / ')})`] : [])]];
     for (const r of fam.rows) {
       if (r.error) continue;
       const t = (id) => r.results[id]?.ns_per_elem ?? null, lead = t('relaxed') ?? t('simd'), best = bestPeer(r);
       out.push([r.kernel, r.shape ?? pow2Sup(r.n), ...ids.map((id) => fmt(inUnit(fam.unit, t(id), r.n))), fmtX(ratio(t('simd'), t('relaxed'))),
         fmtX(ratio(t('scalar'), t('simd'))), fmtX(ratio(t('js'), lead)), best ? `${fmtX(ratio(best.ns, lead))} (${best.id})` : '—',
-        ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : [])]);
+        ...(hasErr ? [fmtE(r.results.relaxed?.max_rel_err ?? r.results.simd?.max_rel_err)] : []),
+        ...(peakIds.length ? [peakIds.map((id) => (r.ofPeak?.[id] == null ? '—' : `${(100 * r.ofPeak[id]).toFixed(0)} %`)).join(' / ')] : [])]);
     }
     return `${fam.unit}; input: ${fam.input}\n\n${md(out)}`;
   }

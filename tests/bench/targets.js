@@ -1,4 +1,4 @@
-// The targets of issue 18, 26 and 27 (and the earlier ones still in force), evaluated
+// The targets of issue 18, 26, 27 and 35 (and the earlier ones still in force), evaluated
 // on a benchmark result: every one is a ratio of two candidates measured
 // side by side in the same run, an error bound, or (issue 27, Chromium) the
 // default experiment's time to 95 %.
@@ -108,6 +108,20 @@ export function computeTargets(result) {
   if (baby.some((r) => r.memory))
     target('training', 'baby GPT: wasm memory to train it (a fresh instance after createModel and a step), MB', '<= 64 MB',
       baby.flatMap((r) => Object.entries(r.memory ?? {}).map(([id, m]) => ({ at: `${id}`, value: m ? m.heapBytes / 2 ** 20 : null }))), (v) => v <= 64);
+
+  // issue 35: the linear layer's products at the baby GPT's shapes vs
+  // XNNPACK (tf.matMul on tfjs-backend-wasm): the faster of tf.matMul as
+  // written (transpose flags) and without them (XNNPACK's own product; the
+  // transposed operand made once), per product and shape
+  const mm = rows('matmul').filter((r) => !r.error && r.kernel !== 'peak');
+  const xnn = (r) => {
+    const v = ['tfjs', 'tfjs xnn'].map((id) => st(r, id)).filter((x) => x != null);
+    return v.length ? Math.min(...v) : null;
+  };
+  for (const id of mm.length ? ['relaxed', 'simd'] : [])
+    target('matmul', `matmul (${id} build; forward, dx, dw, backward) vs XNNPACK (tf.matMul, tfjs-backend-wasm)`, '>= 1.0x',
+      mm.map((r) => ({ at: `${r.kernel} ${r.shape}`, value: ratio(xnn(r), st(r, id)) })), (v) => v >= 1,
+      'GFLOP/s ratio; dx: the builds derived (backward - dw)');
 
   // issue 27 in Chromium (make bench-browser): the Experiments view's default
   // state, wall time from Train until every normalizer's first training

@@ -309,3 +309,93 @@ TEST(linear_never_inf_with_ok) {
     if (ss_impl_available(SS_IMPL_SIMD)) CHECK(s0 == s1, "t=%d: scalar %d, simd %d", t, s0, s1);
   }
 }
+
+/* ---- the SIMD impl's bits, pinned ----
+   linear.c's SIMD product sums each c[m, n] in a fixed order: blocks of
+   KB = 128 terms along k, each block's float sum started from zero and its
+   terms added in k order by one multiply-add each (fused in the relaxed
+   build where the engine fuses relaxed_madd, else a multiply and an add),
+   and the block sums added in block order to c, which starts at c0 (or 0).
+   Every tiling, packing and loop order of the kernel must keep it, so
+   every model's training run keeps its bits across kernel changes. Here
+   that order is written out plainly and compared bit for bit with ss_linear
+   and ss_linear_backward (y, dx, dw, db) on shapes off every tile and
+   block size. */
+
+/* Whether this build's SIMD multiply-add rounds once: y = -1 * 1 + a^2 with
+   a = 1 + 2^-12 is 2^-11 + 2^-24 fused, 2^-11 unfused (a^2 rounds to
+   1 + 2^-11, a tie to even). */
+static bool simd_madd_fused(void) {
+  const float a = 1.0f + 0x1p-12f, x[2] = {-1.0f, a}, w[2] = {1.0f, a};
+  float y = 0.0f;
+  if (ss_linear(SS_IMPL_SIMD, x, 1, 2, w, NULL, 1, &y) != SS_OK) return false;
+  return y == 0x1p-11f + 0x1p-24f;
+}
+
+/* c[m ldc + n] = c0[n] + sum_k a[m sam + k sak] b[k sbk + n sbn] in the
+   kernel's order (above). */
+static void pinned_gemm(size_t M, size_t N, size_t K, const float *a, size_t sam, size_t sak,
+                        const float *b, size_t sbk, size_t sbn, const float *c0, float *c,
+                        size_t ldc, bool fused) {
+  for (size_t m = 0; m < M; m++)
+    for (size_t n = 0; n < N; n++) {
+      float cv = c0 ? c0[n] : 0.0f;
+      for (size_t k0 = 0; k0 < K; k0 += 128) {
+        float s = 0.0f;
+        for (size_t k = k0; k < K && k < k0 + 128; k++) {
+          const float p = a[m * sam + k * sak], q = b[k * sbk + n * sbn];
+          if (fused) {
+            s = fmaf(p, q, s);
+          } else {
+            const float pq = p * q;
+            s = s + pq;
+          }
+        }
+        cv = cv + s;
+      }
+      c[m * ldc + n] = cv;
+    }
+}
+
+TEST(linear_simd_bits_pinned) {
+  if (!ss_impl_available(SS_IMPL_SIMD)) SKIP("no SIMD in this build");
+  /* rows, in, out: every row remainder of 4-, 6- and 8-row tiles, column
+     remainders of 8 and 4 and partial vectors, K = 1, K past one and two
+     128-blocks with a remainder, out past the 64-wide packed panel */
+  static const lin_shape SHAPES[] = {{1, 1, 1},    {2, 3, 5},    {7, 9, 13},   {13, 130, 70},
+                                     {6, 257, 12}, {29, 64, 33}, {131, 17, 9}, {8, 128, 128},
+                                     {50, 129, 65}};
+  const bool fused = simd_madd_fused();
+#if !defined(SS_BUILD_RELAXED)
+  CHECK(!fused, "the SIMD build's multiply-add rounds once: only the relaxed build may fuse");
+#endif
+  for (size_t c = 0; c < sizeof SHAPES / sizeof SHAPES[0]; c++) {
+    lin_io io;
+    lin_alloc(&io, &SHAPES[c], 500 + c);
+    const size_t R = io.rows, I = io.in, O = io.out;
+    float *y = ss_test_alloc(R * O * 4), *dx = ss_test_alloc(R * I * 4), *dw = ss_test_alloc(O * I * 4),
+          *db = ss_test_alloc(O * 4), *ref = ss_test_alloc((R * I + O * I + R * O + O) * 4);
+    static const float one = 1.0f;
+    for (int withb = 0; withb < 2; withb++) {
+      const float *b = withb ? io.b : NULL;
+      CHECK_STATUS(ss_linear(SS_IMPL_SIMD, io.x, R, I, io.w, b, O, y), SS_OK);
+      pinned_gemm(R, O, I, io.x, I, 1, io.w, 1, I, b, ref, O, fused);
+      for (size_t i = 0; i < R * O; i++)
+        CHECK(memcmp(&y[i], &ref[i], 4) == 0, "%zux%zux%zu b=%d: y[%zu] = %a, pinned order %a",
+              R, I, O, withb, i, y[i], ref[i]);
+    }
+    CHECK_STATUS(ss_linear_backward(SS_IMPL_SIMD, io.x, R, I, io.w, O, io.dy, dx, dw, db), SS_OK);
+    pinned_gemm(R, I, O, io.dy, O, 1, io.w, I, 1, NULL, ref, I, fused); /* dx = dy W */
+    for (size_t i = 0; i < R * I; i++)
+      CHECK(memcmp(&dx[i], &ref[i], 4) == 0, "%zux%zux%zu: dx[%zu] = %a, pinned order %a", R, I, O,
+            i, dx[i], ref[i]);
+    pinned_gemm(O, I, R, io.dy, 1, O, io.x, I, 1, NULL, ref, I, fused); /* dw = dy^T x */
+    for (size_t i = 0; i < O * I; i++)
+      CHECK(memcmp(&dw[i], &ref[i], 4) == 0, "%zux%zux%zu: dw[%zu] = %a, pinned order %a", R, I, O,
+            i, dw[i], ref[i]);
+    pinned_gemm(1, O, R, &one, 0, 0, io.dy, O, 1, NULL, ref, O, fused); /* db: column sums */
+    for (size_t i = 0; i < O; i++)
+      CHECK(memcmp(&db[i], &ref[i], 4) == 0, "%zux%zux%zu: db[%zu] = %a, pinned order %a", R, I, O,
+            i, db[i], ref[i]);
+  }
+}

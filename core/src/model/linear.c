@@ -24,9 +24,16 @@
  * 4 rows m x 8 columns n (8 f32x4 accumulators): for each k, A(m, k) is
  * splatted and multiplied by the 8 contiguous values B(k, n .. n+7). B must
  * be contiguous along n; the forward's W^T is not, so it is packed, SS_LIN_KB
- * x SS_LIN_NB values at a time, into a panel on the stack (32 KiB). Along k
+ * x SS_LIN_NB values at a time, into a panel on the stack (32 KiB). A is
+ * read in place when its rows are contiguous along k (x, dy); dw's A = dy^T
+ * is not (one cache line per k, lines a row of dy apart: 128 of them map to
+ * a few of L1's sets), so it is packed, 4 rows x SS_LIN_KB at a time, into
+ * a panel of its own (2 KiB). Along k
  * the terms are summed in blocks of SS_LIN_KB: each block's float sum starts
- * from zero and is then added to c, which starts at c0. Error:
+ * from zero and is then added to c, which starts at c0. That order is the
+ * kernel's contract, whatever its tiling, packing and loop order
+ * (tests/c/test_model_linear.c pins it bit for bit): a model trains to the
+ * same bits across kernel changes. Error:
  *
  *   |c - c64| <= (min(K, KB) + ceil(K / KB) + 1) 2^-24 (|c0| + sum_k |A B|)
  *                + K 2^-149                          (float underflow)
@@ -87,22 +94,35 @@ static bool gemm_scalar(const gemm_op *g) {
 /* ---- SIMD ---- */
 
 #if SS_HAVE_SIMD
+/* The register tile: SS_LIN_MR rows x 4 SS_LIN_NV columns, 8 accumulators.
+   V8's TurboFan (Node 20) issues every load of a k step before its
+   multiply-adds, so the tile's loads (MR splats, NV columns of b) and its
+   accumulators must fit x86's 15 allocatable vector registers together:
+   6 x 8 (12 accumulators, 6 splats, 2 columns) spilled and ran at half
+   speed, 5 x 8 too, 3 x 12 (9 accumulators) matched 4 x 8 in the relaxed
+   build and lost 25 % in the SIMD build (a multiply and an add need a
+   temporary). */
+#define SS_LIN_MR 4
+#define SS_LIN_NV 2
+
 /* c[r ldc + j] += sum_{k < kb} a[r sam + k sak] b[k sbk + j] for r < mr,
-   j < 4 (nv - 1) + last: mr rows by nv vectors, the last one holding
-   `last` (1..4) columns (partial: loaded and stored lane by lane). */
+   j < 4 (nv - 1) + last: mr (SS_LIN_MR or 1) rows by nv vectors, the last
+   one holding `last` (1..4) columns (partial: loaded and stored lane by
+   lane). */
 SS_ALWAYS_INLINE void tile_simd(size_t mr, size_t nv, bool partial, size_t last, size_t kb,
                                 const float *a, size_t sam, size_t sak, const float *b,
                                 size_t sbk, float *c, size_t ldc) {
-  v128_t acc[4][2];
+  v128_t acc[SS_LIN_MR][SS_LIN_NV];
   for (size_t r = 0; r < mr; r++)
     for (size_t v = 0; v < nv; v++) acc[r][v] = wasm_f32x4_splat(0.0f);
-  for (size_t k = 0; k < kb; k++) {
-    const float *bk = b + k * sbk;
-    v128_t bv[2];
+  /* ak and bk move along k (one add each a step; indexing a + k sak, b + k sbk
+     cost the SIMD build 15 %) */
+  const float *bk = b, *ak = a;
+  for (size_t k = 0; k < kb; k++, ak += sak, bk += sbk) {
+    v128_t bv[SS_LIN_NV];
     for (size_t v = 0; v < nv; v++)
       bv[v] = partial && v == nv - 1 ? ss_load_partial(bk + 4 * v, last, 0.0f)
                                      : wasm_v128_load(bk + 4 * v);
-    const float *ak = a + k * sak;
     for (size_t r = 0; r < mr; r++) {
       const v128_t av = wasm_v128_load32_splat(ak + r * sam);
       for (size_t v = 0; v < nv; v++) acc[r][v] = ss_madd_relaxed(av, bv[v], acc[r][v]);
@@ -125,20 +145,40 @@ SS_ALWAYS_INLINE void tile_simd(size_t mr, size_t nv, bool partial, size_t last,
 SS_ALWAYS_INLINE void rows_simd(size_t mr, size_t nb, size_t kb, const float *a, size_t sam,
                                 size_t sak, const float *b, size_t sbk, float *c, size_t ldc) {
   size_t n = 0;
-  for (; n + 8 <= nb; n += 8) tile_simd(mr, 2, false, 4, kb, a, sam, sak, b + n, sbk, c + n, ldc);
+  for (; n + 4 * SS_LIN_NV <= nb; n += 4 * SS_LIN_NV)
+    tile_simd(mr, SS_LIN_NV, false, 4, kb, a, sam, sak, b + n, sbk, c + n, ldc);
   for (; n + 4 <= nb; n += 4) tile_simd(mr, 1, false, 4, kb, a, sam, sak, b + n, sbk, c + n, ldc);
   if (n < nb) tile_simd(mr, 1, true, nb - n, kb, a, sam, sak, b + n, sbk, c + n, ldc);
 }
 
+/* A(m0 + r, k0 + k) at panel[k SS_LIN_MR + r] for r < SS_LIN_MR, k < kb. */
+static void pack_a(const gemm_op *g, size_t m0, size_t k0, size_t kb, float *panel) {
+  const float *a = g->a + m0 * g->sam + k0 * g->sak;
+  for (size_t k = 0; k < kb; k++)
+    for (size_t r = 0; r < SS_LIN_MR; r++) panel[k * SS_LIN_MR + r] = a[r * g->sam + k * g->sak];
+}
+
 /* c[:, n0 .. n0+nb) += the product over k in [k0, k0+kb), B(k0, n0) at b
-   with row stride sbk and contiguous columns. */
+   with row stride sbk and contiguous columns. A is read in place when its
+   rows are contiguous along k (sak = 1: x, dy), else (dw's dy^T: one cache
+   line per k, lines a row of dy apart, which the cache's sets cannot all
+   hold) packed into a panel, SS_LIN_MR values per k; the last M mod
+   SS_LIN_MR rows one by one, in place (a model's rows = 1 products: no
+   padded rows). */
 static void block_simd(const gemm_op *g, size_t n0, size_t nb, size_t k0, size_t kb,
                        const float *b, size_t sbk) {
+  float panel[SS_LIN_KB * SS_LIN_MR];
   const float *a = g->a + k0 * g->sak;
   float *c = g->c + n0;
   size_t m = 0;
-  for (; m + 4 <= g->M; m += 4)
-    rows_simd(4, nb, kb, a + m * g->sam, g->sam, g->sak, b, sbk, c + m * g->ldc, g->ldc);
+  for (; m + SS_LIN_MR <= g->M; m += SS_LIN_MR) {
+    if (g->sak == 1) {
+      rows_simd(SS_LIN_MR, nb, kb, a + m * g->sam, g->sam, 1, b, sbk, c + m * g->ldc, g->ldc);
+    } else {
+      pack_a(g, m, k0, kb, panel);
+      rows_simd(SS_LIN_MR, nb, kb, panel, 1, SS_LIN_MR, b, sbk, c + m * g->ldc, g->ldc);
+    }
+  }
   for (; m < g->M; m++)
     rows_simd(1, nb, kb, a + m * g->sam, g->sam, g->sak, b, sbk, c + m * g->ldc, g->ldc);
 }
