@@ -318,10 +318,12 @@ docs-example: embed
 DOCS_SRC := $(B)/docs-src
 docs: embed $(B)/native/registry-json
 	$(B)/native/registry-json > $(B)/registry.json
-	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC) --results experiments
+	node scripts/gen-docs.js --registry $(B)/registry.json --out $(DOCS_SRC) --results experiments,language
 	mkdir -p $(DOCS_SRC)/public/softscope $(DOCS_SRC)/public/bench $(DOCS_SRC)/public/results
 	# the Experiments page's widget draws a run trained here (the default state; quantised by rounding only: ~5 s)
 	node wasm/cli/main.js train --quantizers uniform --json > $(DOCS_SRC)/public/results/experiments.json
+	# and the Language page's: a short run of the default shape (200 steps, quantised by rounding only: ~15 s)
+	node wasm/cli/main.js train language --steps 200 --quantizers uniform --json > $(DOCS_SRC)/public/results/language.json
 	$(call copy-embed,$(DOCS_SRC)/public/softscope)
 	cp tests/bench/results/*.svg $(DOCS_SRC)/public/bench/
 	mkdir -p $(B)/logs
