@@ -84,6 +84,7 @@ export const LANGUAGE_CLAIMS = [
     id: 'lm_sinks',
     ref: '000#82; Guo et al. 2024', papers: ['softpick', 'Guo, Kamath, Bietti et al. 2024, "Active-Dormant Attention Heads: Mechanistically Demystifying Extreme-Token Phenomena in LLMs" (arXiv:2410.13835)'],
     claim: 'on Bigram-Backcopy, softmax attention trained with Adam forms a sink on BOS for non-trigger tokens (a dormant head) and attends past it after a trigger; SGD, ReLU attention and softpick do not form it',
+    seeds: [0, 1, 2], // 4 runs of 3000 steps a seed: about 4 minutes of CPU
     runs: BB_RUNS,
     compute(ss, seed, log) {
       return eachRun(ss, this, seed, log, (lm) => ({ ...sinkMeasures(lm), loss: lm.validate({ windows: 32, seed: 1 }).loss }));
