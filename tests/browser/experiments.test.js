@@ -24,7 +24,8 @@ const { version } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'));
 // small enough to train in a second or two here; long enough for a few posts of the curves
 // (Train in the tab: long enough for the curves to be posted several times while they grow)
 const SMALL = 'task=max_retrieval&normalizers=softmax,ssmax&d=16&heads=1&steps=300&batch=16&testMax=64&examples=16&quantizers=uniform&mapN=8';
-const LONGER = SMALL.replace('steps=300', 'steps=2000');
+// long enough that the worker posts several partial curves (the products got faster: at 2000 steps one came)
+const LONGER = SMALL.replace('steps=300', 'steps=4000');
 
 let pw, page, errors, ss, v;
 beforeAll(async () => {
@@ -102,7 +103,7 @@ describe('the Experiments tab', () => {
     const after = await values();
     expect(after.length).toBe(before.length);
     expect(after).not.toEqual(before); // the map and head measures of the other run
-    await page.evaluate(() => { location.hash = location.hash.replace('steps=2000', 'steps=2001'); });
+    await page.evaluate(() => { location.hash = location.hash.replace('steps=4000', 'steps=4001'); });
     await page.waitForSelector('[data-experiments-status="idle"] [data-placeholder]');
     expect(await values()).toEqual([]);
     expect(errors).toEqual([]);
