@@ -88,18 +88,20 @@ ss_status ss_embedding_backward_run(ss_impl impl, const float *dy, const uint32_
   return ss_check_finite_fast(dtable, vocab * d) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
 
+void ss_positions_sinusoidal_row(size_t p, size_t d, float *y) {
+  const double l = log(10000.0);
+  for (size_t i = 0; i < d / 2; i++) {
+    const double w = exp(-(double)(2 * i) / (double)d * l);
+    y[2 * i] = (float)sin((double)p * w);
+    y[2 * i + 1] = (float)cos((double)p * w);
+  }
+}
+
 ss_status ss_positions_sinusoidal(size_t n, size_t d, float *y) {
   if (!y) return SS_ERR_NULL;
   ss_status s = ss_model_check_shape(n, d);
   if (s != SS_OK) return s;
   if (d % 2) return SS_ERR_LENGTH;
-  const double l = log(10000.0);
-  for (size_t i = 0; i < d / 2; i++) {
-    const double w = exp(-(double)(2 * i) / (double)d * l);
-    for (size_t p = 0; p < n; p++) {
-      y[p * d + 2 * i] = (float)sin((double)p * w);
-      y[p * d + 2 * i + 1] = (float)cos((double)p * w);
-    }
-  }
+  for (size_t p = 0; p < n; p++) ss_positions_sinusoidal_row(p, d, y + p * d);
   return SS_OK;
 }

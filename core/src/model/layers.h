@@ -37,6 +37,8 @@ ss_status ss_layernorm_backward_run(ss_impl impl, const float *x, size_t rows, s
                                     float *dgain, float *dbias);
 void ss_gelu_run(ss_impl impl, const float *x, size_t n, float *y);
 ss_status ss_gelu_backward_run(ss_impl impl, const float *x, const float *dy, size_t n, float *dx);
+/* Row p of ss_positions_sinusoidal's table (d even): the same floats. */
+void ss_positions_sinusoidal_row(size_t p, size_t d, float *y);
 ss_status ss_embedding_backward_run(ss_impl impl, const float *dy, const uint32_t *tokens,
                                     size_t count, size_t vocab, size_t d, float *dtable);
 

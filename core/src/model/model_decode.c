@@ -95,16 +95,6 @@ size_t ss_model_decode_size(const ss_model_config *cfg, size_t max_n) {
   return p.total * sizeof(float);
 }
 
-/* Row p of ss_positions_sinusoidal's table (the same formula: the same floats). */
-static void sinusoid_row(size_t p, size_t d, float *y) {
-  const double l = log(10000.0);
-  for (size_t i = 0; i < d / 2; i++) {
-    const double w = exp(-(double)(2 * i) / (double)d * l);
-    y[2 * i] = (float)sin((double)p * w);
-    y[2 * i + 1] = (float)cos((double)p * w);
-  }
-}
-
 /* w (rows x cols) transposed into t (cols x rows); its largest magnitude. */
 static float transpose(const float *w, size_t rows, size_t cols, float *t) {
   float m = 0.0f;
@@ -142,7 +132,7 @@ static ss_status product(const model_ctx *c, float *st, const decode_plan *dp, s
 /* One layer on the rows h (m rows of d) at positions pos .. pos+m-1, the
    cache of this layer in K, V; the next residual into h. */
 static ss_status layer_step(const model_ctx *c, const model_layer_params *L, size_t l, float *st,
-                            const decode_plan *dp, size_t pos, size_t m, size_t max_n) {
+                            const decode_plan *dp, size_t pos, size_t m) {
   const ss_model_config *cfg = c->cfg;
   const ss_impl impl = c->impl;
   const size_t d = cfg->d, F = 4 * d;
@@ -159,7 +149,6 @@ static ss_status layer_step(const model_ctx *c, const model_layer_params *L, siz
     ss_rope_apply(impl, q, m, d, cfg->heads, m, pos, st + dp->rope, false);
     ss_rope_apply(impl, K + pos * d, m, d, cfg->heads, m, pos, st + dp->rope, false);
   }
-  (void)max_n;
   if ((s = ss_model_attend(cfg, impl, np, q, m, K, V, pos + m, att, NULL, st + dp->scratch)) != SS_OK ||
       (s = product(c, st, dp, l, W_O, att, m, d, d, res2)) != SS_OK)
     return s;
@@ -215,12 +204,12 @@ ss_status ss_model_decode(const ss_model_config *cfg, ss_impl impl, const float 
     if (cfg->positions == SS_POSITIONS_LEARNED) {
       ss_model_add(hr, P.positions + (pos + r) * d, d);
     } else if (cfg->positions == SS_POSITIONS_SINUSOIDAL) {
-      sinusoid_row(pos + r, d, st + dp.lnf);
+      ss_positions_sinusoidal_row(pos + r, d, st + dp.lnf);
       ss_model_add(hr, st + dp.lnf, d);
     }
   }
   for (size_t l = 0; l < cfg->layers; l++)
-    if ((s = layer_step(&c, &P.layer[l], l, st, &dp, pos, m, max_n)) != SS_OK) return s;
+    if ((s = layer_step(&c, &P.layer[l], l, st, &dp, pos, m)) != SS_OK) return s;
   /* the logits of the last new row */
   const float *last = h + (m - 1) * d;
   if ((s = ss_model_norm_fwd(&c, last, 1, P.lnf_g, P.lnf_b, st + dp.lnf)) != SS_OK ||
