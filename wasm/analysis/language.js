@@ -17,6 +17,8 @@
 // windows come from the first part, the validation windows from the rest.
 import { SoftscopeError, SoftscopeTypeError, STATUS, describe } from '../api/errors.js';
 import { createModel, grammarText } from '../api/model.js';
+// the API's options reader: a TypeError for a non-object, an Error naming an unknown key, each key read once
+import { options as checkOptions } from '../api/args.js';
 import { decodeStages, runPipeline } from './decoding.js';
 
 export const LANGUAGE_LIMITS = Object.freeze({ textChars: 1 << 24, symbols: 255, fileBytes: 64 << 20, generate: 4096 });
@@ -82,12 +84,9 @@ export function decode(vocab, tokens) {
 
 // ---- options ----
 
-function resolve(o, where, needText = true) {
-  if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o)))
-    throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(o)})`, { argument: 'options' });
-  const bad = Object.keys(o ?? {}).find((k) => !KEYS.includes(k));
-  if (bad !== undefined) throw fail(where, `options.${bad}`, `is not an option; known: ${KEYS.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT);
-  const r = { ...DEFAULTS, ...Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined)) };
+function resolve(given, where, needText = true) {
+  const o = checkOptions(given, where, KEYS);
+  const r = { ...DEFAULTS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) };
   if (!['grammar', 'bigram_backcopy', 'text'].includes(r.corpus)) throw fail(where, 'options.corpus', `= ${describe(r.corpus)} must be grammar, bigram_backcopy or text`);
   const int = (k, lo, hi) => {
     if (!Number.isInteger(r[k]) || r[k] < lo || r[k] > hi) throw fail(where, `options.${k}`, `= ${describe(r[k])} must be an integer in [${lo}, ${hi}]`);
@@ -315,14 +314,6 @@ class LanguageModel {
     this.#decoder?.free();
     this.model.free();
   }
-}
-
-function checkOptions(options, where, known) {
-  if (options === undefined || options === null) return {};
-  if (typeof options !== 'object' || Array.isArray(options)) throw new SoftscopeTypeError(`${where}: options must be an object (got ${describe(options)})`, { argument: 'options' });
-  const bad = Object.keys(options).find((k) => !known.includes(k));
-  if (bad !== undefined) throw fail(where, `options.${bad}`, `is not an option; known: ${known.join(', ')}`, STATUS.SS_ERR_PARAM_COUNT);
-  return options;
 }
 
 /** A language model on a corpus (see index.d.ts: LanguageModelOptions). */
