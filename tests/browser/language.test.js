@@ -139,6 +139,8 @@ describe('the Language tab', () => {
     await page.waitForSelector('[data-language-status="model"]', { timeout: 20000 });
     expect(await page.$eval('[data-opened]', (e) => e.textContent)).toMatch(/^mine\.ssm: softpick, trained 60 steps/);
     expect((await generated()).length).toBeGreaterThan(0);
+    // the address follows the state a moment later (seen lagging once in a fresh-clone run)
+    await page.waitForFunction(() => location.hash.includes('normalizers=softpick'), null, { timeout: 10000 });
     const hash = await page.evaluate(() => location.hash);
     expect(hash).toContain('normalizers=softpick');
     expect(hash).toContain('d=16');
