@@ -25,6 +25,8 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { LANGUAGE_CLAIMS } from './claims-language.js';
 import { createSoftscope } from '../wasm/api/index.js';
 import { experiments } from '../wasm/views/experiments/index.js';
+import { experimentOptions } from '../wasm/views/experiments/model.js';
+import { startExperiment } from '../wasm/analysis/experiments.js';
 import { parse, stateEntries } from '../wasm/state/schema.js';
 import REGISTRY from '../wasm/dist/registry.js';
 
@@ -59,18 +61,40 @@ function zeroShare(run) {
   return zeros / all;
 }
 
-/** The claims: id, ref (the issue's reference), papers (kernels whose registry entry names the paper), what the issue says, runs (name -> link), measures (runs' data -> { measure: number | null }). */
+// Run `from`'s trained weights through run `to`'s model (the same shapes: a normalizer without trained parameters)
+// at test lengths ns, on the test examples every run is tested on: { 'from+to.accuracy@n': accuracy }.
+function swapped(exp, from, to, ns, examples) {
+  const a = exp.runs.find((r) => r.name === from).model, b = exp.runs.find((r) => r.name === to).model;
+  if (a.paramCount !== b.paramCount) throw new Error(`claims: ${to} cannot take ${from}'s weights (other parameters)`);
+  const own = b.params();
+  try {
+    b.setParams(a.params());
+    return Object.fromEntries(ns.map((n) => [`${from}+${to}.accuracy@${n}`, b.evaluate({ n, examples }).accuracy]));
+  } finally {
+    b.setParams(own);
+  }
+}
+
+/** The claims: id, ref (the issue's reference), papers (kernels whose registry entry names the paper), what the issue says, runs (name -> link), inference (optional, name -> (run, options) -> measures of the trained models, kept in the run's data as `inference`), measures (runs' data -> { measure: number | null }). */
 export const CLAIMS = [
   {
     id: 'dispersion',
     ref: '000#8', papers: ['adaptive_temperature'],
     claim: 'softmax attention disperses as n grows past the training length; adaptive temperature slows that',
     runs: { main: 'task=max_retrieval&normalizers=softmax,adaptive_temperature&quantizers=' },
-    measures: ({ main: d }) => lengthMeasures(d, ['softmax', 'adaptive_temperature'],
-      [['accuracy', 'train'], ['accuracy', 'last'], ['entropy', 'train'], ['entropy', 'last'], ['maxWeight', 'last']]),
+    // the paper's own setting: adaptive temperature applied at inference only, to the softmax-trained weights
+    inference: { main: (exp, o) => swapped(exp, 'softmax', 'adaptive_temperature', [256, 4096], o.examples) },
+    measures: ({ main: d }) => ({
+      ...lengthMeasures(d, ['softmax', 'adaptive_temperature'],
+        [['accuracy', 'train'], ['accuracy', 256], ['accuracy', 'last'], ['entropy', 'train'], ['entropy', 'last'], ['maxWeight', 'last']]),
+      ...d.inference,
+    }),
     tests: [
       { what: 'softmax disperses: accuracy at n 16 above that at n 4096', a: 'softmax.accuracy@16', b: 'softmax.accuracy@4096', side: '>' },
-      { what: 'adaptive temperature slows it: its accuracy at n 4096 above softmax\'s', a: 'adaptive_temperature.accuracy@4096', b: 'softmax.accuracy@4096', side: '>' },
+      ...[256, 4096].flatMap((n) => [
+        { what: `adaptive temperature trained in: accuracy at n ${n} above softmax's`, a: `adaptive_temperature.accuracy@${n}`, b: `softmax.accuracy@${n}`, side: '>' },
+        { what: `adaptive temperature at inference only (softmax's weights): accuracy at n ${n} above softmax's`, a: `softmax+adaptive_temperature.accuracy@${n}`, b: `softmax.accuracy@${n}`, side: '>' },
+      ]),
     ],
   },
   {
@@ -226,7 +250,15 @@ export function runClaim(ss, c, allSeeds, log = () => {}) {
       const { state, notices } = parse(experiments.schema, stateEntries(`${link}&seed=${seed}`), ss);
       if (notices.length) throw new Error(`${c.id}.${name}: ${notices[0].key}: ${notices[0].reason}`);
       const t = performance.now(), cpu = process.cpuUsage();
-      ds[name] = experiments.compute(ss, state);
+      // the view's run (experiments.compute), its trained models kept until the claim's inference measures are taken
+      const o = experimentOptions(ss, state), exp = startExperiment(ss, o);
+      try {
+        while (exp.step(Infinity));
+        ds[name] = exp.data();
+        if (c.inference?.[name]) ds[name].inference = c.inference[name](exp, o);
+      } finally {
+        exp.stop();
+      }
       const used = process.cpuUsage(cpu);
       log(`${c.id} ${name} seed ${seed}: ${((performance.now() - t) / 1000).toFixed(1)} s (${((used.user + used.system) / 1e6).toFixed(1)} s of CPU)`);
     }

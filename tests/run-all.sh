@@ -78,5 +78,6 @@ run_suite browser $NODE tests/vitest-suite.js browser tests/browser/vitest.confi
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
+printf '%-14s %5d s (the suites; builds and installs before them not counted)\n' total "$SECONDS"
 echo "$total_pass passed, $total_fail failed"
 [[ $total_fail -eq 0 ]]

@@ -14,7 +14,13 @@ try {
   const j = JSON.parse(readFileSync(report, 'utf8'));
   p = j.numPassedTests; f = j.numFailedTests; s = j.numPendingTests + (j.numTodoTests || 0);
   for (const file of j.testResults) {
-    for (const t of file.assertionResults) if (t.status === 'failed') console.log(`FAIL ${t.fullName}`);
+    for (const t of file.assertionResults) {
+      if (t.status !== 'failed') continue;
+      console.log(`FAIL ${t.fullName}`);
+      // the cause, uncoloured and short (the dot reporter's frame above can be cut from a CI log)
+      const why = (t.failureMessages ?? []).join('\n').replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, 6);
+      for (const line of why) console.log(`    ${line}`);
+    }
     if (file.status === 'failed' && file.assertionResults.length === 0) { console.log(`FAIL ${file.name}: ${file.message}`); f++; }
   }
 } catch (e) {

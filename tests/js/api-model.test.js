@@ -122,6 +122,16 @@ describe('ss.model: training', () => {
         expect(Math.abs(runs[b].losses[i] - runs.scalar.losses[i]), `${b} step ${i + 1}`).toBeLessThanOrEqual(1e-6 * runs.scalar.losses[i]);
   });
 
+  it('the initial weights are the same bits in every build (a seeded draw)', () => {
+    const init = {};
+    for (const b of BUILDS) {
+      const m = createModel(ss[b], SMALL);
+      init[b] = m.params();
+      m.free();
+    }
+    for (const b of ['simd', 'relaxed']) expect(Buffer.from(init[b].buffer).equals(Buffer.from(init.scalar.buffer)), b).toBe(true);
+  });
+
   it('a learning rate that blows up gives { diverged: true, step } and stays diverged', () => {
     const m = createModel(ss.simd, { ...SMALL, optimizer: 'sgd', optimizerParams: { lr: 1e6 }, schedule: 'constant' });
     let r;

@@ -33,8 +33,14 @@ export function ExperimentsView({ ss, v, state: s, set, colors, controls, Layout
   const key = trainingKey(s);
 
   const stop = () => { worker.current?.terminate(); worker.current = null; };
-  // a state that needs training again: the run stops, its numbers are not of this state
-  useEffect(() => { stop(); setTrained(null); setRun({ status: 'idle' }); }, [key]);
+  // a state that needs training again: the run stops, its numbers are not of this state. Only a key other than the
+  // one last seen: a Train pressed before the first render's effects ran (a test's click, a fast hand) is kept.
+  const seenKey = useRef(key);
+  useEffect(() => {
+    if (seenKey.current === key) return;
+    seenKey.current = key;
+    stop(); setTrained(null); setRun({ status: 'idle' });
+  }, [key]);
   useEffect(() => stop, []);
 
   const train = () => {

@@ -199,7 +199,11 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
 
   // a state (or text) that needs training again: the run ends, its numbers are not of this state; a model opened
   // for this state stays
+  // Only a key other than the one last seen: a Train pressed before the first render's effects ran is kept.
+  const seenRunKey = useRef(runKey);
   useEffect(() => {
+    if (seenRunKey.current === runKey) return;
+    seenRunKey.current = runKey;
     if (opened && (opened.key === key || opened.key === null)) return;
     reset();
   }, [runKey]);

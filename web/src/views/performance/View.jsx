@@ -19,7 +19,13 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
 
   const stop = () => { worker.current?.terminate(); worker.current = null; };
   // a new state: the old bars are not of it; a running measurement stops
-  useEffect(() => { stop(); setTimings(null); setRun({ state: 'idle', done: 0, total: 0 }); }, [key]);
+  // only a key other than the one last seen (a Run pressed before the first render's effects ran is kept)
+  const seenKey = useRef(key);
+  useEffect(() => {
+    if (seenKey.current === key) return;
+    seenKey.current = key;
+    stop(); setTimings(null); setRun({ state: 'idle', done: 0, total: 0 });
+  }, [key]);
   useEffect(() => stop, []);
 
   const start = () => {
