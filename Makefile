@@ -57,7 +57,7 @@ WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
   ss_attention_head_measures ss_attention_kernel_estimate \
   ss_linear ss_linear_backward ss_rmsnorm ss_rmsnorm_backward ss_layernorm ss_layernorm_backward \
   ss_embedding ss_embedding_backward ss_positions_sinusoidal ss_rope ss_rope_backward ss_gelu ss_gelu_backward \
-  ss_model_check ss_model_param_count ss_model_tensor_count ss_model_tensor_at \
+  ss_model_check ss_model_check_field ss_model_param_count ss_model_tensor_count ss_model_tensor_at \
   ss_model_workspace_size ss_model_forward_workspace_size ss_model_init ss_model_forward ss_model_grad ss_model_opt_state_size \
   ss_model_step ss_model_linear_inputs ss_model_decode_size ss_model_decode ss_task_name ss_task_dims ss_task_batch \
   ss_task_shape_of ss_text_batch ss_grammar_text

@@ -319,6 +319,11 @@ typedef struct ss_kernel_info {
   ss_sample_fn sample[SS_IMPL_COUNT];
   ss_sample_vjp_fn sample_vjp[SS_IMPL_COUNT];
   ss_quantize_fn quantize[SS_IMPL_COUNT];
+  /* quantizers: x must be >= 0 (a negative x_i is SS_ERR_DOMAIN: the log
+     quantizers); a cast's largest finite value, to which x / scale
+     saturates (fp8_e4m3: 448), 0 for a quantizer that is not a cast */
+  bool nonnegative;
+  double cast_max;
   ss_step_fn step[SS_IMPL_COUNT];
   /* optimizers: vectors of n floats of state; whether the gradient is taken
      at a look-ahead point (sam); whether the point to report is the
@@ -1192,6 +1197,14 @@ typedef struct ss_model_config {
 
 /* The shape's checks above, alone. */
 ss_status ss_model_check(const ss_model_config *cfg);
+/* The same checks, and on a rejection what causes it: *field the name of
+   the ss_model_config member to change ("heads", "d", "norm_params", ...;
+   "cfg" for a NULL cfg) and *reason why, in a few words ("must divide d");
+   both static strings, NULL on SS_OK. Of two members a rule relates, the
+   one named is the one a caller picks (heads against d, tied against
+   classes, causal against loss_at). field and reason may be NULL. */
+ss_status ss_model_check_field(const ss_model_config *cfg, const char **field,
+                               const char **reason);
 
 /* What a parameter tensor is: it decides its init and whether an
    optimizer's weight decay applies (decay: embeddings and matrices, as

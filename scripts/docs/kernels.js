@@ -93,7 +93,8 @@ export function kernelPage(k, { names, bench, shows }) {
       paramRange(p), paramDefault(p), html(p.help) + (paramNote(p) ? ` <em>(${paramNote(p)})</em>` : '')]))
     : 'None.';
   const facts = [`family: [${k.family}](./index.md#${k.family})`, `input: ${md(k.input)}`, `output: ${md(k.output)}`,
-    `impls: ${md(k.impls.join(', '))}`, ...(k.role ? [`role: ${md(k.role)}`] : []), ...(k.draws ? [`draws: ${md(k.draws)}`] : [])];
+    `impls: ${md(k.impls.join(', '))}`, ...(k.role ? [`role: ${md(k.role)}`] : []), ...(k.draws ? [`draws: ${md(k.draws)}`] : []),
+    ...(k.domain ? [`domain: ${md(k.domain)}`] : []), ...(k.cast_max ? [`largest value: ${num(k.cast_max)}`] : [])];
   const backward = [`- VJP (backward pass): **${k.has_backward ? 'yes' : 'no'}**`,
     ...(k.family === 'normalizer' ? [`- gradient with respect to its parameters: **${k.has_param_backward ? 'yes' : 'no'}**`] : [])];
   return `---

@@ -16,6 +16,12 @@
  *     checked at that limit + 1 and at 65539;
  *   - bad inputs get their status (NaN, +-Inf, NULL, n = 0, n > SS_MAX_N,
  *     every invalid parameter, wrong count) and leave y untouched;
+ *   - the descriptor's facts (the registry JSON's domain and cast_max, read
+ *     by the JS package instead of trial calls) are C's behaviour: a
+ *     negative value is SS_ERR_DOMAIN in every impl exactly when the kernel
+ *     says nonnegative; FLT_MAX at scale 1 saturates to exactly cast_max
+ *     (-FLT_MAX to -cast_max), and the quantizers with a scale and no bits
+ *     are the casts;
  *   - pack / unpack: every width and signedness round-trips at every n from
  *     1 to 67, codes out of range are SS_ERR_DOMAIN, bad widths
  *     SS_ERR_PARAM_RANGE, ss_packed_bytes is 0 for a width or n it cannot
@@ -198,6 +204,42 @@ TEST(conformance_quantizer_lengths) {
 TEST(conformance_quantizer_bad_inputs) {
   static const size_t where[] = {0, 5, 16, 31};
   CHECK(CF_FAMILY_BAD_INPUTS(&cf_quantizer_adapter, 32, where, NULL, 0), "see above");
+}
+
+TEST(conformance_quantizer_domain_and_cast_max) {
+  enum { N = 16 }; /* vq's default codebook: 16 points */
+  float mixed[N], mag[N], y[N];
+  int32_t codes[N];
+  for (size_t i = 0; i < N; i++) mixed[i] = (i % 2 ? 1.0f : -1.0f) * (float)(i + 1) / N;
+  for (size_t i = 0; i < N; i++) mag[i] = fabsf(mixed[i]);
+  for (size_t i = 0; i < ss_kernel_count(); i++) {
+    const ss_kernel_info *k = ss_kernel_at(i);
+    if (k->family != SS_FAMILY_QUANTIZER) continue;
+    double p[CF_MAX_PARAMS];
+    cf_defaults(k, N, p);
+    FOR_EACH_IMPL(impl) {
+      const ss_status neg = ss_quantize(k, impl, mixed, N, p, k->nparams, codes, y);
+      const ss_status pos = ss_quantize(k, impl, mag, N, p, k->nparams, codes, y);
+      CHECK(pos == SS_OK, "%s %s: |x| gives %s", k->name, ss_impl_name(impl), ss_status_name(pos));
+      CHECK(neg == (k->nonnegative ? SS_ERR_DOMAIN : SS_OK), "%s %s: nonnegative %d, x of both signs gives %s",
+            k->name, ss_impl_name(impl), (int)k->nonnegative, ss_status_name(neg));
+    }
+    const long si = cf_param_index(k, "scale");
+    const bool cast = si >= 0 && cf_param_index(k, "bits") < 0;
+    CHECK(cast == (k->cast_max > 0), "%s: a scale and no bits (a cast): %d, cast_max %g", k->name,
+          (int)cast, k->cast_max);
+    if (!cast) continue;
+    const float big[2] = {FLT_MAX, -FLT_MAX};
+    p[si] = 1.0;
+    FOR_EACH_IMPL(impl) {
+      const ss_status s = ss_quantize(k, impl, big, k->nonnegative ? 1 : 2, p, k->nparams, codes, y);
+      CHECK_STATUS(s, SS_OK);
+      CHECK((double)y[0] == k->cast_max, "%s %s: FLT_MAX at scale 1 gives %.9g, cast_max %.9g", k->name,
+            ss_impl_name(impl), y[0], k->cast_max);
+      CHECK(k->nonnegative || (double)y[1] == -k->cast_max, "%s %s: -FLT_MAX gives %.9g", k->name,
+            ss_impl_name(impl), y[1]);
+    }
+  }
 }
 
 TEST(conformance_pack_unpack) {

@@ -60,13 +60,31 @@ TEST(model_config_bad_arguments) {
   CHECK_STATUS(ss_model_check(&E.cfg), SS_OK);
   CHECK_STATUS(ss_model_check(NULL), SS_ERR_NULL);
   ss_model_config c;
-#define BAD(field, value, want)                          \
+  /* a rejection's status, the member ss_model_check_field names and a reason */
+#define NAMES(cfg, want, named)                                                  \
+  do {                                                                           \
+    const char *f_ = NULL, *r_ = NULL;                                           \
+    CHECK_STATUS(ss_model_check_field((cfg), &f_, &r_), want);                   \
+    CHECK(f_ && strcmp(f_, named) == 0, "named %s, expected %s", f_ ? f_ : "NULL", \
+          named);                                                                \
+    CHECK(r_ && *r_, "%s: no reason", named);                                    \
+  } while (0)
+#define BAD_AS(field, value, want, named)                \
   c = E.cfg;                                             \
   c.field = value;                                       \
   CHECK_STATUS(ss_model_check(&c), want);                \
+  NAMES(&c, want, named);                                \
   CHECK(ss_model_param_count(&c) == 0 && ss_model_tensor_count(&c) == 0 && \
             ss_model_workspace_size(&c, EB, EN) == 0,    \
         #field ": sizes not 0")
+#define BAD(field, value, want) BAD_AS(field, value, want, #field)
+  {
+    const char *f = "x", *r = "x";
+    CHECK_STATUS(ss_model_check_field(&E.cfg, &f, &r), SS_OK);
+    CHECK(!f && !r, "SS_OK names no member");
+    CHECK_STATUS(ss_model_check_field(&E.cfg, NULL, NULL), SS_OK);
+    NAMES(NULL, SS_ERR_NULL, "cfg");
+  }
   BAD(attention, NULL, SS_ERR_NULL);
   BAD(normalizer, NULL, SS_ERR_NULL);
   BAD(loss, NULL, SS_ERR_NULL);
@@ -90,7 +108,7 @@ TEST(model_config_bad_arguments) {
   BAD(tied, 1, SS_ERR_PARAM_RANGE); /* classes 4 != vocab_a 5 */
   BAD(norm, SS_MODEL_NORM_COUNT, SS_ERR_PARAM_RANGE);
   BAD(loss_at, SS_LOSS_AT_COUNT, SS_ERR_PARAM_RANGE);
-  BAD(loss_at, SS_LOSS_AT_EVERY, SS_ERR_PARAM_RANGE); /* not causal */
+  BAD_AS(loss_at, SS_LOSS_AT_EVERY, SS_ERR_PARAM_RANGE, "causal"); /* the task's; causal is chosen */
   BAD(mlp, 2, SS_ERR_PARAM_RANGE);
   BAD(causal, 2, SS_ERR_PARAM_RANGE);
   BAD(train_norm_params, 2, SS_ERR_PARAM_RANGE);
@@ -100,10 +118,24 @@ TEST(model_config_bad_arguments) {
   BAD(norm_nparams, 1, SS_ERR_PARAM_COUNT);
   BAD(loss_nparams, 2, SS_ERR_PARAM_COUNT);
   BAD(loss_params, NULL, SS_ERR_NULL);
+  {
+    /* a loss whose first parameter is not the target (no registry loss is such) */
+    ss_kernel_info untargeted = *E.cfg.loss;
+    ss_param_info first = untargeted.params[0];
+    first.name = "label";
+    untargeted.params = &first;
+    BAD(loss, &untargeted, SS_ERR_UNSUPPORTED);
+    const ss_kernel_info *fy = ss_kernel_find("entmax_bisect_loss", SS_FAMILY_LOSS);
+    double lp[CF_MAX_PARAMS];
+    cf_defaults(fy, EN, lp);
+    lp[ss_param_index(fy, "alpha")] = -1.0;
+    c = E.cfg, c.loss = fy, c.loss_params = lp, c.loss_nparams = fy->nparams;
+    NAMES(&c, SS_ERR_PARAM_RANGE, "loss_params");
+  }
   c = E.cfg, c.positions = SS_POSITIONS_SINUSOIDAL, c.d = 6, c.heads = 3;
   CHECK_STATUS(ss_model_check(&c), SS_OK);
   c.d = 9, c.heads = 3;
-  CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE); /* odd d with sinusoids */
+  NAMES(&c, SS_ERR_PARAM_RANGE, "d"); /* odd d with sinusoids */
   /* the contract's other shapes */
   c = E.cfg, c.heads = 8, c.layers = SS_MODEL_MAX_LAYERS;
   CHECK_STATUS(ss_model_check(&c), SS_OK);
@@ -116,12 +148,14 @@ TEST(model_config_bad_arguments) {
   c = E.cfg, c.positions = SS_POSITIONS_ROPE, c.heads = 4; /* hd 2 */
   CHECK_STATUS(ss_model_check(&c), SS_OK);
   c.d = 12, c.heads = 4; /* hd 3: odd with rope */
-  CHECK_STATUS(ss_model_check(&c), SS_ERR_PARAM_RANGE);
+  NAMES(&c, SS_ERR_PARAM_RANGE, "heads");
   /* a normalizer parameter out of its range */
   env T;
   env_make(&T, "softmax_temperature", 0);
   T.np[0] = -1;
-  CHECK_STATUS(ss_model_check(&T.cfg), SS_ERR_PARAM_RANGE);
+  NAMES(&T.cfg, SS_ERR_PARAM_RANGE, "norm_params");
+  T.cfg.norm_params = NULL;
+  NAMES(&T.cfg, SS_ERR_NULL, "norm_params");
   /* the normalizers without a VJP; with float parameters but no parameter
      VJP, training them */
   for (size_t i = 0; i < ss_kernel_count(); i++) {
@@ -133,10 +167,10 @@ TEST(model_config_bad_arguments) {
     c.norm_params = np;
     bool has_float = false;
     for (size_t j = 0; j < k->nparams; j++) has_float |= k->params[j].type == SS_PARAM_FLOAT;
-    if (!k->has_backward) CHECK_STATUS(ss_model_check(&c), SS_ERR_NO_BACKWARD);
+    if (!k->has_backward) NAMES(&c, SS_ERR_NO_BACKWARD, "normalizer");
     c.train_norm_params = 1;
     if (k->has_backward && has_float && !k->has_param_backward)
-      CHECK_STATUS(ss_model_check(&c), SS_ERR_NO_BACKWARD);
+      NAMES(&c, SS_ERR_NO_BACKWARD, "train_norm_params");
   }
   /* sizes */
   CHECK(ss_model_workspace_size(&E.cfg, 0, EN) == 0, "batch 0");

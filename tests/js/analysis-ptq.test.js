@@ -87,6 +87,13 @@ describe('quantizedParams and quantizedAccuracy', () => {
     expect(ptqBits(ss, 'sign_mean')).toEqual([]);
   });
 
+  it('are read off the registry entries alone (the schemas\' registry JSON, no instance to call)', () => {
+    const entries = JSON.parse(JSON.stringify(ss.kernels('quantizer')));
+    const reg = { kernels: () => entries, kernel: (name) => entries.find((k) => k.name === name) };
+    expect(ptqQuantizers(reg)).toEqual(ptqQuantizers(ss));
+    for (const name of ptqQuantizers(ss)) expect(ptqBits(reg, name)).toEqual(ptqBits(ss, name));
+  });
+
   it('8-bit uniform keeps float accuracy within 0.03; 2-bit loses at least 0.1', () => {
     expect(floatAcc).toBeGreaterThanOrEqual(0.9);
     const a8 = quantizedAccuracy(ss, model, { quantizer: 'uniform', bits: 8 }, TEST).accuracy;

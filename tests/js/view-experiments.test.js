@@ -14,8 +14,7 @@ import { createSoftscope } from 'softscope';
 import { defaults, toHash } from '../../wasm/state/schema.js';
 import { experiments as view } from '../../wasm/views/experiments/index.js';
 import { start, table, experimentOptions } from '../../wasm/views/experiments/model.js';
-import { TRAIN_DEFAULTS, panelQuantizers } from '../../wasm/views/experiments/schema.js';
-import { ptqQuantizers } from '../../wasm/analysis/ptq.js';
+import { TRAIN_DEFAULTS } from '../../wasm/views/experiments/schema.js';
 import { startExperiment, headMeasures, testLengths, curveEvery, REACHED, SLICE, CURVE_POINTS, SINK_EPS, HEAD_EXAMPLES } from '../../wasm/analysis/experiments.js';
 import { csv } from '../../wasm/views/data.js';
 import { viewState } from './support/view-harness.js';
@@ -60,10 +59,6 @@ describe('experiments state', () => {
     expect(o.testN).toEqual([16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
     expect(experimentOptions(ss, state('adam.lr=0.01')).optimizerParams.lr).toBe(0.01);
     expect(experimentOptions(ss, state('ssmax.s=0.7')).normalizers.find((n) => n.name === 'ssmax').params.s).toBe(0.7);
-  });
-
-  it('the quantizers a state may list are those analysis/ptq.js applies', () => {
-    expect(panelQuantizers(ss)).toEqual(ptqQuantizers(ss));
   });
 
   it('finish: heads divide d (3 heads of d = 16 -> 2), warm-up fits in the run, sel is a trained normalizer', () => {
@@ -282,7 +277,7 @@ describe('experiments: divergence, the stepper, memory', () => {
   it('an option the model rejects throws naming it, and leaks nothing (the models made before it are freed)', () => {
     const before = ss.heapStats().liveAllocations;
     const o = experimentOptions(ss, state('normalizers=softmax,ssmax'));
-    expect(() => startExperiment(ss, { ...o, heads: 3 })).toThrow(/options\.heads = 3 must divide d = 32/);
+    expect(() => startExperiment(ss, { ...o, heads: 3 })).toThrow(/options\.heads = 3 must divide d \(d = 32\)/);
     const second = [o.normalizers[0], { name: 'ssmax', params: { nope: 1 } }];
     expect(() => startExperiment(ss, { ...o, normalizers: second })).toThrow(/nope/);
     expect(ss.heapStats().liveAllocations).toBe(before);

@@ -12,14 +12,14 @@
 //     like the matrices; under AdaRound they are rounded to nearest on the
 //     same grid (uniform with the same bits and symmetry), which is optimal
 //     there: a lookup's output error is its weight error;
-//   - quantizers whose C rejects negative values (SS_ERR_DOMAIN: pow2,
-//     log_quant, magnitude codes) take |w| at bits - 1 bits and a sign bit,
-//     so `bits` is always the code width (and starts one above their own
-//     minimum);
+//   - quantizers whose C rejects negative values (the registry's domain
+//     'nonnegative': pow2, log_quant, magnitude codes) take |w| at bits - 1
+//     bits and a sign bit, so `bits` is always the code width (and starts
+//     one above their own minimum);
 //   - casts with a `scale` and no `bits` (fp8_e4m3, fp8_e5m2) are 8 bits;
-//     scale = the row's max |w| / the format's largest value, read off the
-//     cast itself (FLT_MAX saturates to it at scale 1), so the row's
-//     largest weight lands on the format's largest; an all-zero row scale 1;
+//     scale = the row's max |w| / the format's largest value (the
+//     registry's cast_max), so the row's largest weight lands on the
+//     format's largest; an all-zero row scale 1;
 //   - AdaRound learns each row's rounding (ss.adaround, rows 1: the same
 //     per-row grid as uniform's, so its nearest rounding is uniform's) on
 //     the matrix's inputs in the float model's forward on the TRAINING
@@ -28,6 +28,10 @@
 //     row); its options default to the registry kernel's (iters 1000,
 //     lambda 0.1, lr 0.01, symmetric);
 //   - quantizers without either (sign_mean, vq) do not apply.
+// Which quantizers apply and at which widths is read off the registry
+// entries alone (ss.kernel: an instance, or the registry JSON the docs read
+// the schemas from); the descriptors' facts are tested against C's calls in
+// tests/c/conformance_quantizer.c.
 import { SoftscopeError, STATUS, describe } from '../api/errors.js';
 import { ADAROUND } from './adaround.js';
 
@@ -36,28 +40,12 @@ const FLOAT_KINDS = new Set(['gain', 'bias', 'normalizer']);
 /** Embeddings (tables, positions, the feature's u; also a tied embed_a) are rounded to nearest: AdaRound calibrates the
  *  matrices only, on their inputs (ss_model_linear_inputs). */
 const CALIBRATED_KIND = 'matrix';
-const FLT_MAX = 3.4028234663852886e38;
 const BITS_MIN = 2, BITS_MAX = 8, CAST_BITS = 8;
 /** Calibration rows per matrix (AdaRound's batch). */
 export const PTQ_SAMPLES = 256;
 
-// What ss's C says of quantizer k: does it take negative values? (per instance)
-const signedCache = new WeakMap();
-function takesNegatives(ss, k) {
-  let m = signedCache.get(ss);
-  if (!m) signedCache.set(ss, (m = new Map()));
-  if (!m.has(k.name)) {
-    let ok = true;
-    try {
-      ss.quantize(k.name, Float32Array.of(-1, 1), paramDefaults(k));
-    } catch (e) {
-      if (e.status !== STATUS.SS_ERR_DOMAIN) throw e;
-      ok = false;
-    }
-    m.set(k.name, ok);
-  }
-  return m.get(k.name);
-}
+// Does quantizer k take negative values? (C: SS_ERR_DOMAIN otherwise)
+const takesNegatives = (k) => k.domain !== 'nonnegative';
 
 function paramDefaults(k) {
   return Object.fromEntries(k.params.map((p) => [p.name, p.default]));
@@ -66,18 +54,19 @@ function paramDefaults(k) {
 const hasParam = (k, name) => k.params.some((p) => p.name === name);
 
 /** The bit widths at which quantizer `name` applies to a model's weights
- *  ([] when it does not: no `bits` and no `scale`). */
+ *  ([] when it does not: no `bits` and not a cast). ss: an instance, or
+ *  anything with its kernel(name, family) (the registry JSON's entries). */
 export function ptqBits(ss, name) {
   const k = ss.kernel(name, 'quantizer');
   const bits = k.params.find((p) => p.name === 'bits');
-  if (!bits) return hasParam(k, 'scale') ? [CAST_BITS] : [];
-  const extra = k.name === ADAROUND || takesNegatives(ss, k) ? 0 : 1; // a sign bit
+  if (!bits) return k.cast_max ? [CAST_BITS] : [];
+  const extra = k.name === ADAROUND || takesNegatives(k) ? 0 : 1; // a sign bit
   const out = [];
   for (let b = Math.max(BITS_MIN, bits.min + extra); b <= Math.min(BITS_MAX, bits.max + extra); b++) out.push(b);
   return out;
 }
 
-/** The registry quantizers that apply (ptqBits not empty), in registry order. */
+/** The registry quantizers that apply (ptqBits not empty), in registry order (ss as for ptqBits, with kernels(family)). */
 export function ptqQuantizers(ss) {
   return ss.kernels('quantizer').map((k) => k.name).filter((name) => ptqBits(ss, name).length > 0);
 }
@@ -102,16 +91,13 @@ function checkSpec(ss, model, spec) {
 }
 
 // One row through quantizer k at `bits` (not AdaRound).
-// A cast's largest value (FLT_MAX saturates to it at scale 1): asked of C once per quantisation, not per row.
-const castMax = (ss, k) => ss.quantize(k.name, Float32Array.of(FLT_MAX), { scale: 1 }).output[0];
-
-function quantizeRow(ss, k, row, bits, params, fmtMax) {
+function quantizeRow(ss, k, row, bits, params) {
   if (!hasParam(k, 'bits')) {
     let top = 0;
     for (const v of row) top = Math.max(top, Math.abs(v));
-    return ss.quantize(k.name, row, { ...params, scale: top > 0 ? top / fmtMax : 1 }).output;
+    return ss.quantize(k.name, row, { ...params, scale: top > 0 ? top / k.cast_max : 1 }).output;
   }
-  if (takesNegatives(ss, k)) return ss.quantize(k.name, row, { ...params, bits }).output;
+  if (takesNegatives(k)) return ss.quantize(k.name, row, { ...params, bits }).output;
   const mag = ss.quantize(k.name, row.map(Math.abs), { ...params, bits: bits - 1 }).output;
   return mag.map((m, i) => (row[i] < 0 ? -m : m));
 }
@@ -136,7 +122,6 @@ export function quantizedParams(ss, model, spec) {
   const { k, bits, params, calibration: cal } = checkSpec(ss, model, spec);
   const out = model.params();
   const ada = k.name === ADAROUND;
-  const fmtMax = hasParam(k, 'bits') ? null : castMax(ss, k);
   const tensors = model.tensors();
   tensors.forEach((t, ti) => {
     if (FLOAT_KINDS.has(t.kind)) return;
@@ -146,7 +131,7 @@ export function quantizedParams(ss, model, spec) {
       let q;
       if (x) q = ss.adaround(row, { rows: 1, cols: t.cols, x: x.x, batch: x.batch, bits, ...params }).output;
       else if (ada) q = ss.quantize('uniform', row, { bits, symmetric: params.symmetric ?? paramDefaults(k).symmetric }).output;
-      else q = quantizeRow(ss, k, row, bits, params, fmtMax);
+      else q = quantizeRow(ss, k, row, bits, params);
       out.set(q, at);
     }
   });

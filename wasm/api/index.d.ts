@@ -68,6 +68,12 @@ export interface KernelInfo<N extends string = string> {
   stage_param?: string;
   /** Attention: whether the kernel has random features (attentionKernelEstimate). */
   kernel_estimate?: boolean;
+  /** Quantizers: what x may hold ('nonnegative': a negative value is an
+   *  Error with code SS_ERR_DOMAIN, e.g. pow2, log_quant). */
+  domain?: 'real' | 'nonnegative';
+  /** Quantizers: a cast's largest finite value, to which x / scale saturates
+   *  (fp8_e4m3: 448, fp8_e5m2: 57344); null for a quantizer that is not a cast. */
+  cast_max?: number | null;
   impls: Impl[];
   /** The longest input a call takes: maxN, or a limit of the kernel's own
    *  below it (adaround's registry form: 8192). */

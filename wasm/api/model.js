@@ -26,6 +26,16 @@ const MAX_STEPS = 1e7;
 const KEYS = ['task', 'values', 'keys', 'd', 'heads', 'layers', 'mlp', 'positions', 'maxN', 'causal', 'norm', 'tied', 'attention',
   'normalizer', 'normalizerParams', 'trainNormParams', 'loss', 'seed', 'optimizer', 'optimizerParams', 'schedule',
   'steps', 'warmup', 'decay', 'minFactor', 'batch', 'trainN', 'text'];
+// The option that sets each ss_model_config member (ss_model_check_field names the member at fault); DATA_FIELDS are
+// the task's (or the text's) shape, set by options.task (options.text.vocab).
+const CONFIG_OPTION = {
+  d: 'd', heads: 'heads', layers: 'layers', mlp: 'mlp', positions: 'positions', max_n: 'maxN', causal: 'causal',
+  train_norm_params: 'trainNormParams', norm: 'norm', tied: 'tied', attention: 'attention', normalizer: 'normalizer',
+  norm_params: 'normalizerParams', norm_nparams: 'normalizerParams', loss: 'loss', loss_params: 'loss', loss_nparams: 'loss',
+};
+const DATA_FIELDS = ['vocab_a', 'vocab_b', 'classes', 'feature', 'loss_at'];
+// the members whose values a message shows when C's reason names them ("must divide d": d = 30)
+const SIZE_FIELDS = ['vocab_a', 'vocab_b', 'classes', 'd', 'heads', 'layers', 'max_n'];
 // options.text: a token sequence to model (a language model: the loss at every position)
 const TEXT_KEYS = ['tokens', 'validation', 'vocab', 'bos'];
 
@@ -83,14 +93,39 @@ class Model {
   constructor(ss, options) {
     const where = 'softscope.model';
     this.#ss = ss;
-    const heap = (this.#heap = ss._heap);
+    this.#heap = ss._heap;
     const L = layouts(ss);
     const lim = L.ss_model_config.limits;
     const o = opts(options, where, KEYS);
-    const int = (key, def, min, max) => integer(o, key, def, min, max, where);
+    const data = this.#data(o, L, lim, where);
+    try {
+      const c = this.#options(o, data, lim, where);
+      this.#configure(c, data, L, where);
+      const work = this.#lengths(c, data, lim, where);
+      this.#allocate(c, data, L, work, where);
+      this.config = Object.freeze({ task: data.text ? 'text' : ss.enums.task[data.taskKind], values: data.values, keys: data.keys, d: c.d,
+        heads: c.heads, layers: c.layers, mlp: c.mlp, positions: ss.enums.positions[c.positions], norm: ss.enums.norm[c.norm], tied: c.tied,
+        lossAt: ss.enums.loss_at[data.lossAt], feature: !!data.feature, maxN: c.maxN, causal: c.causal, attention: c.attention.name,
+        normalizer: c.normalizer.name, trainNormParams: c.trainNorm, loss: c.loss.name, seed: Number(c.seed), optimizer: c.optimizer.name,
+        schedule: ss.schedules[c.schedule], steps: c.steps, warmup: c.warmup, decay: c.decay, minFactor: c.minFactor, batch: c.batch,
+        trainN: Object.freeze([...c.trainN]), vocabA: data.vocabA, vocabB: data.vocabB, classes: data.classes });
+      this._seed = c.seed;
+      this.workspaceBytes = work;
+      this.#rows(c, where);
+      this.steps = 0;
+      this.diverged = false;
+    } catch (e) {
+      this.free();
+      throw e;
+    }
+  }
 
-    // The data: a token text (options.text), or a task by name with its shape from C (ss_task_shape_of: vocabularies,
-    // classes, feature, where the loss reads).
+  // The data: a token text (options.text), or a task by name with its shape from C (ss_task_shape_of: vocabularies,
+  // classes, feature, where the loss reads). { text, taskKind, values, keys, task, vocabA, vocabB, classes, feature,
+  // lossAt, every }.
+  #data(o, L, lim, where) {
+    const ss = this.#ss;
+    const int = (key, def, min, max) => integer(o, key, def, min, max, where);
     const text = o.text === undefined ? null : this.#text(o.text, lim, where);
     const taskKind = text ? -1 : choice(o, 'task', ss.enums.task, 'max_retrieval', where);
     const values = int('values', 16, 1, lim.max_vocab), keys = int('keys', 16, 1, lim.max_vocab);
@@ -112,119 +147,142 @@ class Model {
         STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${bad}` });
     }
     const [vocabA, vocabB, classes, feature, lossAt] = ['vocab_a', 'vocab_b', 'classes', 'feature', 'loss_at'].map((f) => shape.getU32(f));
-    const every = ss.enums.loss_at[lossAt] === 'every';
+    return { text, taskKind, values, keys, task, vocabA, vocabB, classes, feature, lossAt, every: ss.enums.loss_at[lossAt] === 'every' };
+  }
 
-    try {
-      const d = int('d', 64, 2, lim.max_d), heads = int('heads', 4, 1, lim.max_heads), layers = int('layers', 1, 1, lim.max_layers);
-      const mlp = flag(o, 'mlp', true, where), causal = flag(o, 'causal', every, where);
-      if (every && !causal)
-        throw new SoftscopeError(`${where}: options.causal = false: the task ${ss.enums.task[taskKind]} predicts every next token, which needs a causal mask`,
-          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.causal' });
-      const norm = choice(o, 'norm', ss.enums.norm, 'rmsnorm', where), tied = flag(o, 'tied', false, where);
-      const trainNorm = flag(o, 'trainNormParams', false, where);
-      const positions = choice(o, 'positions', ss.enums.positions, 'none', where);
-      const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where, every ? 1 : 2);
-      const maxN = int('maxN', trainN[1], 1, lim.max_n);
-      const batch = int('batch', 32, 1, MAX_EXAMPLES);
-      const seed = u64(o, 'seed', where);
-      const attention = ss._lookup(o.attention ?? 'sdpa', 'attention', where, 'options.attention');
-      const normalizer = ss._lookup(o.normalizer ?? 'softmax', 'normalizer', where, 'options.normalizer');
-      const loss = ss._lookup(o.loss ?? 'cross_entropy', 'loss', where, 'options.loss');
-      const optimizer = ss._lookup(o.optimizer ?? 'adamw', 'optimizer', where, 'options.optimizer');
-      const normParams = this.#params(normalizer, o.normalizerParams, where, 'options.normalizerParams');
-      const lossParams = this.#params(loss, {}, where, 'options.loss', classes);
-      const optParams = this.#params(optimizer, o.optimizerParams, where, 'options.optimizerParams');
-      const schedule = choice(o, 'schedule', ss.schedules, 'constant', where);
-      const steps = int('steps', 1000, 1, MAX_STEPS);
-      const frac = (key, def) => {
-        const v = o[key] ?? def;
-        if (typeof v !== 'number' || !(v >= 0 && v <= 1))
-          throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be a number in [0, 1]`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
-        return v;
-      };
-      const warmup = int('warmup', 0, 0, steps), decay = frac('decay', 0.2), minFactor = frac('minFactor', 0);
+  // The model's and the run's options, each read and checked once (kernels looked up, their parameters packed by C).
+  #options(o, data, lim, where) {
+    const ss = this.#ss, every = data.every;
+    const int = (key, def, min, max) => integer(o, key, def, min, max, where);
+    const d = int('d', 64, 2, lim.max_d), heads = int('heads', 4, 1, lim.max_heads), layers = int('layers', 1, 1, lim.max_layers);
+    const mlp = flag(o, 'mlp', true, where), causal = flag(o, 'causal', every, where);
+    if (every && !causal)
+      throw new SoftscopeError(`${where}: options.causal = false: the task ${ss.enums.task[data.taskKind]} predicts every next token, which needs a causal mask`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.causal' });
+    const norm = choice(o, 'norm', ss.enums.norm, 'rmsnorm', where), tied = flag(o, 'tied', false, where);
+    const trainNorm = flag(o, 'trainNormParams', false, where);
+    const positions = choice(o, 'positions', ss.enums.positions, 'none', where);
+    const trainN = nRange(o.trainN ?? [4, 16], lim.max_n, where, every ? 1 : 2);
+    const maxN = int('maxN', trainN[1], 1, lim.max_n);
+    const batch = int('batch', 32, 1, MAX_EXAMPLES);
+    const seed = u64(o, 'seed', where);
+    const attention = ss._lookup(o.attention ?? 'sdpa', 'attention', where, 'options.attention');
+    const normalizer = ss._lookup(o.normalizer ?? 'softmax', 'normalizer', where, 'options.normalizer');
+    const loss = ss._lookup(o.loss ?? 'cross_entropy', 'loss', where, 'options.loss');
+    const optimizer = ss._lookup(o.optimizer ?? 'adamw', 'optimizer', where, 'options.optimizer');
+    const normParams = this.#params(normalizer, o.normalizerParams, where, 'options.normalizerParams');
+    const lossParams = this.#params(loss, {}, where, 'options.loss', data.classes);
+    const optParams = this.#params(optimizer, o.optimizerParams, where, 'options.optimizerParams');
+    const schedule = choice(o, 'schedule', ss.schedules, 'constant', where);
+    const steps = int('steps', 1000, 1, MAX_STEPS);
+    const frac = (key, def) => {
+      const v = o[key] ?? def;
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+        throw new SoftscopeError(`${where}: options.${key} = ${describe(v)} must be a number in [0, 1]`, STATUS.SS_ERR_PARAM_RANGE, { argument: `options.${key}` });
+      return v;
+    };
+    const warmup = int('warmup', 0, 0, steps), decay = frac('decay', 0.2), minFactor = frac('minFactor', 0);
+    return { d, heads, layers, mlp, causal, norm, tied, trainNorm, positions, trainN, maxN, batch, seed, attention, normalizer, loss, optimizer,
+      normParams, lossParams, optParams, schedule, steps, warmup, decay, minFactor, normalizerParams: o.normalizerParams };
+  }
 
-      const cfg = (this._cfg = this.#struct(L.ss_model_config));
-      const words = { vocab_a: vocabA, vocab_b: vocabB, classes, d, heads, layers, mlp: +mlp, positions, max_n: maxN,
-        causal: +causal, train_norm_params: +trainNorm, feature, norm, tied: +tied, loss_at: lossAt, attention: ss._ptr.get(attention), normalizer: ss._ptr.get(normalizer),
-        norm_params: normParams.ptr, norm_nparams: normParams.n, loss: ss._ptr.get(loss), loss_params: lossParams.ptr, loss_nparams: lossParams.n };
-      for (const [f, v] of Object.entries(words)) cfg.u32(f, v);
-      cfg.u64('seed', seed);
-      const s = ss.exports.ss_model_check(cfg.ptr);
-      if (s !== 0) throw this.#configError(s, { heads, d, positions, trainNorm, normalizer, attention, loss, tied }, where);
+  // The ss_model_config struct (this._cfg), checked by C: a rejection names the member at fault (ss_model_check_field),
+  // which the Error names as the option that sets it.
+  #configure(c, data, L, where) {
+    const ss = this.#ss;
+    const cfg = (this._cfg = this.#struct(L.ss_model_config));
+    const words = { vocab_a: data.vocabA, vocab_b: data.vocabB, classes: data.classes, d: c.d, heads: c.heads, layers: c.layers, mlp: +c.mlp,
+      positions: c.positions, max_n: c.maxN, causal: +c.causal, train_norm_params: +c.trainNorm, feature: data.feature, norm: c.norm, tied: +c.tied,
+      loss_at: data.lossAt, attention: ss._ptr.get(c.attention), normalizer: ss._ptr.get(c.normalizer), norm_params: c.normParams.ptr,
+      norm_nparams: c.normParams.n, loss: ss._ptr.get(c.loss), loss_params: c.lossParams.ptr, loss_nparams: c.lossParams.n };
+    for (const [f, v] of Object.entries(words)) cfg.u32(f, v);
+    cfg.u64('seed', c.seed);
+    const out = ss._scratch.get('model-check', 8), h = this.#heap;
+    const s = ss.exports.ss_model_check_field(cfg.ptr, out, out + 4);
+    if (s === 0) return;
+    h.refresh();
+    const field = ss._cString(h.u32[out >>> 2]), reason = ss._cString(h.u32[(out >>> 2) + 1]);
+    const fromData = DATA_FIELDS.includes(field);
+    const key = fromData ? (data.text ? 'text.vocab' : 'task') : CONFIG_OPTION[field];
+    if (!key) throw new SoftscopeError(`${where}: options describe a model ss_model_check rejects: ${field} ${reason} (${ss._statusStr(s)})`, s, { argument: 'options' });
+    const shown = { d: c.d, heads: c.heads, layers: c.layers, mlp: c.mlp, positions: ss.enums.positions[c.positions], maxN: c.maxN, causal: c.causal,
+      trainNormParams: c.trainNorm, norm: ss.enums.norm[c.norm], tied: c.tied, attention: c.attention.name, normalizer: c.normalizer.name,
+      normalizerParams: c.normalizerParams ?? {}, loss: c.loss.name, task: ss.enums.task[data.taskKind], 'text.vocab': data.text?.vocab }[key];
+    // the member itself when the option only decides it (the task's vocabularies); the sizes the reason names, as set
+    const sizes = [...new Set(reason.match(/\w+/g))].filter((w) => w !== field && SIZE_FIELDS.includes(w)).map((w) => `${w} = ${words[w]}`);
+    throw new SoftscopeError(`${where}: options.${key} = ${JSON.stringify(shown)} ${fromData ? `(${field}) ` : ''}${reason}${sizes.length ? ` (${sizes.join(', ')})` : ''} (${ss._statusStr(s)})`,
+      s, { argument: `options.${key}` });
+  }
 
-      // The training batch's n: in [trainN[0], trainN[1]], each checked by C.
-      const ex = ss.exports;
-      for (const n of trainN)
-        if (!ex.ss_model_workspace_size(cfg.ptr, 1, n))
-          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: n = ${n} is out of range for this model (2 <= n <= ${lim.max_n}${positions === ss.enums.positions.indexOf('learned') ? `, n <= maxN = ${maxN}` : ''})`,
-            STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
-      // and the task's own rule (kv_or_none: n >= 3), by a batch of one at each end; a text: one window of each
-      const probe = this.#arrays(1, trainN[1]);
-      this._textData = text;
-      for (const n of trainN)
-        if (text) {
-          for (const part of ['train', 'validation']) {
-            const st = text[part].length ? this.#textBatch(text[part], 0n, 0n, 1, n, probe) : 0;
-            if (st === STATUS.SS_ERR_DOMAIN)
-              throw new SoftscopeError(`${where}: options.text.${part === 'train' ? 'tokens' : 'validation'} holds a token >= vocab = ${text.vocab}`, st, { argument: `options.text.${part === 'train' ? 'tokens' : 'validation'}` });
-            if (st !== 0)
-              throw new SoftscopeError(`${where}: options.text.${part === 'train' ? 'tokens' : 'validation'}: ${text[part].length} tokens hold no window of n = ${n} (${text.bos === null ? 'n + 1' : 'n'} tokens needed)`, st, { argument: `options.text.${part === 'train' ? 'tokens' : 'validation'}` });
-          }
-        } else if (ex.ss_task_batch(task.ptr, 0n, 0n, 1, n, probe.a, probe.b, probe.f, probe.t) !== 0)
-          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the task ${ss.enums.task[taskKind]} takes no example of n = ${n} items`,
-            STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
-      const work = ex.ss_model_workspace_size(cfg.ptr, batch, trainN[1]) >>> 0;
-      if (!work)
-        throw new SoftscopeError(`${where}: options.batch = ${batch} is out of range with n up to ${trainN[1]} (batch n d <= ${ss.maxN})`,
-          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.batch' });
+  // The training lengths: each n of trainN checked by C (ss_model_workspace_size), then by the task's own rule
+  // (kv_or_none: n >= 3; a batch of one at each end) or the text's windows; the workspace of a batch (its bytes).
+  #lengths(c, data, lim, where) {
+    const ss = this.#ss, ex = ss.exports, cfg = this._cfg, { trainN } = c, text = data.text;
+    for (const n of trainN)
+      if (!ex.ss_model_workspace_size(cfg.ptr, 1, n))
+        throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: n = ${n} is out of range for this model (2 <= n <= ${lim.max_n}${c.positions === ss.enums.positions.indexOf('learned') ? `, n <= maxN = ${c.maxN}` : ''})`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
+    const probe = this.#arrays(1, trainN[1]);
+    this._textData = text;
+    for (const n of trainN)
+      if (text) {
+        for (const part of ['train', 'validation']) {
+          const st = text[part].length ? this.#textBatch(text[part], 0n, 0n, 1, n, probe) : 0;
+          const arg = `options.text.${part === 'train' ? 'tokens' : 'validation'}`;
+          if (st === STATUS.SS_ERR_DOMAIN)
+            throw new SoftscopeError(`${where}: ${arg} holds a token >= vocab = ${text.vocab}`, st, { argument: arg });
+          if (st !== 0)
+            throw new SoftscopeError(`${where}: ${arg}: ${text[part].length} tokens hold no window of n = ${n} (${text.bos === null ? 'n + 1' : 'n'} tokens needed)`, st, { argument: arg });
+        }
+      } else if (ex.ss_task_batch(data.task.ptr, 0n, 0n, 1, n, probe.a, probe.b, probe.f, probe.t) !== 0)
+        throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the task ${ss.enums.task[data.taskKind]} takes no example of n = ${n} items`,
+          STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.trainN' });
+    const work = ex.ss_model_workspace_size(cfg.ptr, c.batch, trainN[1]) >>> 0;
+    if (!work)
+      throw new SoftscopeError(`${where}: options.batch = ${c.batch} is out of range with n up to ${trainN[1]} (batch n d <= ${ss.maxN})`,
+        STATUS.SS_ERR_PARAM_RANGE, { argument: 'options.batch' });
+    return work;
+  }
 
-      const optim = (this._optim = this.#struct(L.ss_model_optim));
-      optim.u32('optimizer', ss._ptr.get(optimizer));
-      optim.u32('params', optParams.ptr);
-      optim.u32('nparams', optParams.n);
-      optim.u32('schedule', schedule);
-      optim.f64('total', steps);
-      optim.f64('warmup', warmup);
-      optim.f64('decay', decay);
-      optim.f64('min_factor', minFactor);
+  // The optimizer's struct, the arenas (parameters, gradients, optimizer state, per-tensor scalars), the workspace, the
+  // batch's arrays and structs; the parameters' seeded init.
+  #allocate(c, data, L, work, where) {
+    const ss = this.#ss, ex = ss.exports, cfg = this._cfg;
+    const optim = (this._optim = this.#struct(L.ss_model_optim));
+    optim.u32('optimizer', ss._ptr.get(c.optimizer));
+    optim.u32('params', c.optParams.ptr);
+    optim.u32('nparams', c.optParams.n);
+    optim.u32('schedule', c.schedule);
+    optim.f64('total', c.steps);
+    optim.f64('warmup', c.warmup);
+    optim.f64('decay', c.decay);
+    optim.f64('min_factor', c.minFactor);
 
-      this.paramCount = ex.ss_model_param_count(cfg.ptr) >>> 0;
-      this._tensorCount = ex.ss_model_tensor_count(cfg.ptr) >>> 0;
-      const stateFloats = ex.ss_model_opt_state_size(cfg.ptr, ss._ptr.get(optimizer)) >>> 0;
-      this._params = this.#block(this.paramCount * 4);
-      this._grads = this.#block(this.paramCount * 4);
-      this._state = this.#block(stateFloats * 4, true);
-      this._scalars = this.#block(this._tensorCount * L.ss_model_optim.limits.scalars_per_tensor * 8, true);
-      this._work = this.#block(work);
-      this._workBytes = work;
-      this._batchArrays = this.#arrays(batch, trainN[1]);
-      this._batch = this.#struct(L.ss_model_batch);
-      this._out = this.#struct(L.ss_model_outputs);
-      this._taskStruct = task;
-      const si = ex.ss_model_init(cfg.ptr, this._params);
-      if (si !== 0) throw ss._fail(where, si, []);
+    this.paramCount = ex.ss_model_param_count(cfg.ptr) >>> 0;
+    this._tensorCount = ex.ss_model_tensor_count(cfg.ptr) >>> 0;
+    const stateFloats = ex.ss_model_opt_state_size(cfg.ptr, ss._ptr.get(c.optimizer)) >>> 0;
+    this._params = this.#block(this.paramCount * 4);
+    this._grads = this.#block(this.paramCount * 4);
+    this._state = this.#block(stateFloats * 4, true);
+    this._scalars = this.#block(this._tensorCount * L.ss_model_optim.limits.scalars_per_tensor * 8, true);
+    this._work = this.#block(work);
+    this._workBytes = work;
+    this._batchArrays = this.#arrays(c.batch, c.trainN[1]);
+    this._batch = this.#struct(L.ss_model_batch);
+    this._out = this.#struct(L.ss_model_outputs);
+    this._taskStruct = data.task;
+    const si = ex.ss_model_init(cfg.ptr, this._params);
+    if (si !== 0) throw ss._fail(where, si, []);
+  }
 
-      this.config = Object.freeze({ task: text ? 'text' : ss.enums.task[taskKind], values, keys, d, heads, layers, mlp, positions: ss.enums.positions[positions],
-        norm: ss.enums.norm[norm], tied, lossAt: ss.enums.loss_at[lossAt], feature: !!feature,
-        maxN, causal, attention: attention.name, normalizer: normalizer.name, trainNormParams: trainNorm, loss: loss.name,
-        seed: Number(seed), optimizer: optimizer.name, schedule: ss.schedules[schedule], steps, warmup, decay, minFactor, batch,
-        trainN: Object.freeze([...trainN]), vocabA, vocabB, classes });
-      this._seed = seed;
-      this.workspaceBytes = work;
-      // A normalizer may reject a row length of the training range (topk_softmax's k > n): one forward of one
-      // example at each end, so that the model is refused here, naming the option, not at some step.
-      for (const n of new Set(trainN)) {
-        const st = this.#forward(seed, 0, 1, n, {}, where);
-        if (st !== 0 && st !== STATUS.SS_ERR_NAN && st !== STATUS.SS_ERR_NONFINITE && st !== STATUS.SS_ERR_DOMAIN)
-          throw new SoftscopeError(`${where}: options.trainN = [${trainN}]: the normalizer ${normalizer.name} (with its parameters: options.normalizerParams, or the registry's defaults) rejects a row of n = ${n} items (${ss._statusStr(st)})`,
-            st, { argument: 'options.trainN' });
-      }
-      this.steps = 0;
-      this.diverged = false;
-    } catch (e) {
-      this.free();
-      throw e;
+  // A normalizer may reject a row length of the training range (topk_softmax's k > n): one forward of one example at
+  // each end, so that the model is refused here, naming the option, not at some step.
+  #rows(c, where) {
+    for (const n of new Set(c.trainN)) {
+      const st = this.#forward(c.seed, 0, 1, n, {}, where);
+      if (st !== 0 && st !== STATUS.SS_ERR_NAN && st !== STATUS.SS_ERR_NONFINITE && st !== STATUS.SS_ERR_DOMAIN)
+        throw new SoftscopeError(`${where}: options.trainN = [${c.trainN}]: the normalizer ${c.normalizer.name} (with its parameters: options.normalizerParams, or the registry's defaults) rejects a row of n = ${n} items (${this.#ss._statusStr(st)})`,
+          st, { argument: 'options.trainN' });
     }
   }
 
@@ -259,25 +317,6 @@ class Model {
   #arrays(batch, n) {
     const items = batch * n;
     return { batch, n, a: this.#block(items * 4), b: this.#block(items * 4), f: this.#block(items * 4), t: this.#block(items * 4) };
-  }
-
-  // ss_model_check's status as an Error naming the option that causes it.
-  #configError(s, c, where) {
-    const ss = this.#ss;
-    const err = (arg, text) => new SoftscopeError(`${where}: ${arg} ${text} (${ss._statusStr(s)})`, s, { argument: arg });
-    if (s === STATUS.SS_ERR_NO_BACKWARD)
-      return c.trainNorm && c.normalizer.has_backward
-        ? err('options.trainNormParams', `= true: "${c.normalizer.name}" has no gradient for its parameters`)
-        : err('options.normalizer', `= "${c.normalizer.name}" has no backward pass`);
-    if (s === STATUS.SS_ERR_FAMILY || s === STATUS.SS_ERR_UNSUPPORTED) return err('options.attention', `= "${c.attention.name}" cannot be trained in the model`);
-    if (s === STATUS.SS_ERR_PARAM_COUNT) return err('options.loss', `= "${c.loss.name}" does not take a target`);
-    if (s === STATUS.SS_ERR_PARAM_RANGE && c.d % c.heads !== 0) return err('options.heads', `= ${c.heads} must divide d = ${c.d}`);
-    if (s === STATUS.SS_ERR_PARAM_RANGE && c.positions === ss.enums.positions.indexOf('sinusoidal') && c.d % 2)
-      return err('options.d', `= ${c.d} must be even with sinusoidal positions`);
-    if (s === STATUS.SS_ERR_PARAM_RANGE && c.positions === ss.enums.positions.indexOf('rope') && (c.d / c.heads) % 2)
-      return err('options.heads', `= ${c.heads}: d / heads = ${c.d / c.heads} must be even with rotary positions`);
-    if (s === STATUS.SS_ERR_PARAM_RANGE && c.tied) return err('options.tied', '= true needs as many classes as input tokens');
-    return err('options', 'describe a model ss_model_check rejects');
   }
 
   #live(where) {

@@ -17,52 +17,111 @@
 
 static bool flag_ok(uint32_t v) { return v <= 1; }
 
-ss_status ss_model_config_check(const ss_model_config *cfg) {
-  if (!cfg || !cfg->attention || !cfg->normalizer || !cfg->loss) return SS_ERR_NULL;
-  if ((cfg->norm_nparams && !cfg->norm_params) || (cfg->loss_nparams && !cfg->loss_params))
-    return SS_ERR_NULL;
-  if (cfg->attention->family != SS_FAMILY_ATTENTION ||
-      cfg->normalizer->family != SS_FAMILY_NORMALIZER || cfg->loss->family != SS_FAMILY_LOSS)
-    return SS_ERR_FAMILY;
-  if (cfg->attention->role != SS_ROLE_EXACT_ATTENTION) return SS_ERR_UNSUPPORTED;
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* A rejection: its status, the ss_model_config member that causes it and
+   why (softscope.h, ss_model_check_field). */
+#define REJECT(status, member, why) \
+  do {                              \
+    *field = (member);              \
+    *reason = (why);                \
+    return (status);                \
+  } while (0)
+#define VOCAB_RANGE "must be in [1, " STR(SS_MODEL_MAX_VOCAB) "]"
+
+static ss_status config_check(const ss_model_config *cfg, const char **field, const char **reason) {
+  *field = NULL, *reason = NULL;
+  if (!cfg) REJECT(SS_ERR_NULL, "cfg", "is NULL");
+  if (!cfg->attention) REJECT(SS_ERR_NULL, "attention", "is NULL");
+  if (!cfg->normalizer) REJECT(SS_ERR_NULL, "normalizer", "is NULL");
+  if (!cfg->loss) REJECT(SS_ERR_NULL, "loss", "is NULL");
+  if (cfg->norm_nparams && !cfg->norm_params)
+    REJECT(SS_ERR_NULL, "norm_params", "is NULL with norm_nparams > 0");
+  if (cfg->loss_nparams && !cfg->loss_params)
+    REJECT(SS_ERR_NULL, "loss_params", "is NULL with loss_nparams > 0");
+  if (cfg->attention->family != SS_FAMILY_ATTENTION)
+    REJECT(SS_ERR_FAMILY, "attention", "is not an attention kernel");
+  if (cfg->normalizer->family != SS_FAMILY_NORMALIZER)
+    REJECT(SS_ERR_FAMILY, "normalizer", "is not a normalizer");
+  if (cfg->loss->family != SS_FAMILY_LOSS) REJECT(SS_ERR_FAMILY, "loss", "is not a loss");
+  if (cfg->attention->role != SS_ROLE_EXACT_ATTENTION)
+    REJECT(SS_ERR_UNSUPPORTED, "attention", "is linear attention, which has no backward pass");
   const uint32_t V = SS_MODEL_MAX_VOCAB;
-  if (cfg->vocab_a < 1 || cfg->vocab_a > V || cfg->vocab_b > V || cfg->classes < 1 ||
-      cfg->classes > V)
-    return SS_ERR_PARAM_RANGE;
-  if (cfg->d < 2 || cfg->d > SS_MODEL_MAX_D || cfg->heads < 1 ||
-      cfg->heads > SS_MODEL_MAX_HEADS || cfg->d % cfg->heads || cfg->layers < 1 ||
-      cfg->layers > SS_MODEL_MAX_LAYERS)
-    return SS_ERR_PARAM_RANGE;
-  if (!flag_ok(cfg->mlp) || !flag_ok(cfg->causal) || !flag_ok(cfg->train_norm_params) ||
-      !flag_ok(cfg->feature) || !flag_ok(cfg->tied) || cfg->positions >= SS_POSITIONS_COUNT ||
-      cfg->norm >= SS_MODEL_NORM_COUNT || cfg->loss_at >= SS_LOSS_AT_COUNT)
-    return SS_ERR_PARAM_RANGE;
-  if (cfg->positions == SS_POSITIONS_SINUSOIDAL && cfg->d % 2) return SS_ERR_PARAM_RANGE;
-  if (cfg->positions == SS_POSITIONS_ROPE && (cfg->d / cfg->heads) % 2) return SS_ERR_PARAM_RANGE;
-  if (cfg->tied && cfg->classes != cfg->vocab_a) return SS_ERR_PARAM_RANGE;
-  if (cfg->loss_at == SS_LOSS_AT_EVERY && !cfg->causal) return SS_ERR_PARAM_RANGE;
+  if (cfg->vocab_a < 1 || cfg->vocab_a > V) REJECT(SS_ERR_PARAM_RANGE, "vocab_a", VOCAB_RANGE);
+  if (cfg->vocab_b > V)
+    REJECT(SS_ERR_PARAM_RANGE, "vocab_b", "must be 0 or in [1, " STR(SS_MODEL_MAX_VOCAB) "]");
+  if (cfg->classes < 1 || cfg->classes > V) REJECT(SS_ERR_PARAM_RANGE, "classes", VOCAB_RANGE);
+  if (cfg->d < 2 || cfg->d > SS_MODEL_MAX_D)
+    REJECT(SS_ERR_PARAM_RANGE, "d", "must be in [2, " STR(SS_MODEL_MAX_D) "]");
+  if (cfg->heads < 1 || cfg->heads > SS_MODEL_MAX_HEADS)
+    REJECT(SS_ERR_PARAM_RANGE, "heads", "must be in [1, " STR(SS_MODEL_MAX_HEADS) "]");
+  if (cfg->d % cfg->heads) REJECT(SS_ERR_PARAM_RANGE, "heads", "must divide d");
+  if (cfg->layers < 1 || cfg->layers > SS_MODEL_MAX_LAYERS)
+    REJECT(SS_ERR_PARAM_RANGE, "layers", "must be in [1, " STR(SS_MODEL_MAX_LAYERS) "]");
+  /* the flags, in the struct's order */
+  if (!flag_ok(cfg->mlp)) REJECT(SS_ERR_PARAM_RANGE, "mlp", "must be 0 or 1");
+  if (!flag_ok(cfg->causal)) REJECT(SS_ERR_PARAM_RANGE, "causal", "must be 0 or 1");
+  if (!flag_ok(cfg->train_norm_params))
+    REJECT(SS_ERR_PARAM_RANGE, "train_norm_params", "must be 0 or 1");
+  if (!flag_ok(cfg->feature)) REJECT(SS_ERR_PARAM_RANGE, "feature", "must be 0 or 1");
+  if (!flag_ok(cfg->tied)) REJECT(SS_ERR_PARAM_RANGE, "tied", "must be 0 or 1");
+  if (cfg->positions >= SS_POSITIONS_COUNT)
+    REJECT(SS_ERR_PARAM_RANGE, "positions", "must be an ss_positions");
+  if (cfg->norm >= SS_MODEL_NORM_COUNT) REJECT(SS_ERR_PARAM_RANGE, "norm", "must be an ss_model_norm");
+  if (cfg->loss_at >= SS_LOSS_AT_COUNT) REJECT(SS_ERR_PARAM_RANGE, "loss_at", "must be an ss_loss_at");
+  /* the rules between members: the one named is the one a caller changes */
+  if (cfg->positions == SS_POSITIONS_SINUSOIDAL && cfg->d % 2)
+    REJECT(SS_ERR_PARAM_RANGE, "d", "must be even with sinusoidal positions");
+  if (cfg->positions == SS_POSITIONS_ROPE && (cfg->d / cfg->heads) % 2)
+    REJECT(SS_ERR_PARAM_RANGE, "heads", "must leave d / heads even with rotary positions");
+  if (cfg->tied && cfg->classes != cfg->vocab_a)
+    REJECT(SS_ERR_PARAM_RANGE, "tied", "needs as many classes as input tokens (classes == vocab_a)");
+  if (cfg->loss_at == SS_LOSS_AT_EVERY && !cfg->causal)
+    REJECT(SS_ERR_PARAM_RANGE, "causal", "must be on with the loss at every position");
   if (cfg->positions == SS_POSITIONS_LEARNED && (cfg->max_n < 1 || cfg->max_n > SS_MODEL_MAX_N))
-    return SS_ERR_PARAM_RANGE;
+    REJECT(SS_ERR_PARAM_RANGE, "max_n",
+           "must be in [1, " STR(SS_MODEL_MAX_N) "] with learned positions");
   /* the normalizer */
-  if (cfg->norm_nparams > SS_MODEL_MAX_NORM_PARAMS) return SS_ERR_PARAM_COUNT;
+  if (cfg->norm_nparams > SS_MODEL_MAX_NORM_PARAMS)
+    REJECT(SS_ERR_PARAM_COUNT, "norm_nparams", "must be the normalizer's parameter count");
   ss_status s = ss_params_check(cfg->normalizer, cfg->norm_params, cfg->norm_nparams);
-  if (s != SS_OK) return s;
-  if (!cfg->normalizer->has_backward) return SS_ERR_NO_BACKWARD;
+  if (s == SS_ERR_PARAM_COUNT)
+    REJECT(s, "norm_nparams", "must be the normalizer's parameter count");
+  if (s != SS_OK) REJECT(s, "norm_params", "are outside the normalizer's registry ranges");
+  if (!cfg->normalizer->has_backward) REJECT(SS_ERR_NO_BACKWARD, "normalizer", "has no backward pass");
   if (cfg->train_norm_params && !cfg->normalizer->has_param_backward) {
     for (size_t i = 0; i < cfg->normalizer->nparams; i++)
-      if (cfg->normalizer->params[i].type == SS_PARAM_FLOAT) return SS_ERR_NO_BACKWARD;
+      if (cfg->normalizer->params[i].type == SS_PARAM_FLOAT)
+        REJECT(SS_ERR_NO_BACKWARD, "train_norm_params",
+               "needs a normalizer with a gradient for its parameters");
   }
   /* the loss: target first, its other parameters valid */
-  if (ss_param_index(cfg->loss, "target") != 0) return SS_ERR_UNSUPPORTED;
-  if (cfg->loss_nparams != cfg->loss->nparams) return SS_ERR_PARAM_COUNT;
-  if (cfg->loss_nparams > SS_MODEL_MAX_LOSS_PARAMS) return SS_ERR_PARAM_COUNT;
+  if (ss_param_index(cfg->loss, "target") != 0)
+    REJECT(SS_ERR_UNSUPPORTED, "loss", "does not take a target as its first parameter");
+  if (cfg->loss_nparams != cfg->loss->nparams || cfg->loss_nparams > SS_MODEL_MAX_LOSS_PARAMS)
+    REJECT(SS_ERR_PARAM_COUNT, "loss_nparams", "must be the loss's parameter count");
   double lp[SS_MODEL_MAX_LOSS_PARAMS];
   for (size_t i = 0; i < cfg->loss_nparams; i++) lp[i] = cfg->loss_params[i];
   lp[0] = 0.0;
-  return ss_params_check(cfg->loss, lp, cfg->loss_nparams);
+  s = ss_params_check(cfg->loss, lp, cfg->loss_nparams);
+  if (s != SS_OK) REJECT(s, "loss_params", "are outside the loss's registry ranges");
+  return SS_OK;
+}
+
+ss_status ss_model_config_check(const ss_model_config *cfg) {
+  const char *field, *reason;
+  return config_check(cfg, &field, &reason);
 }
 
 ss_status ss_model_check(const ss_model_config *cfg) { return ss_model_config_check(cfg); }
+
+ss_status ss_model_check_field(const ss_model_config *cfg, const char **field, const char **reason) {
+  const char *f, *r;
+  const ss_status s = config_check(cfg, &f, &r);
+  if (field) *field = f;
+  if (reason) *reason = r;
+  return s;
+}
 
 /* ---- the tensor table ---- */
 

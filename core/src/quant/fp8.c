@@ -32,8 +32,11 @@ typedef struct fp8_format {
   float max; /* largest finite */
 } fp8_format;
 
-static const fp8_format E4M3 = {3, 7, 448.0f};
-static const fp8_format E5M2 = {2, 15, 57344.0f};
+/* the largest finite values: the formats' and their descriptors' cast_max */
+#define E4M3_MAX 448.0f
+#define E5M2_MAX 57344.0f
+static const fp8_format E4M3 = {3, 7, E4M3_MAX};
+static const fp8_format E5M2 = {2, 15, E5M2_MAX};
 
 static const ss_param_info fp8_params[] = {
     {.name = "scale", .type = SS_PARAM_FLOAT, .min = 0.0, .max = 1e30, .min_open = true,
@@ -153,6 +156,7 @@ const ss_kernel_info ss_kernel_fp8_e4m3 = {
     .params = fp8_params,
     .input = SS_INPUT_VALUES,
     .quantize = SS_IMPLS(e4m3),
+    .cast_max = E4M3_MAX,
 };
 
 const ss_kernel_info ss_kernel_fp8_e5m2 = {
@@ -165,4 +169,5 @@ const ss_kernel_info ss_kernel_fp8_e5m2 = {
     .params = fp8_params,
     .input = SS_INPUT_VALUES,
     .quantize = SS_IMPLS(e5m2),
+    .cast_max = E5M2_MAX,
 };

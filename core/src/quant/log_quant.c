@@ -276,6 +276,7 @@ const ss_kernel_info ss_kernel_pow2 = {
     .params = pow2_params,
     .input = SS_INPUT_VALUES,
     .quantize = SS_IMPLS(pow2),
+    .nonnegative = true,
 };
 
 const ss_kernel_info ss_kernel_log_quant = {
@@ -290,4 +291,5 @@ const ss_kernel_info ss_kernel_log_quant = {
     .params = log_params,
     .input = SS_INPUT_VALUES,
     .quantize = SS_IMPLS(log),
+    .nonnegative = true,
 };

@@ -105,6 +105,12 @@ static void json_kernel(ss_json *b, const ss_kernel_info *k) {
     ss_json_raw(b, ",\"draws\":");
     ss_json_str(b, draw_kind_name(k->draws));
   }
+  if (k->family == SS_FAMILY_QUANTIZER) { /* what x may hold; a cast's largest value (else null) */
+    ss_json_raw(b, k->nonnegative ? ",\"domain\":\"nonnegative\"" : ",\"domain\":\"real\"");
+    ss_json_raw(b, ",\"cast_max\":");
+    if (k->cast_max > 0) ss_json_num(b, k->cast_max);
+    else ss_json_raw(b, "null");
+  }
   if (k->family == SS_FAMILY_OPTIMIZER) {
     ss_json_raw(b, ",\"state_slots\":");
     ss_json_num(b, (double)k->opt_slots);

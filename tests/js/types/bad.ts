@@ -26,4 +26,5 @@ ss.estimatorStats('st', new Float32Array(2), new Float32Array(2), { signal: true
 ss.vqTrain(new Float32Array(2), { maxWork: '1e9' }); // BAD: maxWork is a number
 createModel(ss, { task: 'sorting' }); // BAD: unknown task
 createModel(ss, { normalizer: 'adam' }); // BAD: an optimizer is not a normalizer
+const dom: 'signed' | undefined = ss.kernel('pow2', 'quantizer').domain; // BAD: a domain is 'real' or 'nonnegative'
 export {};

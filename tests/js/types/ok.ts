@@ -35,6 +35,10 @@ const run = ss.trajectory({ optimizer: 'adam', fn: 'rosenbrock', schedule: 'cosi
 const name: OptimizerName = run.kernel;
 // names read from the registry are the unions too
 for (const k of ss.kernels('optimizer')) ss.trajectoryRunner({ optimizer: k.name, fn: ss.functions[0].name, schedule: ss.schedules[0] }).advance(1);
+// a quantizer's domain and a cast's largest value (the registry's, not probed)
+const fp8 = ss.kernel('fp8_e4m3', 'quantizer');
+const castTop: number | null | undefined = fp8.cast_max;
+const signed: boolean = fp8.domain !== 'nonnegative' && castTop !== 0;
 const f: number = ss.evalFunction('beale', 1, 1).f + ss.functionGrid('himmelblau', { nx: 4, ny: 4 })[0];
 const model = createModel(ss, { task: 'max_retrieval', values: 8, d: 32, heads: 2, mlp: true, positions: 'none', normalizer: 'ssmax', optimizer: 'adamw',
   optimizerParams: { lr: 1e-2 }, schedule: 'cosine', steps: 300, batch: 32, trainN: [4, 16], seed: 1n });

@@ -12,16 +12,15 @@
 // normalizer whose attention map and head measures the figure shows, mapN
 // the map's example length.
 import { TRAIN_MIN } from '../../analysis/experiments.js';
+import { ptqQuantizers } from '../../analysis/ptq.js';
 
 export const MAX_NORMALIZERS = 4;
 
 /** Normalizers the model can train through: a backward pass, and weights (not log-probabilities) to attend with. */
 export const trainable = (ss) => ss.kernels('normalizer').filter((k) => k.has_backward && k.output !== 'log_probs').map((k) => k.name);
-/** Quantizers of the panel: those with a bit width, and the casts with a scale (fp8: 8 bits) — analysis/ptq.js's
- *  ptqQuantizers, read from the registry entries alone (no call: the docs read the schema from the registry JSON). */
-export const panelQuantizers = (ss) => ss.kernels('quantizer')
-  .filter((k) => k.params.some((p) => p.name === 'bits' || p.name === 'scale'))
-  .map((k) => k.name);
+/** Quantizers of the panel: those analysis/ptq.js applies (ptqQuantizers: a bit width, or a cast: fp8 at 8 bits), read
+ *  from the registry entries alone (no call: the docs read the schema from the registry JSON). */
+export const panelQuantizers = (ss) => ptqQuantizers(ss);
 const optimizerNames = (ss) => ss.kernels('optimizer').map((k) => k.name);
 
 const WANTED = ['softmax', 'adaptive_temperature', 'ssmax'];
