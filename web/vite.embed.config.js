@@ -24,8 +24,10 @@ export default defineConfig({
   logLevel: 'warn',
   // web/ imports the package by its public entry points (package.json "exports")
   resolve: { alias: exportsAlias },
-  // The Performance view's Web Worker is an ES module (it imports the API,
-  // whose wasm it finds by import.meta.url, relative to the worker's file).
+  // The Web Worker (web/src/runner/worker.js: the Performance view's timing,
+  // the Experiments and Language views' training) is an ES module (it imports
+  // the API, whose wasm it finds by import.meta.url, relative to the worker's
+  // file, unless the page passes a URL) and the views' modules, in chunks.
   // Named like the rest of the bundle, next to embed.js: the worker's wasm is
   // then the very files the widgets load (../softscope-*.wasm).
   worker: {
@@ -61,7 +63,7 @@ export default defineConfig({
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
-            // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (its Web
+            // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (the Web
             // Worker is a bundle of its own), only the view module's measure() for Node names it, dynamically
             { name: 'timing', priority: 3, test: /wasm\/views\/performance\/(measure|runner|builds)\.js|wasm\/analysis\/(race|plain-js)\.js/ },
             // what the Language view takes from the Experiments view (the schema's lists of trainable normalizers and
@@ -88,7 +90,7 @@ export default defineConfig({
             { name: 'math', priority: 2, test: /wasm\/figures\/math\.js/ },
             // what several views share beyond embed.js: figure primitives, controls, analyses,
             // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
-            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
+            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib|runner)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
           ],
         },
       },

@@ -25,6 +25,14 @@
 // not written (e.g. logits unless the preset is custom). `implies` sets other
 // keys when this one is read (logits given => preset custom). A schema's
 // `finish(state, ctx)` restores invariants after a parse (derived values).
+// `display: true`: the field does not change the run's work, only what is
+// drawn of it (the run shown, a layer, the pace) or a part the running
+// stepper redoes in place from that work (a generation of the trained
+// models, a panel computed on the spot); runKey() leaves it out, and that
+// one key decides everywhere whether a new state is the same run (taken in
+// place) or a new one (the work starts over): the playground's runner, the
+// worker, the steppers' update(). Links, attributes and --state hold display
+// fields like any other.
 //
 // parse() never throws: a value that is malformed, out of range or unknown
 // keeps its default and is reported in `notices` ({ key, value, reason }),
@@ -123,6 +131,16 @@ const WRITE = {
   point: (f, v) => v.map(num6).join(','),
   text: (f, v) => v,
 };
+
+/**
+ * The state's run key: the state without its display fields (key order aside),
+ * as one string. Two states of one view with the same key are the same run: a
+ * stepper takes the new one in place; another key starts the work over.
+ */
+export function runKey(schema, state) {
+  const display = new Set(schema.fields.filter((f) => f.display).map((f) => f.key));
+  return JSON.stringify(Object.keys(state).filter((k) => !display.has(k)).sort().map((k) => [k, state[k]]));
+}
 
 /** The default state of a schema (a fresh object). */
 export function defaults(schema, ctx) {
