@@ -51,7 +51,9 @@ export default defineConfig({
       // (and the package's entry points that only re-export: analysis/index.js, figures/index.js)
       // (and the model API, wasm/api/model.js: the package's entry re-exports createModel, which must not tie its
       // chunk to embed.js)
-      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|api\/model\.js|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
+      // (and the state's entry, state/schema.js, which re-exports runKey (state/run-key.js): the runner and the
+      // progressive views' chunks take that from it without tying the (de)serializer, which embed.js holds, to them)
+      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|api\/model\.js|figures\/index\.js|views\/(index|files)\.js|state\/schema\.js)/.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',
@@ -72,6 +74,9 @@ export default defineConfig({
             { name: 'experiments-shared', priority: 3, test: /wasm\/views\/experiments\/schema\.js|wasm\/figures\/experiments-plot\.js/ },
             // Preact, its hooks and its JSX runtime in one chunk (every widget loads all three)
             { name: 'preact', priority: 3, test: /node_modules\/preact\// },
+            // the runner of the views whose numbers take long (useRunner) and the steppers' protocol: only those views
+            // load it
+            { name: 'runner', priority: 3, test: /web\/src\/runner\/|wasm\/views\/stepper\.js/ },
             // a decoding stage's control (the Sampling and Language views'): only those views load it
             { name: 'stage-row', priority: 3, test: /web\/src\/components\/StageRow\.jsx/ },
             // the Language view's check of a results file: loaded with the first results="…" file only
@@ -90,7 +95,7 @@ export default defineConfig({
             { name: 'math', priority: 2, test: /wasm\/figures\/math\.js/ },
             // what several views share beyond embed.js: figure primitives, controls, analyses,
             // htm and the bundler's runtime (so a view's chunk imports nothing not yet loaded)
-            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib|runner)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
+            { name: 'views', priority: 1, test: /wasm\/(figures\/(?!raster)|analysis\/)|web\/src\/(controls|components|lib)\/|node_modules\/(d3-array|htm)\/|rolldown[/:]runtime/ },
           ],
         },
       },

@@ -44,6 +44,7 @@
 import { conform, inRange, rangeOf, LINK_LIMITS, CONTROL_RE } from './bounds.js';
 
 export { rangeOf, LINK_LIMITS };
+export { runKey } from './run-key.js';
 
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 
@@ -131,16 +132,6 @@ const WRITE = {
   point: (f, v) => v.map(num6).join(','),
   text: (f, v) => v,
 };
-
-/**
- * The state's run key: the state without its display fields (key order aside),
- * as one string. Two states of one view with the same key are the same run: a
- * stepper takes the new one in place; another key starts the work over.
- */
-export function runKey(schema, state) {
-  const display = new Set(schema.fields.filter((f) => f.display).map((f) => f.key));
-  return JSON.stringify(Object.keys(state).filter((k) => !display.has(k)).sort().map((k) => [k, state[k]]));
-}
 
 /** The default state of a schema (a fresh object). */
 export function defaults(schema, ctx) {

@@ -20,7 +20,7 @@ import { startExperiment, testLengths, BITS, TRAIN_MIN } from '../../analysis/ex
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
 import { TRAIN_DEFAULTS, schema } from './schema.js';
-import { runKey } from '../../state/schema.js';
+import { runKey } from '../../state/run-key.js';
 import { finish } from '../stepper.js';
 
 /** The analysis options of a state (analysis/experiments.js startExperiment). */

@@ -67,7 +67,7 @@ import { decodeStages, stageParam } from '../../analysis/decoding.js';
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
 import { optimizerDefaults, generationKey, schema } from './schema.js';
-import { runKey } from '../../state/schema.js';
+import { runKey } from '../../state/run-key.js';
 import { finish } from '../stepper.js';
 
 /** Steps a run trains before the next takes its turn. */

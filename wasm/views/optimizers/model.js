@@ -5,7 +5,7 @@
 import { lossValue, lossRange, makeRuns, advanceRuns, runSummary, running, trajectoryMetrics }
   from '../../analysis/trajectories.js';
 import { RACE_DEFAULTS, schema } from './schema.js';
-import { runKey } from '../../state/schema.js';
+import { runKey } from '../../state/run-key.js';
 import { kernelParams } from '../../analysis/params.js';
 import { finish } from '../stepper.js';
 

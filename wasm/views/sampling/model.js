@@ -12,7 +12,7 @@ import { relaxedSamples, estimatorGrid } from './gumbel.js';
 import { N_MAX } from '../../analysis/presets.js';
 import { finish } from '../stepper.js';
 import { schema } from './schema.js';
-import { runKey } from '../../state/schema.js';
+import { runKey } from '../../state/run-key.js';
 
 /** Up to here a vocabulary is drawn as bars in token order (and edited); beyond, by rank. */
 export const BARS_MAX = N_MAX;

@@ -11,109 +11,86 @@ import { runKey } from 'softscope/state';
 
 const frame = (f) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : setTimeout(f, 0));
 const cancelFrame = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
-// Vite bundles the worker and its wasm next to the script (playground and embed bundle alike).
-const newWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-
-const keyOf = (v, state, inputKey) => `${v.schema ? runKey(v.schema, state) : ''}|${inputKey}`;
 
 /**
- * useRunner(v, ss, state, { worker, budgetMs, input, inputKey, onMessage }) drives view v's work for state.
+ * useRunner(v, ss, state, { worker, budgetMs, input, inputKey, onMessage, wasm }) drives view v's work for state.
  * worker false (default): v.start(ss, state) on the main thread, a slice of about budgetMs per animation frame,
  * started at once and again (playing) when the run key changes. worker true: v's stepper (or v.measure) in the Web
- * Worker, started by restart(); the wasm build is ss's. input: what start takes beside the state (language: { text }),
- * inputKey: a string that changes with it (part of the run key). onMessage(m): the worker's other messages
- * ('started' with the stepper's info).
+ * Worker, started by restart(); the wasm build is ss's (wasm: its URL, when the worker must not find it next to its
+ * own file). input: what start takes beside the state (language: { text }); inputKey: a string that changes with it
+ * (a part of the run key). onMessage(m): the worker's 'started' (with the stepper's info), 'reply' (to call()) and its
+ * errors.
  * Returns { data, status ('idle' | 'starting' | 'running' | 'paused' | 'done' | 'error'), error, done, run (counts the
  * starts), progress (a measure's { done, total, kernel }), info, frames, computeMs, wallMs, stepper (main thread),
- * playing, play(on), step(), restart({ play, via, input }), reset(), call(name, args) -> Promise, adopt(), redraw() }.
+ * playing, hasWorker, play(on), step(), restart({ play, step, via, input, transfer }) -> run, reset(),
+ * call(name, args), adopt(), redraw() }.
  */
-export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, inputKey = '', onMessage } = {}) {
+export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, inputKey = '', onMessage, wasm } = {}) {
   const cur = useRef(null);
   const w = useRef(null);
-  const calls = useRef(new Map());
-  const onMsg = useRef(onMessage);
+  const onMsg = useRef();
   onMsg.current = onMessage;
   const [, setTick] = useState(0);
   const redraw = () => setTick((t) => t + 1);
-  const key = keyOf(v, state, inputKey);
-
-  const fresh = (status, playing) => ({ ss, state, key, run: (cur.current?.run ?? 0) + 1, frames: 0, computeMs: 0, wallMs: undefined,
-    t0: performance.now(), playing, status, error: null, stepper: null, data: null, progress: null, info: null, adopt: false });
+  const key = `${v.schema ? runKey(v.schema, state) : ''}|${inputKey}`;
+  const fresh = (status, playing, run = (cur.current?.run ?? 0) + 1) => ({ ss, state, key, run, frames: 0, computeMs: 0,
+    t0: performance.now(), playing, status, over: false, error: null, stepper: null, data: null });
 
   // ---- the worker ----
   const stopWorker = () => {
     w.current?.terminate();
     w.current = null;
-    for (const p of calls.current.values()) p.reject(new Error('the run ended'));
-    calls.current.clear();
   };
   const fail = (r, error) => { Object.assign(r, { status: 'error', error, playing: false }); redraw(); };
   function receive(m) {
     const r = cur.current;
-    if (m.type === 'reply' || (m.type === 'error' && m.about === 'call')) {
-      const p = calls.current.get(m.id);
-      calls.current.delete(m.id);
-      if (m.type === 'reply') p?.resolve(m.value);
-      else p?.reject(new Error(m.message));
-      return;
-    }
-    if (m.type === 'error' && m.about === 'start' && r?.prev && m.run === r.run && w.current) {
-      // a start that failed leaves the run before it (the worker kept it)
-      cur.current = r.prev;
-      onMsg.current?.(m);
-      redraw();
-      return;
-    }
-    if (!r || m.run !== r.run) return;
+    if (m.type === 'reply' || m.about === 'call') return onMsg.current?.(m);
+    if (m.run !== r.run) return;
     if (m.type === 'data') {
       if (m.data !== null) r.data = m.data;
       r.progress = m.progress ?? r.progress;
       r.status = m.status;
       r.playing = m.status === 'running';
-      if (m.status === 'done' && r.wallMs === undefined) r.wallMs = performance.now() - r.t0;
-      redraw();
-    } else if (m.type === 'started') {
-      r.info = m.info;
+      if (m.status === 'done') r.wallMs ??= performance.now() - r.t0;
+    } else {
+      if (m.type === 'started') r.info = m.info;
+      // a start of another kind that failed leaves the run before it (the worker kept it)
+      else if (m.about === 'start' && r.prev) cur.current = r.prev;
+      else fail(r, m.message);
       r.prev = null;
       onMsg.current?.(m);
-      redraw();
-    } else if (m.type === 'error') {
-      fail(r, m.message);
-      onMsg.current?.(m);
     }
+    redraw();
   }
   const post = (m, transfer) => {
     if (!w.current) {
-      const x = newWorker();
+      const x = (w.current = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
       x.onmessage = ({ data }) => { if (w.current === x) receive(data); };
-      x.onerror = (e) => { if (w.current === x) { stopWorker(); if (cur.current) fail(cur.current, e.message || 'the worker failed to start'); } };
-      w.current = x;
+      x.onerror = (e) => { if (w.current === x) { stopWorker(); fail(cur.current, e.message || 'the worker failed to start'); } };
     }
-    w.current.postMessage(m, transfer ?? []);
+    w.current.postMessage(m, transfer);
   };
 
   // ---- the main thread ----
   const begin = (playing) => {
     cur.current?.stepper?.stop?.();
-    const r = fresh(playing ? 'running' : 'paused', playing);
+    const r = (cur.current = fresh(null, playing));
     try {
       r.stepper = v.start(ss, state, input);
     } catch (e) {
-      Object.assign(r, { error: e.message, status: 'error', playing: false });
+      r.error = e.message;
     }
-    cur.current = r;
     return r;
   };
 
-  /** A new run: main thread, the stepper again; worker, { play, via (the view's worker.start), input }. */
-  const restart = ({ play: on = true, step: one = false, via, input: given, transfer } = {}) => {
-    if (!worker) { begin(on); redraw(); return cur.current.run; }
-    const prev = via ? cur.current : null; // (a start of another kind that fails keeps the run before it: the worker did)
+  /** A new run (its number): main thread, the stepper again; worker, { play, step, via (the view's worker.start), input }. */
+  const restart = ({ play: on = true, step: one = false, via, input: given = input, transfer = [] } = {}) => {
+    if (!worker) return begin(on) && redraw();
     const r = fresh('starting', on);
-    r.prev = prev;
+    r.prev = via && cur.current; // (the worker ends the run only once one of another kind has started)
     cur.current = r;
     try {
-      post({ type: 'start', run: r.run, view: v.id, state, input: given ?? input, play: on, step: one, via, build: ss?.build }, transfer);
+      post({ type: 'start', run: r.run, view: v.id, state, input: given, play: on, step: one, via, build: ss?.build, wasm }, transfer);
     } catch (e) {
       fail(r, `no Web Worker here: ${e.message}`);
     }
@@ -122,9 +99,9 @@ export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, 
   };
   /** The run ends (its worker too); the data goes. */
   const reset = () => {
-    if (worker) stopWorker();
-    else cur.current?.stepper?.stop?.();
-    cur.current = { ...fresh('idle', false), run: cur.current?.run ?? 0 };
+    stopWorker();
+    cur.current?.stepper?.stop?.();
+    cur.current = fresh('idle', false, cur.current?.run);
     redraw();
   };
 
@@ -135,16 +112,17 @@ export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, 
       if (r.key === key && r.stepper && !r.error && r.stepper.update?.(state)) r.state = state;
       else r = begin(true);
     }
-  } else if (!r) r = cur.current = { ...fresh('idle', false), run: 0 };
+  } else if (!r) r = cur.current = fresh('idle', false, 0);
   else if (r.state !== state) {
-    if (r.adopt) { r.key = key; r.adopt = false; }
-    if (r.key === key) {
-      r.state = state;
+    if (r.adopt) r.key = key;
+    r.adopt = false;
+    if (r.key === key || r.status === 'idle') {
+      Object.assign(r, { state, key });
       if (r.status !== 'idle' && w.current) post({ type: 'update', state });
-    } else if (r.status !== 'idle') {
+    } else {
       stopWorker();
-      r = cur.current = { ...fresh('idle', false), run: r.run };
-    } else Object.assign(r, { state, key });
+      r = cur.current = fresh('idle', false, r.run);
+    }
   }
 
   useEffect(() => () => { cur.current?.stepper?.stop?.(); stopWorker(); }, []);
@@ -161,7 +139,6 @@ export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, 
         more = stepper.step(budgetMs);
       } catch (e) {
         r.error = e.message;
-        more = false;
       }
       r.computeMs += performance.now() - t0;
       r.frames++;
@@ -177,36 +154,28 @@ export function useRunner(v, ss, state, { worker = false, budgetMs = 10, input, 
     return () => { if (id !== null) cancelFrame(id); };
   }, [r, playing]);
 
+  const live = r.status === 'paused' || r.status === 'running';
   const play = (on) => {
-    if (worker) {
-      if (r.status === 'paused' || r.status === 'running') post({ type: on ? 'play' : 'pause' });
-      return;
-    }
+    if (worker) { if (live) post({ type: on ? 'play' : 'pause' }); return; }
     r.playing = on && !r.over && !r.error;
     redraw();
   };
-  /** Paused: one step (the stepper's advance(), else one unit). */
-  const step = () => { if (worker && r.status === 'paused') post({ type: 'step' }); };
-  let seq = 0;
-  const call = (name, args) => new Promise((resolve, reject) => {
-    const id = `${r.run}:${++seq}:${name}`;
-    calls.current.set(id, { resolve, reject });
-    post({ type: 'call', id, name, args });
-  });
-  /** The next state is this run's, whatever its run key (a model file opened sets the state to the model's shape). */
-  const adopt = () => { r.adopt = true; redraw(); };
-
   let data = r.data;
   if (!worker && stepper) {
     try {
       data = stepper.data();
     } catch (e) {
       r.error ??= e.message;
-      r.status = 'error';
     }
   }
   const status = worker ? r.status : r.error ? 'error' : r.over ? 'done' : r.playing ? 'running' : 'paused';
   return { data, status, error: r.error, done: status === 'done', run: r.run, progress: r.progress, info: r.info, frames: r.frames,
-    computeMs: r.computeMs, wallMs: r.wallMs, stepper, playing: r.playing, hasWorker: !!w.current,
-    play, step, restart, reset, call, adopt, redraw };
+    computeMs: r.computeMs, wallMs: r.wallMs, stepper, playing: r.playing, hasWorker: !!w.current, play, restart, reset, redraw,
+    /** Paused: one step (the stepper's advance(), else one unit). */
+    step: () => r.status === 'paused' && post({ type: 'step' }),
+    /** A command of the view's worker hook on the run (language: 'save'); its reply (or error) goes to onMessage. */
+    call: (name, args) => post({ type: 'call', id: name, name, args }),
+    /** The next state is this run's, whatever its run key (a model file opened sets the state to the model's shape). */
+    adopt: () => { r.adopt = true; },
+  };
 }

@@ -11,8 +11,9 @@
 //        worker.start[via](ss, state, input) (language: 'open', a model
 //        file that generates without training). The wasm: the build the page
 //        runs (build, e.g. 'relaxed'; wasm: its URL when the page gives one,
-//        else the API finds it next to this file). The previous run ends
-//        once the new one has started: a start that fails leaves it.
+//        else the API finds it next to this file). The previous run ends; a
+//        run of another kind (via) ends it only once it has started (a bad
+//        model file leaves the training).
 //        step: paused after one step (below).
 //   { type: 'play' } | { type: 'pause' }  go on / hold (the work stays)
 //   { type: 'step' }   paused: one step (the stepper's advance(), else one unit)
@@ -47,8 +48,7 @@ const softscope = (build, wasm) => {
 // (the views' one list: every view module's start, measure and worker hook)
 const viewOf = async (id) => (await import('softscope/views')).view(id);
 
-let cur = null; // { run, v, stepper, playing, over }
-let looping = false;
+let cur = null; // { run, v, stepper, playing, over, looping }
 
 const post = (m, transfer) => self.postMessage(m, transfer ?? []);
 const statusOf = (r) => (r.over ? 'done' : r.playing ? 'running' : 'paused');
@@ -61,8 +61,8 @@ function end() {
 }
 
 async function play(r) {
-  if (looping) return;
-  looping = true;
+  if (r.looping) return;
+  r.looping = true;
   try {
     let posted = now();
     while (cur === r && r.playing && !r.over) {
@@ -78,7 +78,7 @@ async function play(r) {
     r.playing = false;
     fail(r, 'run', err);
   } finally {
-    looping = false;
+    r.looping = false;
   }
 }
 
@@ -95,6 +95,7 @@ async function measure(r, v, state) {
 
 async function start(m) {
   let v, stepper = null;
+  if (!m.via) end(); // (a run of another kind, a model file, ends the run only once it has started)
   try {
     v = await viewOf(m.view);
     if (!m.via && v.measure) {

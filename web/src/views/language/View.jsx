@@ -135,9 +135,14 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
   const key = runKey(v.schema, s);
   const textKey = s.corpus === 'text' ? `${text.value.length}|${text.name}|${text.value.slice(0, 64)}` : '';
 
+  const saveAs = useRef(null); // the file name of the model file asked for
   function onMessage(m) {
     const kind = kinds.current.get(m.run);
-    if (m.type === 'started' && kind?.via === 'open') {
+    if (m.id === 'save') {
+      setSaving(false);
+      if (m.type === 'reply') download(m.value.bytes, saveAs.current);
+      else setFileNote(`Save weights: ${m.message}`);
+    } else if (m.type === 'started' && kind?.via === 'open') {
       setFileNote(null);
       // a file opened here: the state takes the model's shape (Train then trains that model again); the run is of it
       if (kind.from === 'file') { set(statePatch(m.info.options)); runner.adopt(); }
@@ -174,9 +179,8 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
   const save = () => {
     setSaving(true);
     setFileNote(null);
-    const name = shownName(trained ? withSel(trained, s) : opened?.data);
-    runner.call('save').then(({ bytes }) => download(bytes, `softscope-language-${name}.ssm`), (e) => setFileNote(`Save weights: ${e.message}`))
-      .finally(() => setSaving(false));
+    saveAs.current = `softscope-language-${shownName(trained ? withSel(trained, s) : opened?.data)}.ssm`;
+    runner.call('save');
   };
 
   // model="file.ssm" (a widget): opened once its bytes are here, for the state it was given with
