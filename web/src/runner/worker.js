@@ -42,7 +42,11 @@ const message = (e) => String(e?.message ?? e);
 const instances = new Map(); // build|wasm -> Promise<Softscope>
 const softscope = (build, wasm) => {
   const key = `${build}|${wasm ?? ''}`;
-  if (!instances.has(key)) instances.set(key, createSoftscope(wasm ? { impl: build ?? 'auto', wasm } : { impl: build ?? 'auto' }));
+  if (!instances.has(key)) {
+    const p = createSoftscope(wasm ? { impl: build ?? 'auto', wasm } : { impl: build ?? 'auto' });
+    p.catch(() => instances.delete(key)); // (a failed load is tried again by the next start)
+    instances.set(key, p);
+  }
   return instances.get(key);
 };
 // (the views' one list: every view module's start, measure and worker hook)
