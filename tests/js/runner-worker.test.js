@@ -42,6 +42,9 @@ describe('the runner worker', () => {
     const done = await until((m) => m.run === 1 && m.type === 'data' && m.status === 'done');
     expect(inbox.find((m) => m.type === 'started').run).toBe(1);
     expect(done.data).toEqual(V('experiments').compute(ss, s));
+    // a view the package does not have: an error of the start, naming it
+    send({ type: 'start', run: 9, view: 'nope', state: {}, play: true, build: 'simd', wasm: WASM.simd });
+    expect((await until((m) => m.run === 9 && m.type === 'error')).message).toMatch(/no view "nope"/);
   });
 
   it('pause holds, step advances every run one slice, a display field is taken in place; another key is refused', async () => {

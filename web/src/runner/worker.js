@@ -49,8 +49,8 @@ const softscope = (build, wasm) => {
   }
   return instances.get(key);
 };
-// (the views' one list: every view module's start, measure and worker hook)
-const viewOf = async (id) => (await import('softscope/views')).view(id);
+// (the view's module only, by its folder: its start, measure and worker hook)
+const viewOf = async (id) => (await import('softscope/views/load')).loadView(id);
 
 let cur = null; // { run, v, stepper, playing, over, looping }
 
