@@ -24,7 +24,7 @@ export default defineConfig({
   // import.meta.url lookup of the .wasm files.
   optimizeDeps: { exclude: ['softscope'] },
   server: { fs: { allow: [repoRoot] } },
-  // The Performance view's Web Worker is an ES module (it imports the API,
+  // The Web Worker (src/runner/worker.js) is an ES module (it imports the API,
   // whose wasm it finds by import.meta.url, relative to the worker's file).
   worker: { format: 'es', plugins: () => [sharedWasm()] },
   build: {

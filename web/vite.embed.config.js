@@ -24,8 +24,10 @@ export default defineConfig({
   logLevel: 'warn',
   // web/ imports the package by its public entry points (package.json "exports")
   resolve: { alias: exportsAlias },
-  // The Performance view's Web Worker is an ES module (it imports the API,
-  // whose wasm it finds by import.meta.url, relative to the worker's file).
+  // The Web Worker (web/src/runner/worker.js: the Performance view's timing,
+  // the Experiments and Language views' training) is an ES module (it imports
+  // the API, whose wasm it finds by import.meta.url, relative to the worker's
+  // file, unless the page passes a URL) and the views' modules, in chunks.
   // Named like the rest of the bundle, next to embed.js: the worker's wasm is
   // then the very files the widgets load (../softscope-*.wasm).
   worker: {
@@ -49,7 +51,9 @@ export default defineConfig({
       // (and the package's entry points that only re-export: analysis/index.js, figures/index.js)
       // (and the model API, wasm/api/model.js: the package's entry re-exports createModel, which must not tie its
       // chunk to embed.js)
-      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|api\/model\.js|figures\/index\.js|views\/(index|files)\.js)/.test(id) },
+      // (and the state's entry, state/schema.js, which re-exports runKey (state/run-key.js): the runner and the
+      // progressive views' chunks take that from it without tying the (de)serializer, which embed.js holds, to them)
+      treeshake: { moduleSideEffects: (id) => !/wasm\/(analysis\/|api\/model\.js|figures\/index\.js|views\/(index|files)\.js|state\/schema\.js)/.test(id) },
       output: {
         entryFileNames: 'embed.js',
         chunkFileNames: 'embed-[name]-[hash].js',
@@ -61,7 +65,7 @@ export default defineConfig({
         codeSplitting: {
           includeDependenciesRecursively: false,
           groups: [
-            // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (its Web
+            // the Performance view's timing (builds, runner, plain-JS references): the widget never loads it (the Web
             // Worker is a bundle of its own), only the view module's measure() for Node names it, dynamically
             { name: 'timing', priority: 3, test: /wasm\/views\/performance\/(measure|runner|builds)\.js|wasm\/analysis\/(race|plain-js)\.js/ },
             // what the Language view takes from the Experiments view (the schema's lists of trainable normalizers and
@@ -70,6 +74,9 @@ export default defineConfig({
             { name: 'experiments-shared', priority: 3, test: /wasm\/views\/experiments\/schema\.js|wasm\/figures\/experiments-plot\.js/ },
             // Preact, its hooks and its JSX runtime in one chunk (every widget loads all three)
             { name: 'preact', priority: 3, test: /node_modules\/preact\// },
+            // the runner of the views whose numbers take long (useRunner) and the steppers' protocol: only those views
+            // load it
+            { name: 'runner', priority: 3, test: /web\/src\/runner\/|wasm\/views\/stepper\.js/ },
             // a decoding stage's control (the Sampling and Language views'): only those views load it
             { name: 'stage-row', priority: 3, test: /web\/src\/components\/StageRow\.jsx/ },
             // the Language view's check of a results file: loaded with the first results="…" file only

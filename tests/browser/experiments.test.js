@@ -119,7 +119,7 @@ describe('the Experiments tab', () => {
     await page.waitForSelector('[data-experiments-status="stopped"]');
     const kept = await values();
     expect(kept.length).toBeGreaterThan(0);
-    expect(await page.$eval('[data-status]', (p) => p.textContent)).toMatch(/^stopped at step \d+ of 20,000/);
+    expect(await page.$eval('[data-status]', (p) => p.textContent)).toMatch(/^stopped at step [\d,]+ of 20,000/);
     await page.waitForTimeout(600); // (four posting intervals)
     expect(await values()).toEqual(kept);
     expect(Number(await page.$eval('[role=progressbar]', (b) => b.getAttribute('aria-valuenow')))).toBeLessThan(100);

@@ -14,7 +14,7 @@
 // quantisation) and has the run controls: 77 kB, with its training and generation in its Web Worker.
 
 import { describe, it, expect } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
@@ -37,6 +37,10 @@ describe.runIf(have)('the embed bundle', () => {
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   // one chunk per view (its schema, model, figure and View), loaded on demand by embed.js
   const views = manifest[entry]?.dynamicImports ?? [];
+  // the one Web Worker (web/src/runner/worker.js: any view's long work) and its chunks, named embed-worker-*
+  const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/runner/worker.js');
+  const workerFiles = have ? readdirSync(DIR).filter((f) => /^embed-worker-.*\.js$/.test(f)) : [];
+  const inWorker = (text) => workerFiles.some((f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(text));
 
   it('one widget of any view downloads at most 68 kB of JavaScript, gzipped (the Language widget 77 kB)', () => {
     expect(views.length).toBeGreaterThanOrEqual(7);
@@ -53,43 +57,37 @@ describe.runIf(have)('the embed bundle', () => {
     const perf = views.find((v) => manifest[v].name === 'performance');
     expect(perf).toBeDefined();
     const files = [...closure([entry, perf])].map((k) => manifest[k].file);
-    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/performance/worker.js');
     expect(worker, 'the worker is a file of the bundle').toBeDefined();
     expect(files).not.toContain(worker.file);
+    expect(files.some((f) => /^embed-worker-/.test(f))).toBe(false);
     expect(files.some((f) => /embed-timing-/.test(f))).toBe(false);
-    console.log(`embed: the Performance worker, gzipped: ${gz(worker.file)} B`);
+    console.log(`embed: the worker and its chunks, gzipped: ${JSON.stringify(Object.fromEntries(workerFiles.map((f) => [f, gz(f)])))} B`);
   });
 
   it('the Experiments widget loads neither its worker nor the training code (the model API) until Train', () => {
     const exp = views.find((v) => manifest[v].name === 'experiments');
     expect(exp).toBeDefined();
     const files = [...closure([entry, exp])].map((k) => manifest[k].file);
-    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/experiments/worker.js');
-    expect(worker, 'the worker is a file of the bundle').toBeDefined();
-    expect(files).not.toContain(worker.file);
+    expect(files.some((f) => /^embed-worker-/.test(f))).toBe(false);
     // createModel's own message (wasm/api/model.js): in the worker, in no widget's download
     const MODEL = 'options.trainN';
     const has = (f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(MODEL);
-    expect(has(worker.file), 'the worker trains').toBe(true);
+    expect(inWorker(MODEL), 'the worker trains').toBe(true);
     for (const v of views) expect([...closure([entry, v])].map((k) => manifest[k].file).filter(has), manifest[v].name).toEqual([]);
-    console.log(`embed: the Experiments worker, gzipped: ${gz(worker.file)} B`);
   });
 
   it('the Language widget loads neither its worker nor the training and model-file code until Train or a model file', () => {
     const lang = views.find((v) => manifest[v].name === 'language');
     expect(lang).toBeDefined();
     const files = [...closure([entry, lang])].map((k) => manifest[k].file);
-    const worker = Object.values(manifest).find((m) => m.isWorker && m.src === 'src/views/language/worker.js');
-    expect(worker, 'the worker is a file of the bundle').toBeDefined();
-    expect(files).not.toContain(worker.file);
+    expect(files.some((f) => /^embed-worker-/.test(f))).toBe(false);
     // createModel's and loadLanguageModel's own messages (wasm/api/model.js, wasm/analysis/language.js): in the worker only
     for (const text of ['options.trainN', 'softscope.loadLanguageModel', 'softscope.createLanguageModel']) {
       const has = (f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(text);
-      expect(has(worker.file), `the worker has ${text}`).toBe(true);
+      expect(inWorker(text), `the worker has ${text}`).toBe(true);
       for (const v of views) expect([...closure([entry, v])].map((k) => manifest[k].file).filter(has), `${manifest[v].name}: ${text}`).toEqual([]);
     }
     // nor the Experiments view's chunk (only what the two share)
     expect(files.filter((f) => /embed-experiments-[\w-]{8}\.js$/.test(f))).toEqual([]);
-    console.log(`embed: the Language worker, gzipped: ${gz(worker.file)} B`);
   });
 });

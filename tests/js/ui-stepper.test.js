@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-// useStepper (web/src/hooks.js), the one frame loop of the progressive
+// useRunner (web/src/runner/useRunner.js) on the main thread, the one frame loop of the progressive
 // views: a slice per frame until the stepper says it is done; a new state
 // goes to update() (taken in place: the work goes on) or starts the work
 // over (the old stepper stopped); pause lands before the next slice; a
 // throwing step is an error status, not an exception.
 import { describe, it, expect, vi } from 'vitest';
 import { h, render } from 'preact';
-import { useStepper } from '../../web/src/hooks.js';
+import { useRunner } from '../../web/src/runner/useRunner.js';
 
 // A view whose work is `total` units, one per step; update() keeps a state with the same total.
 function countingView(log) {
@@ -30,7 +30,7 @@ function mount(v, state) {
   document.body.appendChild(root);
   const box = {};
   function Probe({ s }) {
-    box.run = useStepper(v, null, s);
+    box.run = useRunner(v, null, s);
     return h('span', null, JSON.stringify(box.run.data));
   }
   const show = (s) => render(h(Probe, { s }), root);
@@ -38,7 +38,7 @@ function mount(v, state) {
   return { box, show, unmount: () => { render(null, root); root.remove(); } };
 }
 
-describe('useStepper', () => {
+describe('useRunner on the main thread', () => {
   it('runs a slice per frame to the end; the data is the stepper\'s', async () => {
     const log = [], m = mount(countingView(log), { total: 5, label: 'a' });
     expect(m.box.run.status).toBe('running');

@@ -9,10 +9,9 @@
 // models, the same text as a fresh run's); stop() frees every model.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
-import { defaults, toHash, parse, entries } from '../../wasm/state/schema.js';
+import { defaults, toHash, parse, entries, runKey } from '../../wasm/state/schema.js';
 import { language as view } from '../../wasm/views/language/index.js';
 import { start, table, SLICE } from '../../wasm/views/language/model.js';
-import { trainingKey } from '../../wasm/views/language/schema.js';
 import { VIEW_IDS } from '../../wasm/views/index.js';
 import { viewState } from './support/view-harness.js';
 import { WASM } from './support/wasm-paths.js';
@@ -48,7 +47,7 @@ describe('language view: state', () => {
     const back = read(toHash(schema, s, ss)).state;
     expect(read(toHash(schema, s, ss)).notices).toEqual([]);
     expect(back).toEqual(s);
-    expect(trainingKey(back)).toBe(trainingKey(s));
+    expect(runKey(schema, back)).toBe(runKey(schema, s));
   });
 
   it('refuses a prompt too long or with a control character, keeping the default', () => {

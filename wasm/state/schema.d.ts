@@ -12,6 +12,8 @@ export interface Field {
   label?: string;
   help?: string;
   default?: unknown;
+  /** The field changes only what is drawn of a run (or a part redone in place): runKey leaves it out. */
+  display?: boolean;
   [more: string]: unknown;
 }
 
@@ -25,6 +27,8 @@ export interface Schema {
 /** A key that kept its default: what was given and why it was refused. */
 export interface Notice { key: string; value: string; reason: string }
 
+/** The state without its display fields, as one string: equal when the same run is meant (the work is kept). */
+export function runKey(schema: Schema, state: State): string;
 /** The default state of a schema (a fresh object). */
 export function defaults(schema: Schema, ss: Softscope): State;
 /** A state from [key, value] entries; never throws (bad values keep their defaults, with notices; a link past LINK_LIMITS keeps them all, with one notice). Every key of the state lies inside its field's bounds. */

@@ -25,6 +25,14 @@
 // not written (e.g. logits unless the preset is custom). `implies` sets other
 // keys when this one is read (logits given => preset custom). A schema's
 // `finish(state, ctx)` restores invariants after a parse (derived values).
+// `display: true`: the field does not change the run's work, only what is
+// drawn of it (the run shown, a layer, the pace) or a part the running
+// stepper redoes in place from that work (a generation of the trained
+// models, a panel computed on the spot); runKey() leaves it out, and that
+// one key decides everywhere whether a new state is the same run (taken in
+// place) or a new one (the work starts over): the playground's runner, the
+// worker, the steppers' update(). Links, attributes and --state hold display
+// fields like any other.
 //
 // parse() never throws: a value that is malformed, out of range or unknown
 // keeps its default and is reported in `notices` ({ key, value, reason }),
@@ -36,6 +44,7 @@
 import { conform, inRange, rangeOf, LINK_LIMITS, CONTROL_RE } from './bounds.js';
 
 export { rangeOf, LINK_LIMITS };
+export { runKey } from './run-key.js';
 
 const NAME_RE = /^[a-z][a-z0-9_]*$/;
 

@@ -20,6 +20,8 @@ export interface Stepper<D = ViewData> {
   data(): D;
   /** A new state: true when taken in place (the work goes on), false when the work must start over. */
   update?(state: State): boolean;
+  /** One step of a Step button; true while work remains. */
+  advance?(): boolean;
   /** Frees what the stepper holds (a stale run). */
   stop?(): void;
 }
@@ -46,6 +48,11 @@ export interface View<D = ViewData> {
   colors(ss: Softscope): Map<string, string>;
   /** A measured view: state -> timings (async). */
   measure?(state: State, options?: { onProgress?: (p: { done: number; total: number; kernel?: string }) => void }): Promise<unknown>;
+  /** What the playground's Web Worker offers beyond start and measure: other runs, and commands on the run. */
+  worker?: {
+    start?: Record<string, (ss: Softscope, state: State, input?: unknown) => Stepper<D>>;
+    calls?: Record<string, (stepper: Stepper<D>, args?: unknown) => unknown>;
+  };
 }
 
 /** The views in tab order. */

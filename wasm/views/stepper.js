@@ -9,12 +9,14 @@
 //                   In place only when the numbers stay those of a fresh
 //                   start for the new state (a display key, the pace): the
 //                   state of an export, a link or a widget then always
-//                   regenerates its data (`softscope figure --state`)
+//                   regenerates its data (`softscope figure --state`); the
+//                   rule is the run key (state/schema.js runKey)
+//   advance()       (optional) one step of a Step button
 //   stop()          (optional) frees what the stepper holds (a stale run)
 // and its compute is the stepper run to the end (finish), so a headless
 // figure and the playground's last frame show the same numbers. The
-// playground runs a stepper a slice per animation frame (web/src/hooks.js,
-// useStepper).
+// playground runs a stepper a slice per animation frame or in its Web Worker
+// (web/src/runner/useRunner.js).
 
 /** The stepper's data once every slice has run (compute of a progressive view); stops it. */
 export function finish(stepper) {

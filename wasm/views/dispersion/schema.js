@@ -20,7 +20,7 @@ export const schema = {
     { key: 'seed', type: 'number', label: 'seed', integer: true, min: 0, max: 2 ** 31 - 1, default: D.seed },
     { key: 'nmax', type: 'number', label: 'n max', pow2: true, min: 16, max: DISPERSION_N_MAX, default: 2 ** 16 },
     { key: 'ppo', type: 'number', label: 'points per octave', integer: true, min: 1, max: 4, default: 2 },
-    { key: 'plog', type: 'bool', label: 'log-scale probability', default: false },
+    { key: 'plog', type: 'bool', label: 'log-scale probability', default: false, display: true },
     { key: 'params', type: 'params', scope: 'shared',
       kernels: (s, ss) => ss.kernels('normalizer').filter((k) => s.kernels.includes(k.name)) },
   ],

@@ -9,10 +9,6 @@ export const experimentsDisplay: Omit<View, 'compute' | 'start'>;
 
 /** Most normalizers trained side by side. */
 export const MAX_NORMALIZERS: number;
-/** The keys that only change what is shown (sel): the stepper takes them in place. */
-export const DISPLAY_KEYS: readonly string[];
-/** The state without its display keys as one string: equal when the same training is meant. */
-export function trainingKey(state: Record<string, unknown>): string;
 /** Training-batch accuracy that counts as reached (0.95). */
 export const REACHED: number;
 /** The view's own optimizer defaults where the registry's are too slow for a short run. */

@@ -33,5 +33,5 @@ export default experiments;
 
 // What the playground's View builds its controls from.
 export { experimentOptions } from './model.js';
-export { trainable, panelQuantizers, TRAIN_DEFAULTS, MAX_NORMALIZERS, DISPLAY_KEYS, trainingKey } from './schema.js';
+export { trainable, panelQuantizers, TRAIN_DEFAULTS, MAX_NORMALIZERS } from './schema.js';
 export { testLengths, REACHED } from '../../analysis/experiments.js';

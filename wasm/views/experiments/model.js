@@ -19,7 +19,8 @@
 import { startExperiment, testLengths, BITS, TRAIN_MIN } from '../../analysis/experiments.js';
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
-import { TRAIN_DEFAULTS, trainingKey } from './schema.js';
+import { TRAIN_DEFAULTS, schema } from './schema.js';
+import { runKey } from '../../state/run-key.js';
 import { finish } from '../stepper.js';
 
 /** The analysis options of a state (analysis/experiments.js startExperiment). */
@@ -41,8 +42,8 @@ const selIndex = (s) => Math.max(0, s.sel === null ? 0 : s.normalizers.indexOf(s
 /**
  * The experiment as a stepper (views/stepper.js): step(budgetMs) trains
  * round robin, then tests, maps and quantizes (analysis/experiments.js);
- * update(state) takes only a new `sel` in place (any other key changes the
- * numbers: a new run); stop() frees the models.
+ * update(state) takes a state of the same run key in place (a new `sel`, the
+ * schema's display field; any other key changes the numbers: a new run); stop() frees the models.
  */
 export function start(ss, s) {
   const run = startExperiment(ss, experimentOptions(ss, s));
@@ -51,7 +52,7 @@ export function start(ss, s) {
     step: (budgetMs) => run.step(budgetMs),
     data: () => ({ ...run.data(), sel: selIndex(cur) }),
     update(t) {
-      if (trainingKey(t) !== trainingKey(cur)) return false;
+      if (runKey(schema, t) !== runKey(schema, cur)) return false;
       cur = t;
       return true;
     },

@@ -69,7 +69,7 @@ export const schema = {
       default: (ss) => WANTED_QUANT.filter((n) => panelQuantizers(ss).includes(n)) },
     { key: 'normParams', type: 'params', scope: 'kernel', label: 'normalizer parameters',
       kernels: (s, ss) => ss.kernels('normalizer').filter((k) => s.normalizers.includes(k.name)) },
-    { key: 'sel', type: 'choice', label: 'attention of', options: trainable, default: null },
+    { key: 'sel', type: 'choice', label: 'attention of', options: trainable, default: null, display: true },
     { key: 'mapN', type: 'number', label: 'map example length', integer: true, min: 4, max: 64, default: 16 },
     { key: 'seed', type: 'number', label: 'seed', integer: true, min: 0, max: 2 ** 31 - 1, default: 0 },
   ],
@@ -81,9 +81,3 @@ export const schema = {
     return s;
   },
 };
-
-// The keys that only change what is shown (the stepper takes a new value in place; the View only redraws): every
-// other key changes the numbers, a new run.
-export const DISPLAY_KEYS = ['sel'];
-/** The state without its display keys, as one string (key order aside): equal when the same training is meant. */
-export const trainingKey = (s) => JSON.stringify(Object.keys(s).filter((k) => !DISPLAY_KEYS.includes(k)).sort().map((k) => [k, s[k]]));

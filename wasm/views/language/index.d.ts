@@ -29,14 +29,10 @@ export const PROMPT_MAX: number;
 export const LENGTH_MAX: number;
 /** nanoGPT's baby-GPT optimizer defaults (lr 1e-3, beta2 0.99, weight_decay 0.1). */
 export const LM_OPT_DEFAULTS: Readonly<Record<string, number>>;
-/** Keys whose change keeps the trained models: VIEW_KEYS (the figure picks), GENERATION_KEYS (the generation is
- *  redone), INSPECT_KEYS (the inspection is redone). */
-export const DISPLAY_KEYS: readonly string[];
-export const VIEW_KEYS: readonly string[];
+/** Display fields (the schema's `display: true`; they keep the trained models) whose change redoes the generation
+ *  (GENERATION_KEYS) or the inspection (INSPECT_KEYS). */
 export const GENERATION_KEYS: readonly string[];
 export const INSPECT_KEYS: readonly string[];
-/** The state without its display keys as one string: equal when the same training is meant. */
-export function trainingKey(state: Record<string, unknown>): string;
 /** The generation's keys as one string. */
 export function generationKey(state: Record<string, unknown>): string;
 /** Bit widths of the quantisation panel. */

@@ -4,6 +4,7 @@
 // compute(ss, state, { text }) (corpus 'text').
 import { schema } from './schema.js';
 import { compute, start, table, describe } from './model.js';
+import { openModel } from './opened.js';
 import { LanguageFigure, languageHeight } from '../../figures/language.js';
 import { kernelColors } from '../../figures/palette.js';
 
@@ -16,6 +17,9 @@ const colors = (ss) => kernelColors(ss, 'normalizer');
 export const language = {
   id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
   Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
+  // the playground's worker (web/src/runner/worker.js): a run of a model file ('open': generates without training),
+  // and the model file of the run shown ('save')
+  worker: { start: { open: openModel }, calls: { save: (stepper) => ({ bytes: stepper.save() }) } },
 };
 
 // The view without its training (no compute or start, and with them no model API): what a page that only draws needs
@@ -29,6 +33,5 @@ export default language;
 
 // What the playground's View builds its controls from.
 export { languageOptions, decodingOf, BITS, MAP_MAX, SINK_THRESHOLD } from './model.js';
-export { MAX_NORMALIZERS, CORPORA, PROMPT_MAX, LENGTH_MAX, LM_OPT_DEFAULTS, DISPLAY_KEYS, VIEW_KEYS, GENERATION_KEYS, INSPECT_KEYS,
-  trainingKey, generationKey } from './schema.js';
+export { MAX_NORMALIZERS, CORPORA, PROMPT_MAX, LENGTH_MAX, LM_OPT_DEFAULTS, GENERATION_KEYS, INSPECT_KEYS, generationKey } from './schema.js';
 export { trainable, panelQuantizers } from '../experiments/schema.js';

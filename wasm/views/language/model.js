@@ -66,7 +66,8 @@ import { quantizedAccuracy, ptqBits } from '../../analysis/ptq.js';
 import { decodeStages, stageParam } from '../../analysis/decoding.js';
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
-import { optimizerDefaults, trainingKey, generationKey } from './schema.js';
+import { optimizerDefaults, generationKey, schema } from './schema.js';
+import { runKey } from '../../state/run-key.js';
 import { finish } from '../stepper.js';
 
 /** Steps a run trains before the next takes its turn. */
@@ -79,6 +80,8 @@ export const VAL_POINTS = 20;
 export const VAL_WINDOWS = 16, EVAL_WINDOWS = 64, QUANT_WINDOWS = 32;
 /** The longest window whose attention maps the data keeps (the first MAP_MAX queries and keys: causal attention of the prefix). */
 export const MAP_MAX = 128;
+// a single step's most units (a slice of every run, when they are many or slow)
+const STEP_UNITS = 400;
 /** Bit widths of the quantisation panel. */
 export const BITS = [2, 3, 4, 8];
 /** Length generalisation: windows of these multiples of the context. */
@@ -389,8 +392,20 @@ export function start(ss, s, { text } = {}) {
         })),
       };
     },
+    /** One step of the Step button: every live run trains one more slice (SLICE steps), or, past training, the
+     *  next unit of work; whether work remains. */
+    advance() {
+      const training = phase === 'train' && runs.some((r) => live(r) && r.step < s.steps);
+      const before = runs.map((r) => r.step);
+      for (let k = 0; k < STEP_UNITS; k++) {
+        const more = this.step(0);
+        if (!more || !training || phase !== 'train') return more;
+        if (runs.every((r, i) => !live(r) || r.step > before[i] || r.step >= s.steps)) return more;
+      }
+      return !over;
+    },
     update(t) {
-      if (trainingKey(t) !== trainingKey(cur)) return false;
+      if (runKey(schema, t) !== runKey(schema, cur)) return false;
       cur = t;
       return true;
     },

@@ -81,18 +81,18 @@ export const schema = {
     { key: 'normParams', type: 'params', scope: 'kernel', label: 'normalizer parameters',
       kernels: (s, ss) => ss.kernels('normalizer').filter((k) => s.normalizers.includes(k.name)) },
     { key: 'seed', type: 'number', label: 'seed', help: 'the initial weights and the batches (every run the same)', integer: true, min: 0, max: 2 ** 31 - 1, default: 0 },
-    // display keys
-    { key: 'sel', type: 'choice', label: 'run shown', options: trainable, default: null },
-    { key: 'layer', type: 'number', label: 'attention of layer', integer: true, min: 0, max: 7, default: 0 },
-    { key: 'head', type: 'number', label: 'head with its tokens', integer: true, min: 0, max: 7, default: 0 },
-    { key: 'prompt', type: 'text', label: 'prompt', maxLength: PROMPT_MAX, default: '' },
-    { key: 'length', type: 'number', label: 'tokens to generate', integer: true, min: 1, max: LENGTH_MAX, log: true, default: 120 },
+    // display fields (state/schema.js): a change keeps the trained models
+    { key: 'sel', type: 'choice', label: 'run shown', options: trainable, default: null, display: true },
+    { key: 'layer', type: 'number', label: 'attention of layer', integer: true, min: 0, max: 7, default: 0, display: true },
+    { key: 'head', type: 'number', label: 'head with its tokens', integer: true, min: 0, max: 7, default: 0, display: true },
+    { key: 'prompt', type: 'text', label: 'prompt', maxLength: PROMPT_MAX, default: '', display: true },
+    { key: 'length', type: 'number', label: 'tokens to generate', integer: true, min: 1, max: LENGTH_MAX, log: true, default: 120, display: true },
     { key: 'on', type: 'names', label: 'decoding stages on', options: (ss) => decodeStages(ss).map((k) => k.name),
-      default: (ss) => decodeStages(ss).map((k) => k.name).filter((n) => WANTED_ON.includes(n)) },
+      default: (ss) => decodeStages(ss).map((k) => k.name).filter((n) => WANTED_ON.includes(n)), display: true },
     // one value per stage, keyed by the stage's name (the Sampling view's shape)
-    { key: 'stages', type: 'params', kernels: (s, ss) => decodeStages(ss), paramKey: (k, p) => (p.name === k.stage_param ? k.name : null) },
-    { key: 'genSeed', type: 'number', label: 'generation seed', integer: true, min: 0, max: 2 ** 31 - 1, default: 1 },
-    { key: 'genStep', type: 'number', label: 'candidates of step (0: the last)', integer: true, min: 0, max: LENGTH_MAX, default: 0 },
+    { key: 'stages', type: 'params', kernels: (s, ss) => decodeStages(ss), paramKey: (k, p) => (p.name === k.stage_param ? k.name : null), display: true },
+    { key: 'genSeed', type: 'number', label: 'generation seed', integer: true, min: 0, max: 2 ** 31 - 1, default: 1, display: true },
+    { key: 'genStep', type: 'number', label: 'candidates of step (0: the last)', integer: true, min: 0, max: LENGTH_MAX, default: 0, display: true },
   ],
   // heads divide d (the largest count <= heads that does); warm-up fits in the run; sel is a trained normalizer; the
   // layer and head shown exist; the stages in registry order
@@ -111,16 +111,11 @@ export const schema = {
   },
 };
 
-/** Keys that only choose what is shown (the figure picks; nothing is recomputed). */
-export const VIEW_KEYS = ['sel', 'head', 'genStep'];
+// (every display field keeps the trained models: state/schema.js runKey; of those, these redo a part of the work)
 /** Keys whose change redoes the generation of every run (no training). */
 export const GENERATION_KEYS = ['prompt', 'length', 'on', 'stages', 'genSeed'];
 /** Keys whose change redoes the inspection (the maps of another layer). */
 export const INSPECT_KEYS = ['layer'];
-/** Every key a change of which keeps the trained models. */
-export const DISPLAY_KEYS = [...VIEW_KEYS, ...GENERATION_KEYS, ...INSPECT_KEYS];
 const keyOf = (s, keys) => JSON.stringify(keys.map((k) => [k, s[k]]));
-/** The state without its display keys, as one string (key order aside): equal when the same training is meant. */
-export const trainingKey = (s) => JSON.stringify(Object.keys(s).filter((k) => !DISPLAY_KEYS.includes(k)).sort().map((k) => [k, s[k]]));
 /** The generation's keys as one string. */
 export const generationKey = (s) => keyOf(s, GENERATION_KEYS);

@@ -4,7 +4,8 @@
 // few steps per animation frame, compute() runs it to the last step.
 import { lossValue, lossRange, makeRuns, advanceRuns, runSummary, running, trajectoryMetrics }
   from '../../analysis/trajectories.js';
-import { RACE_DEFAULTS } from './schema.js';
+import { RACE_DEFAULTS, schema } from './schema.js';
+import { runKey } from '../../state/run-key.js';
 import { kernelParams } from '../../analysis/params.js';
 import { finish } from '../stepper.js';
 
@@ -86,10 +87,10 @@ export function raceData(race) {
   };
 }
 
-// What the race's numbers depend on: a change here starts a new race (the
-// hyperparameters too: a race whose lr changed at step 150 is not the race
-// of its link, which `softscope figure` would compute from step 0).
-const raceKey = (s) => JSON.stringify([s.fn, s.start, s.kernels, s.steps, s.noise, s.clip, s.seed, s.schedule, s.warmup, s.params]);
+// What the race's numbers depend on: every key but the display fields (the
+// pace, the optimizer whose hyperparameters are shown); a change starts a new
+// race (the hyperparameters too: a race whose lr changed at step 150 is not
+// the race of its link, which `softscope figure` would compute from step 0).
 
 /**
  * The race as a stepper (wasm/views/stepper.js). Its pace is counted, not
@@ -107,7 +108,7 @@ export function start(ss, s) {
     over: () => raceOver(race),
     data: () => raceData(race),
     update(t) {
-      if (raceKey(t) !== raceKey(cur)) return false;
+      if (runKey(schema, t) !== runKey(schema, cur)) return false;
       cur = t;
       return true;
     },

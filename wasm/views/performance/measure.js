@@ -1,6 +1,6 @@
 // A whole measurement for a state: load the builds, time the kernels
 // (runner.js), and say where it ran. The Web Worker of the playground
-// (web/src/views/performance/worker.js) and `softscope figure performance`
+// (web/src/runner/worker.js) and `softscope figure performance`
 // both call this; it returns the timings the model reads.
 import { loadBuilds } from './builds.js';
 import { runTimings } from './runner.js';

@@ -11,6 +11,8 @@ import { drawStepper, drawStats } from './draws.js';
 import { relaxedSamples, estimatorGrid } from './gumbel.js';
 import { N_MAX } from '../../analysis/presets.js';
 import { finish } from '../stepper.js';
+import { schema } from './schema.js';
+import { runKey } from '../../state/run-key.js';
 
 /** Up to here a vocabulary is drawn as bars in token order (and edited); beyond, by rank. */
 export const BARS_MAX = N_MAX;
@@ -66,9 +68,9 @@ export function figureData(dec, draws, gumbel, estimators) {
   return out;
 }
 
-// What the draws depend on: a change elsewhere (the Gumbel-Softmax
-// controls) leaves the running draws alone.
-const drawsKey = (s) => JSON.stringify([s.preset, s.n, s.vocab, s.seed, s.logits, s.on, s.stages, s.draws]);
+// The draws depend on every key but the display fields: a change of those
+// (the Gumbel-Softmax controls) leaves the running draws alone; their panel
+// is computed again when its own keys changed.
 const gumbelKey = (s) => JSON.stringify([s.tri, s.tau, s.seed, s.m, s.relaxed, s.hard]);
 const estimatorsKey = (s) => JSON.stringify([s.tri, s.target, s.seed]);
 
@@ -107,7 +109,7 @@ export function start(ss, s) {
       return figureData(dec, draws, gumbel.v, estimators.v);
     },
     update(t) {
-      if (drawsKey(t) !== drawsKey(cur)) return false;
+      if (runKey(schema, t) !== runKey(schema, cur)) return false;
       cur = t;
       return true;
     },

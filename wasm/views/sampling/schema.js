@@ -36,13 +36,14 @@ export const schema = {
     { key: 'stages', type: 'params', kernels: (s, ss) => decodeStages(ss), paramKey: (k, p) => (p.name === k.stage_param ? k.name : null) },
     { key: 'draws', type: 'number', label: 'N draws', help: 'drawn in batches per frame; any change restarts them',
       integer: true, log: true, min: 100, max: 100000, default: 10000 },
-    { key: 'tri', type: 'numbers', label: 'three logits', min: -TRI_LIMIT, max: TRI_LIMIT, length: [3, 3], default: [1.5, 0.5, -1] },
-    { key: 'tau', type: 'number', label: 'τ', help: 'the relaxation temperature', min: 0.05, max: 10, log: true, default: 1 },
-    { key: 'm', type: 'number', label: 'M samples', integer: true, log: true, min: 10, max: 1000, default: 300 },
+    // the Gumbel-Softmax panel (display fields: computed on the spot from them, the running draws go on)
+    { key: 'tri', type: 'numbers', label: 'three logits', min: -TRI_LIMIT, max: TRI_LIMIT, length: [3, 3], default: [1.5, 0.5, -1], display: true },
+    { key: 'tau', type: 'number', label: 'τ', help: 'the relaxation temperature', min: 0.05, max: 10, log: true, default: 1, display: true },
+    { key: 'm', type: 'number', label: 'M samples', integer: true, log: true, min: 10, max: 1000, default: 300, display: true },
     { key: 'relaxed', type: 'choice', label: 'relaxed sampler', options: relaxedSamplers,
-      default: (ss) => (relaxedSamplers(ss).includes('gumbel_softmax') ? 'gumbel_softmax' : relaxedSamplers(ss)[0] ?? '') },
-    { key: 'hard', type: 'bool', label: 'hard (straight-through)', default: false },
-    { key: 'target', type: 'numbers', label: 'target', min: -TARGET_LIMIT, max: TARGET_LIMIT, length: [3, 3], default: [1, 0, 0] },
+      default: (ss) => (relaxedSamplers(ss).includes('gumbel_softmax') ? 'gumbel_softmax' : relaxedSamplers(ss)[0] ?? ''), display: true },
+    { key: 'hard', type: 'bool', label: 'hard (straight-through)', default: false, display: true },
+    { key: 'target', type: 'numbers', label: 'target', min: -TARGET_LIMIT, max: TARGET_LIMIT, length: [3, 3], default: [1, 0, 0], display: true },
   ],
   // Stages in registry order; logits follow the preset unless edited (custom).
   finish(s, ss) {

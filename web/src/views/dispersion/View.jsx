@@ -6,14 +6,14 @@
 import { useRef, useState } from 'preact/hooks';
 import { fmt } from 'softscope/figures';
 import { Fields, shown } from '../../controls/Field.jsx';
-import { useStepper } from '../../hooks.js';
+import { useRunner } from '../../runner/useRunner.js';
 import { mergeDisplay } from './display.js';
 
 const KIND_HELP = { constant: 'every distractor is 0', gaussian: 'distractors ~ N(0, scale²)', uniform: 'distractors ~ U[−scale, scale)' };
 const cell = (v) => (Number.isFinite(v) ? fmt(v, 4) : '—');
 
 export function DispersionView({ ss, v, state: s, set, colors, controls, Layout }) {
-  const sweep = useStepper(v, ss, s);
+  const sweep = useRunner(v, ss, s);
   const [hover, setHover] = useState(null);
   // The curves as drawn: merged with the previous run's after each frame.
   const drawn = useRef({ display: null, run: 0, frames: -1 });

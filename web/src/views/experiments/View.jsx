@@ -3,19 +3,17 @@
 // model size, optimizer and its hyperparameters, schedule, steps, test and
 // quantisation) set the state; Train, Stop and a progress bar stand over the
 // figure (the layout's `actions`: a widget shows them even with
-// controls="none"). Training runs in a Web Worker (worker.js): the main
-// thread only draws the data it posts, so the page keeps painting. Stop ends
-// the run and keeps its last numbers, marked stopped; a changed state that
-// needs training again stops the run and empties the figure ("press Train");
-// a display key (sel: whose attention map and head measures) only redraws.
+// controls="none"). Training runs in the Web Worker of useRunner (the
+// view's stepper): the main thread only draws the data it posts, so the page
+// keeps painting. Stop holds the run and keeps its last numbers, marked
+// stopped; a state of another run key (state/schema.js runKey) ends the run
+// and empties the figure ("press Train"); a display field (sel: whose
+// attention map and head measures) only redraws.
 // A widget with results="file.json" draws that file's numbers (checked by
 // checkResults) until its state changes or Train is pressed.
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
-import { trainingKey } from 'softscope/views/experiments';
-
-// Vite bundles the worker and its wasm next to the script (playground and embed bundle alike).
-const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+import { runKey } from 'softscope/state';
+import { useRunner } from '../../runner/useRunner.js';
 
 // The data with sel (an index into runs) of the state's sel (a normalizer's name; null: the first).
 function withSel(d, s) {
@@ -27,57 +25,16 @@ const stepsDone = (d) => Math.max(0, ...d.runs.map((r) => r.step ?? 0));
 const PHASE = { train: 'training', test: 'testing every length', quantize: 'quantizing the weights', done: 'finishing' };
 
 export function ExperimentsView({ ss, v, state: s, set, colors, controls, Layout, results = null }) {
-  const [run, setRun] = useState({ status: 'idle' });
-  const [trained, setTrained] = useState(null);
-  const worker = useRef(null);
-  const key = trainingKey(s);
-
-  const stop = () => { worker.current?.terminate(); worker.current = null; };
-  // a state that needs training again: the run stops, its numbers are not of this state. Only a key other than the
-  // one last seen: a Train pressed before the first render's effects ran (a test's click, a fast hand) is kept.
-  const seenKey = useRef(key);
-  useEffect(() => {
-    if (seenKey.current === key) return;
-    seenKey.current = key;
-    stop(); setTrained(null); setRun({ status: 'idle' });
-  }, [key]);
-  useEffect(() => stop, []);
-
-  const train = () => {
-    stop();
-    setTrained(null);
-    let w;
-    try {
-      w = startWorker();
-    } catch (e) {
-      setRun({ status: 'error', error: `no Web Worker here: ${e.message}` });
-      return;
-    }
-    const t0 = performance.now();
-    worker.current = w;
-    setRun({ status: 'running', t0 });
-    w.onmessage = ({ data: m }) => {
-      if (worker.current !== w) return;
-      if (m.type === 'data') setTrained(m.data);
-      else if (m.type === 'done') {
-        setTrained(m.data);
-        setRun({ status: 'done', ms: performance.now() - t0 });
-        stop();
-      } else {
-        setRun({ status: 'error', error: m.message });
-        stop();
-      }
-    };
-    w.onerror = (e) => {
-      if (worker.current !== w) return;
-      setRun({ status: 'error', error: e.message || 'the worker failed to start' });
-      stop();
-    };
-    w.postMessage({ state: s });
-  };
+  const runner = useRunner(v, ss, s, { worker: true });
+  // (Stop pauses the worker's run: its last numbers stay, marked stopped)
+  const run = { status: runner.status === 'starting' ? 'running' : runner.status === 'paused' ? 'stopped' : runner.status,
+    error: runner.error, ms: runner.wallMs };
+  const trained = runner.status === 'idle' ? null : runner.data;
+  const train = () => runner.restart();
+  const stop = () => runner.play(false);
 
   // the file's numbers while the state is the file's and nothing was trained
-  const fromFile = !trained && run.status === 'idle' && results?.data && trainingKey(results.state) === key ? results.data : null;
+  const fromFile = !trained && run.status === 'idle' && results?.data && runKey(v.schema, results.state) === runKey(v.schema, s) ? results.data : null;
   const base = trained ?? fromFile;
   const data = base && withSel(base, s);
   const running = run.status === 'running';
@@ -121,7 +78,7 @@ export function ExperimentsView({ ss, v, state: s, set, colors, controls, Layout
         actions={(
           <div class="perf-run">
             <button type="button" class="primary" onClick={train} disabled={running} data-train>{run.status === 'done' ? 'Train again' : 'Train'}</button>
-            {running && <button type="button" data-stop onClick={() => { stop(); setRun({ status: 'stopped' }); }}>Stop</button>}
+            {running && <button type="button" data-stop onClick={stop}>Stop</button>}
             <div class="progress" role="progressbar" aria-label="training progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct}>
               <div class="progress-bar" style={{ width: `${pct}%` }} />
             </div>

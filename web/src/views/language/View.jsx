@@ -4,19 +4,21 @@
 // controls come from the schema (the generic Field controls); over the figure
 // stand TensorFlow-Playground-style run controls (play/pause, a single step,
 // reset, the step counter, tokens per second and a progress bar: the layout's
-// `actions`, shown by a widget even with controls="none"). Training runs in a
-// Web Worker (worker.js): the main thread only draws the data it posts.
-//   - a training key changed: the run ends and the figure empties ("press
-//     Train"); a display key (the run shown, layer, head, the generation's
-//     prompt, length, stages and seed, the step whose candidates are drawn)
-//     goes to the running worker, which keeps its models and redoes only the
-//     generation or the inspection
+// `actions`, shown by a widget even with controls="none"). Training runs in
+// the Web Worker of useRunner (web/src/runner/): the main thread only draws
+// the data it posts.
+//   - the run key changed (state/schema.js runKey): the run ends and the
+//     figure empties ("press Train"); a display field (the run shown, layer,
+//     head, the generation's prompt, length, stages and seed, the step whose
+//     candidates are drawn) goes to the running worker, which keeps its
+//     models and redoes only the generation or the inspection
 //   - corpus 'text': the text is pasted or opened here (UTF-8, at most
 //     LANGUAGE_LIMITS.textChars characters) and goes to the worker beside the
 //     state, never into the state or the address
-//   - Save weights: the shown run's model file (lm.save() in the worker) as a
-//     download; Open weights: a model file (loadLanguageModel in the worker)
-//     that then generates without training; a bad file gives a notice
+//   - Save weights: the shown run's model file (the view's worker call
+//     'save') as a download; Open weights: a model file run in the worker
+//     (the view's worker start 'open', views/language/opened.js) that then
+//     generates without training; a bad file gives a notice
 //   - a widget with model="file.ssm" opens that file the same way at once,
 //     and with results="run.json" draws that file's curves and measures, the
 //     model's live generation in place of the file's
@@ -24,17 +26,14 @@
 // figure writes them as SVG text.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { decodeStages, LANGUAGE_LIMITS } from 'softscope/analysis';
-import { trainingKey, DISPLAY_KEYS } from 'softscope/views/language';
+import { runKey } from 'softscope/state';
+import { useRunner } from '../../runner/useRunner.js';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { StageRow } from '../../components/StageRow.jsx';
-
-// Vite bundles the worker and its wasm next to the script (playground and embed bundle alike).
-const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
 const PHASE = { train: 'training', evaluate: 'validating and measuring every length', inspect: 'inspecting the attention',
   generate: 'generating', quantize: 'quantizing the weights', done: 'done' };
 const n0 = (x) => Math.round(x).toLocaleString('en-US');
-const displayKey = (s) => JSON.stringify(DISPLAY_KEYS.map((k) => s[k]));
 const live = (r) => r.error === null && r.diverged === null;
 
 // The data with sel (an index into runs) of the state's sel (a normalizer's name; null: `fallback`, else the first).
@@ -127,133 +126,68 @@ function TextInput({ text, setText, note, setNote }) {
 }
 
 export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, results = null, model = null }) {
-  const [run, setRun] = useState({ status: 'idle' }); // idle | starting | running | paused | done | error
-  const [trained, setTrained] = useState(null); // the stepper's data (worker)
-  const [opened, setOpened] = useState(null); // a model file's: { key, data, name, from: 'file' | 'attribute' }
   const [text, setText] = useState({ value: '', source: null, name: null });
   const [textNote, setTextNote] = useState(null);
   const [fileNote, setFileNote] = useState(null); // a save's or an open's problem
-  const [busy, setBusy] = useState(null); // 'load' | 'save' while the worker works on it
-  const worker = useRef(null);
-  const sRef = useRef(s);
-  sRef.current = s;
-  const openedFrom = useRef(null); // what a model being opened comes from: { from, name, patch }
-  const key = trainingKey(s);
-  const runKey = s.corpus === 'text' ? `${key}|${text.value.length}|${text.name}|${text.value.slice(0, 64)}` : key;
-
-  const stop = () => { worker.current?.terminate(); worker.current = null; };
+  const [saving, setSaving] = useState(false);
+  const kinds = useRef(new Map()); // run -> { via: 'train' } | { via: 'open', from: 'file' | 'attribute', name }
   const attrDone = useRef(null); // the model="…" bytes opened (or tried) since the last reset
-  const reset = () => { stop(); setTrained(null); setOpened(null); setRun({ status: 'idle' }); setBusy(null); openedFrom.current = null; attrDone.current = null; };
+  const key = runKey(v.schema, s);
+  const textKey = s.corpus === 'text' ? `${text.value.length}|${text.name}|${text.value.slice(0, 64)}` : '';
 
-  function onMessage(w, m) {
-    if (worker.current !== w) return;
-    if (m.type === 'data') {
-      if (m.mode === 'model') setOpened((o) => (o ? { ...o, data: m.data } : o));
-      else {
-        setTrained(m.data);
-        setRun((r) => ({ ...r, status: m.status }));
-      }
-    } else if (m.type === 'loaded') {
-      const from = openedFrom.current;
-      setBusy(null);
-      setTrained(null);
-      setRun({ status: 'idle' });
-      // a file opened here: the state takes the model's shape (Train then trains that model again); the model is of
-      // the state once settled (key: null until then)
-      if (from?.from === 'file') set(statePatch(m.options));
-      setOpened({ key: from?.from === 'file' ? null : trainingKey(sRef.current), data: m.data, name: from?.name ?? 'model', from: from?.from ?? 'file', steps: m.steps });
+  const saveAs = useRef(null); // the file name of the model file asked for
+  function onMessage(m) {
+    const kind = kinds.current.get(m.run);
+    if (m.id === 'save') {
+      setSaving(false);
+      if (m.type === 'reply') download(m.value.bytes, saveAs.current);
+      else setFileNote(`Save weights: ${m.message}`);
+    } else if (m.type === 'started' && kind?.via === 'open') {
       setFileNote(null);
-    } else if (m.type === 'saved') {
-      setBusy(null);
-      download(m.bytes, `softscope-language-${m.name}.ssm`);
-    } else if (m.type === 'error') {
-      setBusy(null);
-      if (m.about === 'load') {
-        const from = openedFrom.current;
-        openedFrom.current = null;
-        // (the run or model the worker had stays)
-        if (from?.from === 'attribute') model?.problem?.(m.message);
-        else setFileNote(`${from?.name ?? 'the model file'}: ${m.message}`);
-      } else if (m.about === 'save') setFileNote(`Save weights: ${m.message}`);
-      else {
-        setRun({ status: 'error', error: m.message });
-      }
+      // a file opened here: the state takes the model's shape (Train then trains that model again); the run is of it
+      if (kind.from === 'file') { set(statePatch(m.info.options)); runner.adopt(); }
+    } else if (m.type === 'error' && m.about === 'start' && kind?.via === 'open') {
+      // (the run or model the worker had stays)
+      if (kind.from === 'attribute') model?.problem?.(m.message);
+      else setFileNote(`${kind.name ?? 'the model file'}: ${m.message}`);
     }
   }
+  const runner = useRunner(v, ss, s, { worker: true, input: s.corpus === 'text' ? { text: text.value } : undefined, inputKey: textKey, onMessage });
+  const kind = kinds.current.get(runner.run);
+  const idle = runner.status === 'idle';
+  const trained = kind?.via === 'train' && !idle ? runner.data : null;
+  const opened = kind?.via === 'open' && !idle && runner.data ? { data: runner.data, name: kind.name, from: kind.from, steps: runner.info?.steps } : null;
+  const busy = kind?.via === 'open' && runner.status === 'starting' ? 'load' : saving ? 'save' : null;
+  const run = { status: kind?.via === 'train' || runner.status === 'error' ? runner.status : 'idle', error: runner.error };
 
-  const ensure = () => {
-    if (worker.current) return worker.current;
-    const w = startWorker();
-    w.onmessage = ({ data: m }) => onMessageRef.current(w, m);
-    w.onerror = (e) => {
-      if (worker.current !== w) return;
-      setRun({ status: 'error', error: e.message || 'the worker failed to start' });
-      setBusy(null);
-      stop();
-    };
-    worker.current = w;
-    return w;
-  };
-  const onMessageRef = useRef(onMessage);
-  onMessageRef.current = onMessage;
-
-  // a state (or text) that needs training again: the run ends, its numbers are not of this state; a model opened
-  // for this state stays
-  // Only a key other than the one last seen: a Train pressed before the first render's effects ran is kept.
-  const seenRunKey = useRef(runKey);
-  useEffect(() => {
-    if (seenRunKey.current === runKey) return;
-    seenRunKey.current = runKey;
-    if (opened && (opened.key === key || opened.key === null)) return;
-    reset();
-  }, [runKey]);
-  useEffect(() => { if (opened?.key === null) setOpened((o) => o && { ...o, key }); }, [opened, key]);
-  useEffect(() => stop, []);
-  // a display key: the worker keeps its models and redoes what it changes
-  useEffect(() => { worker.current?.postMessage({ type: 'update', state: s }); }, [displayKey(s)]);
-
-  const post = (m, transfer) => {
-    let w;
-    try {
-      w = ensure();
-    } catch (e) {
-      setRun({ status: 'error', error: `no Web Worker here: ${e.message}` });
-      return false;
-    }
-    w.postMessage(m, transfer ?? []);
-    return true;
-  };
-  const begin = (play) => {
-    if (s.corpus === 'text' && !text.value) { setTextNote('corpus text: paste a text or open a file first'); return false; }
-    stop();
-    setTrained(null);
-    setOpened(null);
-    openedFrom.current = null;
+  const reset = () => { runner.reset(); setSaving(false); attrDone.current = null; };
+  const begin = (opts) => {
+    if (s.corpus === 'text' && !text.value) { setTextNote('corpus text: paste a text or open a file first'); return; }
     setFileNote(null);
-    setRun({ status: 'starting', t0: performance.now() });
-    return post({ type: 'train', state: s, text: s.corpus === 'text' ? text.value : undefined, play });
+    kinds.current.set(runner.restart(opts), { via: 'train' });
   };
   const canContinue = run.status === 'paused' && trained;
-  const onPlay = () => (canContinue ? post({ type: 'play' }) : begin(true));
-  const onPause = () => post({ type: 'pause' });
-  const onStep = () => {
-    if (canContinue) post({ type: 'step' });
-    else if (begin(false)) post({ type: 'step' });
-  };
+  const onPlay = () => (canContinue ? runner.play(true) : begin({ play: true }));
+  const onPause = () => runner.play(false);
+  const onStep = () => (canContinue ? runner.step() : begin({ play: false, step: true }));
   // (the worker ends its run only when the file opens: a bad file leaves the run as it was)
   const openModel = (bytes, from, name) => {
     setFileNote(null);
-    setBusy('load');
-    openedFrom.current = { from, name };
-    post({ type: 'load', bytes, state: s }, [bytes.buffer]);
+    kinds.current.set(runner.restart({ via: 'open', play: false, input: { bytes }, transfer: [bytes.buffer] }), { via: 'open', from, name });
   };
-  const save = () => { setBusy('save'); setFileNote(null); post({ type: 'save' }); };
+  const shownName = (d) => d?.runs?.[d.sel ?? 0]?.name;
+  const save = () => {
+    setSaving(true);
+    setFileNote(null);
+    saveAs.current = `softscope-language-${shownName(trained ? withSel(trained, s) : opened?.data)}.ssm`;
+    runner.call('save');
+  };
 
   // model="file.ssm" (a widget): opened once its bytes are here, for the state it was given with
   const attrKey = useRef(null);
   useEffect(() => {
     // (a results file sets the widget's state once read: the model is of that state)
-    if (!model?.bytes || results?.loading || (attrKey.current === null && results?.data && trainingKey(results.state) !== key)) return;
+    if (!model?.bytes || results?.loading || (attrKey.current === null && results?.data && runKey(v.schema, results.state) !== key)) return;
     attrKey.current ??= key;
     if (attrKey.current !== key || attrDone.current === model.bytes || opened || trained || run.status !== 'idle' || busy) return;
     attrDone.current = model.bytes;
@@ -261,7 +195,7 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
   }, [model?.bytes, results, key, opened, trained, run.status, busy]);
 
   // what is drawn: a training's numbers, else a model's (on a results file's, when both are given), else the file's
-  const fromFile = results?.data && trainingKey(results.state) === key ? results.data : null;
+  const fromFile = results?.data && runKey(v.schema, results.state) === key ? results.data : null;
   let base = trained, mergeProblem = null;
   if (!base && opened?.data) {
     if (fromFile && opened.from === 'attribute') ({ data: base, problem: mergeProblem } = withModel(fromFile, opened.data));
@@ -278,7 +212,7 @@ export function LanguageView({ ss, v, state: s, set, colors, controls, Layout, r
   const stepNow = runs.length ? Math.min(...runs.filter(live).map((r) => r.step).concat(runs.length && runs.every((r) => !live(r)) ? [0] : [])) : 0;
   const rates = runs.map((r) => r.tokensPerSecond).filter((x) => Number.isFinite(x));
   const rate = rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null;
-  const canSave = !!worker.current && !busy && ((trained && runs.some((r) => r.step > 0)) || !!opened?.data);
+  const canSave = runner.hasWorker && !busy && ((trained && runs.some((r) => r.step > 0)) || !!opened?.data);
 
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'language', controls };
   const any = (keys) => keys.some((k) => shown(controls, k));

@@ -10,7 +10,7 @@ import { fmt } from 'softscope/figures';
 import { functionOf } from 'softscope/views/optimizers';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { Formula } from '../../components/Formula.jsx';
-import { useStepper } from '../../hooks.js';
+import { useRunner } from '../../runner/useRunner.js';
 
 const round3 = (v) => Math.round(v * 1e3) / 1e3;
 
@@ -19,7 +19,7 @@ export function OptimizersView({ ss, v, state: s, set, colors, controls, Layout 
   // The race: `speed` steps per frame per optimizer while playing; a new
   // race (it plays) when anything but the pace or the shown optimizer
   // changes (the stepper's update()).
-  const race = useStepper(v, ss, s);
+  const race = useRunner(v, ss, s);
   const { data, playing } = race;
   const over = race.stepper.over();
   const common = { schema: v.schema, state: s, set, ss, colors, idPrefix: 'optim', controls };

@@ -1,61 +1,20 @@
 // The Performance view: the controls (kernels, n, builds, rounds), then a
 // Run button and a progress bar over the figure (the layout's `actions`: a
-// widget shows them even with controls="none"). The timing runs in a Web Worker
-// (worker.js): the main thread only draws, so the page stays responsive
-// while it runs. A changed control, a second Run or leaving the view stops
-// the running worker; the bars shown are always those of the state shown.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// widget shows them even with controls="none"). The timing (the view's
+// measure) runs in the Web Worker of useRunner: the main thread only draws,
+// so the page stays responsive while it runs. A changed control, Stop or
+// leaving the view ends the running measurement; the bars shown are always
+// those of the state shown.
 import { Fields } from '../../controls/Field.jsx';
-
-// Vite bundles the worker and its wasm next to the script (playground and
-// embed bundle alike), found relative to it like the wasm of the page.
-const startWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+import { useRunner } from '../../runner/useRunner.js';
 
 export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout }) {
-  const [run, setRun] = useState({ state: 'idle', done: 0, total: 0 });
-  const [timings, setTimings] = useState(null);
-  const worker = useRef(null);
-  const key = JSON.stringify(s);
-
-  const stop = () => { worker.current?.terminate(); worker.current = null; };
-  // a new state: the old bars are not of it; a running measurement stops
-  // only a key other than the one last seen (a Run pressed before the first render's effects ran is kept)
-  const seenKey = useRef(key);
-  useEffect(() => {
-    if (seenKey.current === key) return;
-    seenKey.current = key;
-    stop(); setTimings(null); setRun({ state: 'idle', done: 0, total: 0 });
-  }, [key]);
-  useEffect(() => stop, []);
-
-  const start = () => {
-    stop();
-    setTimings(null);
-    const t0 = performance.now();
-    setRun({ state: 'running', done: 0, total: 0 });
-    let w;
-    try {
-      w = startWorker();
-    } catch (e) {
-      setRun({ state: 'error', error: `no Web Worker here: ${e.message}`, done: 0, total: 0 });
-      return;
-    }
-    worker.current = w;
-    w.onmessage = ({ data: m }) => {
-      if (worker.current !== w) return;
-      if (m.type === 'progress') setRun({ state: 'running', done: m.done, total: m.total, kernel: m.kernel });
-      else if (m.type === 'done') {
-        setTimings(m.timings);
-        setRun((r) => ({ state: 'done', done: r.total, total: r.total, wallMs: performance.now() - t0 }));
-        stop();
-      } else {
-        setRun({ state: 'error', error: m.message, done: 0, total: 0 });
-        stop();
-      }
-    };
-    w.onerror = (e) => { if (worker.current === w) { setRun({ state: 'error', error: e.message || 'the worker failed to start', done: 0, total: 0 }); stop(); } };
-    w.postMessage({ state: s });
-  };
+  const runner = useRunner(v, ss, s, { worker: true });
+  const timings = runner.status === 'done' ? runner.data : null;
+  const p = runner.progress;
+  const run = { state: runner.status === 'starting' ? 'running' : runner.status, done: p?.done ?? 0, total: p?.total ?? 0, kernel: p?.kernel,
+    error: runner.error, wallMs: runner.wallMs };
+  const start = () => runner.restart();
 
   const data = v.compute(ss, s, timings);
   const pct = run.state === 'done' ? 100 : run.total ? Math.round((100 * run.done) / run.total) : 0;
@@ -76,7 +35,7 @@ export function PerformanceView({ ss, v, state: s, set, colors, controls, Layout
         actions={(
           <div class="perf-run">
             <button type="button" class="primary" onClick={start} disabled={running} data-run>{run.state === 'done' ? 'Run again' : 'Run'}</button>
-            {running && <button type="button" onClick={() => { stop(); setRun({ state: 'idle', done: 0, total: 0 }); }}>Stop</button>}
+            {running && <button type="button" onClick={runner.reset}>Stop</button>}
             <div class="progress" role="progressbar" aria-label="benchmark progress" aria-valuemin="0" aria-valuemax="100" aria-valuenow={pct}>
               <div class="progress-bar" style={{ width: `${pct}%` }} />
             </div>

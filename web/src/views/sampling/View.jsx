@@ -12,13 +12,13 @@ import { LogitEditor } from '../../components/LogitEditor.jsx';
 import { Slider } from '../../components/Slider.jsx';
 import { StageRow } from '../../components/StageRow.jsx';
 import { Fields, shown } from '../../controls/Field.jsx';
-import { useStepper } from '../../hooks.js';
+import { useRunner } from '../../runner/useRunner.js';
 
 const round2 = (v) => Math.round(v * 100) / 100 + 0;
 
 export function SamplingView({ ss, v, state: s, set, colors, controls, Layout }) {
   // the draws run a batch per frame; a change of the logits, the stages, the seed or N restarts them
-  const run = useStepper(v, ss, s);
+  const run = useRunner(v, ss, s);
   const data = run.data;
   const x = cachedLogits(s).x;
   const n = x.length;
