@@ -16,9 +16,9 @@ const METRICS = [
 ];
 
 const TITLE = 'Length generalisation';
-const testList = (data) => (Array.isArray(data.testN) ? data.testN.map(num).filter((n) => n !== null) : []);
+const testList = (data) => data.testN;
 function subtitle(data, runs) {
-  const trainN = [num(data.trainN?.[0]), num(data.trainN?.[1])], ns = testList(data);
+  const trainN = data.trainN, ns = testList(data);
   return runs.some((r) => r.lengths.length > 0) ? `accuracy and the attention of test sets at each n (trained at n = ${trainN[0]}…${trainN[1]})`
     : `tested after training${ns.length ? ` at n = ${ns.join(', ')}` : ''}`;
 }
@@ -35,13 +35,13 @@ function powersBetween(a, b) {
 }
 
 export function Lengths({ data, runs, y0, width, th }) {
-  const trainN = [num(data.trainN?.[0]), num(data.trainN?.[1])];
+  const trainN = data.trainN;
   const ns = [...runs.flatMap((r) => r.lengths.map((p) => p.n)), ...(Array.isArray(data.testN) ? data.testN.map(num) : []), ...trainN]
     .filter((n) => n > 0);
   const lo = ns.length ? Math.min(...ns) : 4, hi = ns.length ? Math.max(...ns, lo * 2) : 4096;
   const T = sectionTitle(TITLE, subtitle(data, runs), y0, width, th);
   const { boxes } = slots(METRICS.length, y0 + T.height, width);
-  const chance = num(data.chance);
+  const chance = data.chance;
   const ref = powersBetween(lo, hi);
   const charts = METRICS.map((m, i) => {
     const bx = boxes[i];

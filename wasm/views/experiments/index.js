@@ -3,6 +3,7 @@
 // model per normalizer (createModel: a function of its own module, so only
 // this view's bundle carries it).
 import { schema } from './schema.js';
+import { dataShape } from './data-shape.js';
 import { compute, start, table, describe } from './model.js';
 import { ExperimentsFigure, experimentsHeight } from '../../figures/experiments.js';
 import { kernelColors } from '../../figures/palette.js';
@@ -14,7 +15,7 @@ const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
 
 export const experiments = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,
   Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
 };
 
@@ -26,7 +27,7 @@ export const experiments = {
 // `experiments`, and the training code, in every bundle that imports this
 // module, since a spread may run getters.)
 export const experimentsDisplay = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, table, describe,
   Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
 };
 export default experiments;

@@ -3,6 +3,7 @@
 // compute and start take the user's text beside the state:
 // compute(ss, state, { text }) (corpus 'text').
 import { schema } from './schema.js';
+import { dataShape } from './data-shape.js';
 import { compute, start, table, describe } from './model.js';
 import { LanguageFigure, languageHeight } from '../../figures/language.js';
 import { kernelColors } from '../../figures/palette.js';
@@ -14,7 +15,7 @@ const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
 
 export const language = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,
   Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
 };
 
@@ -22,7 +23,7 @@ export const language = {
 // (a widget's main thread, with the training in its Web Worker). A literal, as experimentsDisplay (a spread would keep
 // `language` and the training code in every bundle importing this module).
 export const languageDisplay = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, table, describe,
   Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
 };
 export default language;

@@ -8,8 +8,8 @@
 // the run and keeps its last numbers, marked stopped; a changed state that
 // needs training again stops the run and empties the figure ("press Train");
 // a display key (sel: whose attention map and head measures) only redraws.
-// A widget with results="file.json" draws that file's numbers (checked by
-// checkResults) until its state changes or Train is pressed.
+// A widget with results="file.json" draws that file's numbers (checked
+// against the view's dataShape) until its state changes or Train is pressed.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { trainingKey } from 'softscope/views/experiments';
@@ -168,5 +168,3 @@ export default ExperimentsView;
 // The package's view module this View goes with (a widget loads the two together): its display part (schema,
 // figure, table, describe; no compute or start: the worker trains), so the widget's bundle holds no training code.
 export { experimentsDisplay as view } from 'softscope/views/experiments';
-// What a widget checks a results file's data with (results="file.json").
-export { resultsProblem as checkResults } from './results.js';
