@@ -18,6 +18,7 @@ import { LanguageFigure, languageHeight } from '../../wasm/figures/language.js';
 import { language as view } from '../../wasm/views/language/index.js';
 import { start } from '../../wasm/views/language/model.js';
 import { check } from '../../wasm/views/shape.js';
+import { dataShape } from '../../wasm/views/language/data-shape.js';
 import { viewState } from './support/view-harness.js';
 import { svgElements, dataValues } from './support/figure.js';
 import { WASM } from './support/wasm-paths.js';
@@ -87,12 +88,12 @@ describe('language figure', () => {
     d.runs[0].inspect.texts[1] = '<i>';
     d.example[0].texts[1] = '<script>';
     d.lengthNote = evil;
-    expect(check(view.dataShape, d, ss)).toBe(d);
+    expect(check(dataShape, d, ss)).toBe(d);
     const svg = svgOf(d), els = clean(svg);
     expect(els.some((e) => e.name === 'script' || e.name === 'b' || e.name === 'i' || 'onload' in e.attrs)).toBe(false);
     expect(svg).toContain('&lt;script>');
     for (const edit of [(x) => { x.runs[0].name = evil; }, (x) => { x.corpus = evil; }, (x) => { x.runs[0].curve.loss[0] = 'NaN'; },
       (x) => { x.runs[0].inspect.maps[0] = { x: 1 }; }])
-      expect(() => check(view.dataShape, ((x) => (edit(x), x))(JSON.parse(JSON.stringify(D))), ss)).toThrow(/^data\./);
+      expect(() => check(dataShape, ((x) => (edit(x), x))(JSON.parse(JSON.stringify(D))), ss)).toThrow(/^data\./);
   });
 });

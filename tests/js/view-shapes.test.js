@@ -68,9 +68,10 @@ describe('check: a value against its declared shape', () => {
   });
 
   it('a list longer than declared is refused before any item is read; a list of the wrong length; lists a rule ties', () => {
+    const d = { ...good(), points: new Array(1e6).fill('not a point') };
     const t0 = performance.now();
-    expect(problem((x) => { x.points = new Array(1e6).fill('not a point'); })).toBe('data.points holds 1000000 items; a run writes at most 3');
-    expect(performance.now() - t0).toBeLessThan(500);
+    expect(() => check(SHAPE, d, CTX)).toThrow('data.points holds 1000000 items; a run writes at most 3');
+    expect(performance.now() - t0).toBeLessThan(100);
     expect(problem((x) => { x.pair = [1]; })).toBe('data.pair holds 1 items; at least 2 expected');
     expect(problem((x) => { x.pair = [1, 2, 3]; })).toMatch(/^data\.pair holds 3 items/);
     expect(problem((x) => { x.ys.pop(); })).toBe('data: xs, ys differ in length');
@@ -119,20 +120,20 @@ describe('the shape as text and as types', () => {
     expect(ts).toContain('  params: Record<string, number | null>;');
   });
 
-  it('each view that declares its data has those types in its index.d.ts, as generated (node scripts/gen-shapes.js rewrites them)', () => {
-    const views = shaped();
+  it('each view that declares its data has those types in its index.d.ts, as generated (node scripts/gen-shapes.js rewrites them)', async () => {
+    const views = await shaped();
     expect(views.map(({ v }) => v.id).sort()).toEqual(expect.arrayContaining(['experiments', 'language']));
-    for (const { v, file } of views) {
+    for (const { v, shape, file } of views) {
       const text = readFileSync(file, 'utf8');
-      expect(fillShape(text, v), `views/${v.id}/index.d.ts is stale: node scripts/gen-shapes.js`).toBe(text);
+      expect(fillShape(text, v, shape), `views/${v.id}/index.d.ts is stale: node scripts/gen-shapes.js`).toBe(text);
       expect(text).toContain(`export interface ${dataName(v)} {`);
     }
   });
 
-  it('softscope train --help outlines every key of the Experiments data and of the Language data', () => {
+  it('softscope train --help outlines every key of the Experiments data and of the Language data', async () => {
     const help = train.help(null);
     for (const id of ['experiments', 'language'])
-      for (const k of Object.keys(view(id).dataShape.keys)) expect(help, `${id}: ${k}`).toMatch(new RegExp(`[{ ]${k}[?:,}]`));
+      for (const k of Object.keys((await view(id).dataShape()).keys)) expect(help, `${id}: ${k}`).toMatch(new RegExp(`[{ ]${k}[?:,}]`));
   });
 });
 
@@ -144,17 +145,17 @@ describe('a real run of each view passes its shape unchanged', () => {
     language: 'normalizers=softmax,softpick&d=16&heads=2&layers=1&context=16&batch=4&steps=20&quantizers=uniform&length=12',
   };
 
-  it.each(Object.keys(RUNS))('%s: the data of compute as JSON, and a stepper\'s data before its first step', (id) => {
-    const v = view(id);
+  it.each(Object.keys(RUNS))('%s: the data of compute as JSON, and a stepper\'s data before its first step', async (id) => {
+    const v = view(id), shape = await v.dataShape();
     const { state, notices } = parse(v.schema, stateEntries(RUNS[id]), ss);
     expect(notices).toEqual([]);
     const data = JSON.parse(JSON.stringify(plain(v.compute(ss, state))));
     const copy = structuredClone(data);
-    expect(check(v.dataShape, data, ss)).toBe(data);
+    expect(check(shape, data, ss)).toBe(data);
     expect(data).toEqual(copy);
     const st = v.start(ss, state);
     try {
-      expect(() => check(v.dataShape, JSON.parse(JSON.stringify(plain(st.data()))), ss)).not.toThrow();
+      expect(() => check(shape, JSON.parse(JSON.stringify(plain(st.data()))), ss)).not.toThrow();
     } finally {
       st.stop();
     }

@@ -14,6 +14,7 @@ import { language } from '../views/language/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
 import { outline } from '../views/shape.js';
+import { dataShape } from '../views/language/data-shape.js';
 import { finish } from '../views/stepper.js';
 import { decodeStages } from '../analysis/decoding.js';
 import { LANGUAGE_LIMITS } from '../analysis/language.js';
@@ -40,7 +41,7 @@ ${FIELDS.map(keyHelp).join('\n')}
 --json  the results file: {"softscope", "view": "language", "state", "data"} (<softscope-widget view="language"
         results="file.json"> draws it without training); data (numbers null where not one; a list's most items;
         types: LanguageData of softscope/views/language):
-${outline(language.dataShape, { indent: '        ' })}
+${outline(dataShape, { indent: '        ' })}
 --csv   one row per curve point, validation point, position, quantisation and head (kind)`;
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

@@ -11,6 +11,7 @@ import { experiments } from '../views/experiments/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
 import { outline } from '../views/shape.js';
+import { dataShape } from '../views/experiments/data-shape.js';
 import REGISTRY from '../dist/registry.js';
 import { runLanguage, languageHelp, LANGUAGE_FLAGS } from './train-language.js';
 
@@ -41,7 +42,7 @@ ${ss ? `tasks: ${ss.enums.task.join(', ')}; positions: ${ss.enums.positions.join
 --json  the results file: {"softscope": version, "view": "experiments", "state": {non-default keys}, "data"}
         (<softscope-widget view="experiments" results="file.json"> draws it without training); data (numbers
         null where not one; a list's most items; types: ExperimentsData of softscope/views/experiments):
-${outline(experiments.dataShape, { indent: '        ' })}
+${outline(dataShape, { indent: '        ' })}
 --csv   one row per curve point, test length and quantisation (kind: curve | test | quant)
 Bad input (an unknown name, a value out of range) exits 2 naming the flag.
 

@@ -31,8 +31,9 @@ export interface View<D = ViewData> {
   label: string;
   summary: string;
   schema: Schema;
-  /** A view whose data a results file brings back (experiments, language): its data's shape (softscope/views/shape). */
-  dataShape?: Shape;
+  /** A view whose data a results file brings back (experiments, language): its data's shape (softscope/views/shape),
+   *  loaded on demand (a page that only draws does without it). */
+  dataShape?(): Promise<Shape>;
   /** state -> the numbers the figure shows (a measured view also takes its timings). */
   compute(ss: Softscope, state: State, timings?: unknown): D;
   /** A progressive view: the same numbers in slices; compute runs it to the end. */

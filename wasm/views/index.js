@@ -3,7 +3,7 @@
 // figure). A view is (README.md, "adding a view"; types: index.d.ts)
 //   schema   its state: keys, types, ranges, defaults (state/schema.js reads
 //            and writes it as links, widget attributes and --state)
-//   dataShape (a view whose numbers a results file brings back) their
+//   dataShape (a view whose numbers a results file brings back) () -> their
 //            shape, declared once (shape.js: the file's check, the types)
 //   compute  state -> the numbers it shows (the model; calls the kernels)
 //   start    (a progressive view) the same numbers in slices: a stepper

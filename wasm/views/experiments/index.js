@@ -3,7 +3,6 @@
 // model per normalizer (createModel: a function of its own module, so only
 // this view's bundle carries it).
 import { schema } from './schema.js';
-import { dataShape } from './data-shape.js';
 import { compute, start, table, describe } from './model.js';
 import { ExperimentsFigure, experimentsHeight } from '../../figures/experiments.js';
 import { kernelColors } from '../../figures/palette.js';
@@ -13,6 +12,8 @@ const LABEL = 'Experiments';
 const SUMMARY = 'a tiny attention model trained live per normalizer: curves, length generalisation, attention, quantisation';
 const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
+// The data's shape (data-shape.js), loaded when a results file is read: a page that only draws does without it.
+const dataShape = () => import('./data-shape.js').then((m) => m.dataShape);
 
 export const experiments = {
   id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,

@@ -10,9 +10,8 @@
 // 6 quantizers × 4 bit widths, a few example windows.
 import { number, integer, bool, string, list, object, record, nullable, sameLength } from '../shape.js';
 import { MAX_NORMALIZERS, CORPORA, PROMPT_MAX, LENGTH_MAX } from './schema.js';
+import { MAP_MAX } from './model.js';
 
-/** The longest window whose attention maps the data keeps (model.js keeps the first MAP_MAX queries and keys). */
-export const MAP_MAX = 128;
 const MAX = { curve: 1000, val: 100, lengths: 3, context: 1024, layers: 8, heads: 8, top: 65, quant: 64, example: 8, exampleTokens: 1024,
   vocab: 257, token: 16, error: 1000, params: 16, stages: 16 };
 

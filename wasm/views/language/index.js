@@ -3,7 +3,6 @@
 // compute and start take the user's text beside the state:
 // compute(ss, state, { text }) (corpus 'text').
 import { schema } from './schema.js';
-import { dataShape } from './data-shape.js';
 import { compute, start, table, describe } from './model.js';
 import { LanguageFigure, languageHeight } from '../../figures/language.js';
 import { kernelColors } from '../../figures/palette.js';
@@ -13,6 +12,8 @@ const LABEL = 'Language';
 const SUMMARY = 'a tiny GPT trained live per normalizer: loss curves, generation through the decoding stages, attention sinks, length generalisation, quantisation';
 const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
+// The data's shape (data-shape.js), loaded when a results file is read: a page that only draws does without it.
+const dataShape = () => import('./data-shape.js').then((m) => m.dataShape);
 
 export const language = {
   id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,

@@ -39,7 +39,6 @@ import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';
 import { optimizerDefaults, trainingKey, generationKey } from './schema.js';
 import { finish } from '../stepper.js';
-import { MAP_MAX } from './data-shape.js';
 
 /** Steps a run trains before the next takes its turn. */
 export const SLICE = 10;
@@ -49,9 +48,8 @@ export const CURVE_POINTS = 300;
 export const VAL_POINTS = 20;
 /** Windows of a validation point, of the final validation, of a quantized validation. */
 export const VAL_WINDOWS = 16, EVAL_WINDOWS = 64, QUANT_WINDOWS = 32;
-/** The longest window whose attention maps the data keeps (the first MAP_MAX queries and keys: causal attention of
- *  the prefix): a bound of the data's shape. */
-export { MAP_MAX };
+/** The longest window whose attention maps the data keeps (the first MAP_MAX queries and keys: causal attention of the prefix). */
+export const MAP_MAX = 128;
 /** Bit widths of the quantisation panel. */
 export const BITS = [2, 3, 4, 8];
 /** Length generalisation: windows of these multiples of the context. */

@@ -45,8 +45,9 @@ async function read(ss, v, url) {
   if (file === null || typeof file !== 'object' || Array.isArray(file)) return notice(url, 'not a results file (a JSON object)');
   if (file.view !== v.id) return notice(url, `a results file of view ${String(file.view).slice(0, 40)}, not ${v.id}`);
   if (file.data === undefined) return notice(url, 'no data');
+  const shape = await v.dataShape();
   try {
-    check(v.dataShape, file.data, ss);
+    check(shape, file.data, ss);
   } catch (e) {
     return notice(url, `not a results file of this version: ${e.message}`);
   }
