@@ -117,6 +117,14 @@ describe('the widget\'s files (results.js, model-file.js)', () => {
       reason: 'not a results file of this version: data.runs[0].name "<script>alert(1)</script>" is not a normalizer of this build' }]);
   });
 
+  it('a view whose data\'s shape is declared only in part (its nested parts by their type) reads no results file: a notice, nothing fetched', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    expect((await loadResults(ss, view('normalizers'), 'n.json')).notices).toEqual([{ key: 'results', value: 'n.json',
+      reason: 'view normalizers draws from its state, not from a results file' }]);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it('a model file: its bytes; a 404, a file past the limit or a view that opens none give a notice under `model`', async () => {
     expect(MAX_BYTES).toBe(LANGUAGE_LIMITS.fileBytes);
     serve(new Uint8Array([83, 83, 76, 77, 1]));

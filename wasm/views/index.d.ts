@@ -31,8 +31,8 @@ export interface View<D = ViewData> {
   label: string;
   summary: string;
   schema: Schema;
-  /** A view whose data a results file brings back (experiments, language): its data's shape (softscope/views/shape),
-   *  loaded on demand (a page that only draws does without it). */
+  /** Its data's shape (views/<id>/data-shape.js, softscope/views/shape), loaded on demand (a page that only draws does
+   *  without it). A widget draws a results file of a view whose shape is bounded: experiments, language. */
   dataShape?(): Promise<Shape>;
   /** state -> the numbers the figure shows (a measured view also takes its timings). */
   compute(ss: Softscope, state: State, timings?: unknown): D;

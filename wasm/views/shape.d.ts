@@ -4,7 +4,7 @@ import type { Softscope } from '../api/index.js';
 
 /** A shape: what one of the constructors below returns. */
 export interface Shape {
-  type: 'number' | 'bool' | 'string' | 'list' | 'object' | 'record';
+  type: 'number' | 'bool' | 'string' | 'list' | 'object' | 'record' | 'json';
   nullable?: boolean;
   optional?: boolean;
   doc?: string;
@@ -25,6 +25,10 @@ export function object(keys: Record<string, Shape>, options?: Doc & { name?: str
 export function record(value: Shape, options: Doc & { max: number; key?: Shape }): Shape;
 export function nullable(shape: Shape): Shape;
 export function optional(shape: Shape): Shape;
+/** Any JSON value, not checked: a part declared by its TypeScript type only (ts, default unknown). */
+export function json(options?: Doc & { ts?: string }): Shape;
+/** True when every part of the shape is declared (no json()): what a results file can be checked against. */
+export function bounded(shape: Shape): boolean;
 /** A rule of object(): the lists under these keys have one length. */
 export function sameLength(...keys: string[]): (o: any) => string;
 

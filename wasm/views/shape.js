@@ -27,6 +27,9 @@
 //   record(value, { max, key? })     any keys (a string shape, default a name), one value shape
 //   nullable(shape)                  also null
 //   optional(shape)                  the key may be absent
+//   json({ ts? })                    any JSON value, not checked: a part of a view's data declared by its
+//                                    TypeScript type only (ts, default unknown). A shape that holds one is
+//                                    not bounded(): a view draws a results file only when its shape is.
 
 const withDoc = (s, o) => (o?.doc ? { ...s, doc: o.doc } : s);
 
@@ -49,6 +52,18 @@ export function record(value, o) {
 }
 export const nullable = (s) => ({ ...s, nullable: true });
 export const optional = (s) => ({ ...s, optional: true });
+export const json = (o = {}) => ({ type: 'json', ts: 'unknown', ...o });
+
+/** True when every part of the shape is declared (no json()): what a results file can be checked against. */
+export function bounded(s) {
+  switch (s.type) {
+    case 'json': return false;
+    case 'list': return bounded(s.item);
+    case 'record': return bounded(s.value);
+    case 'object': return Object.values(s.keys).every(bounded);
+    default: return true;
+  }
+}
 
 /** A rule of object(): the lists under these keys have one length. */
 export const sameLength = (...keys) => (o) => (keys.every((k) => o[k].length === o[keys[0]].length) ? '' : `${keys.join(', ')} differ in length`);
@@ -78,6 +93,7 @@ function textProblem(s, x, ctx) {
 }
 
 function walk(s, x, path, ctx) {
+  if (s.type === 'json') return;
   if (x === null) {
     if (s.nullable) return;
     fail(path, 'is null');
@@ -159,6 +175,7 @@ function brief(s) {
     case 'list': return `[${s.min === s.max ? s.max : s.min ? `${s.min}..${s.max}` : `≤${s.max}`} × ${brief(s.item)}]${nul}`;
     case 'object': return `{${Object.entries(s.keys).map(([k, v]) => `${k}${v.optional ? '?' : ''}${v.type === 'object' || v.type === 'list' || v.type === 'record' || Array.isArray(v.options) ? `: ${brief(v)}` : ''}`).join(', ')}}${nul}`;
     case 'record': return `{name: ${brief(s.value)}}${nul}`;
+    case 'json': return `…${nul}`;
     default: return scalarWord(s) + nul;
   }
 }
@@ -187,6 +204,7 @@ function tsType(s, out, indent) {
     case 'list': { const it = tsType(s.item, out, indent); t = /[|]/.test(it) ? `Array<${it}>` : `${it}[]`; break; }
     case 'record': t = `Record<string, ${tsType(s.value, out, indent)}>`; break;
     case 'object': t = s.name ? (emit(s, out), s.name) : body(s, out, indent); break;
+    case 'json': t = s.ts; break;
     default: throw new Error(`shape: unknown type ${s.type}`);
   }
   return s.nullable ? `${t} | null` : t;

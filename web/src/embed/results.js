@@ -8,7 +8,7 @@
 // only when a widget has the attribute.
 import { assign } from './assign.js';
 import { defaults, entries } from 'softscope/state';
-import { check } from 'softscope/views/shape';
+import { check, bounded } from 'softscope/views/shape';
 
 // A results file is a few hundred kB (curves of 400 points, maps of 64 × 64); a larger one is refused unread.
 const MAX_BYTES = 16 << 20;
@@ -30,7 +30,9 @@ export async function loadResults(ss, v, url) {
 }
 
 async function read(ss, v, url) {
-  if (!v.dataShape) return notice(url, `view ${v.id} draws from its state, not from a results file`);
+  // (a view draws a results file when it declares all of its data's shape, every list and text bounded)
+  const shape = v.dataShape ? await v.dataShape() : null;
+  if (!shape || !bounded(shape)) return notice(url, `view ${v.id} draws from its state, not from a results file`);
   let file;
   try {
     const res = await fetch(new URL(url, document.baseURI));
@@ -45,7 +47,6 @@ async function read(ss, v, url) {
   if (file === null || typeof file !== 'object' || Array.isArray(file)) return notice(url, 'not a results file (a JSON object)');
   if (file.view !== v.id) return notice(url, `a results file of view ${String(file.view).slice(0, 40)}, not ${v.id}`);
   if (file.data === undefined) return notice(url, 'no data');
-  const shape = await v.dataShape();
   try {
     check(shape, file.data, ss);
   } catch (e) {
