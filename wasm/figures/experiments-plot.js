@@ -11,8 +11,6 @@ import { SERIES } from './palette.js';
 
 export const CHART_H = 200, CHART_HEAD = 26, LINE = 15;
 
-/** v when it is a number, else null (a gap: the data's null, or a value a section derives and cannot). */
-export const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** The data-value of a line: its numbers as written (a gap: empty), comma separated; no points: no attribute
  *  (an empty attribute is written bare, which is not XML). */
 export const values = (a) => a.map((v) => (v === null ? '' : String(v))).join(',') || undefined;
@@ -50,7 +48,7 @@ export function Chart({ id, title, bx, x, y, xTicks, yTicks, xLabel, yLabel, yFo
 }
 
 /** A horizontal reference line across a plot (chance, a threshold), dashed, with its meaning as a tooltip. */
-export const Rule = ({ bx, y, v, th, dash = '4 3', label, id, color }) => (num(v) === null ? null : html`<line x1=${bx.x} x2=${bx.right}
+export const Rule = ({ bx, y, v, th, dash = '4 3', label, id, color }) => (v === null ? null : html`<line x1=${bx.x} x2=${bx.right}
   y1=${y(v)} y2=${y(v)} stroke=${color ?? th.muted} stroke-width="1" stroke-dasharray=${dash} data-reference=${id} data-value=${String(v)}><title>${label}</title></line>`);
 
 /** An × of half-size r at (x, y), as a path. */

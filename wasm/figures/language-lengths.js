@@ -10,7 +10,7 @@ import { Text, linear, pathOf } from './axes.js';
 import { seriesLegend } from './legend.js';
 import { fmt } from './format.js';
 import { Chart, values, sectionTitle, LINE } from './experiments-plot.js';
-import { slotsR, LabelledRule, num } from './language-plot.js';
+import { slotsR, LabelledRule } from './language-plot.js';
 
 const TITLE = 'Length generalisation and quantisation';
 const DASH = [undefined, '6 2 1.5 2', '1.5 2.5', '8 4'];
@@ -75,7 +75,7 @@ export function LengthsQuant({ data, runs, y0, width, th }) {
     </${Chart}>
     ${data.lengthNote && html`<${Text} x=${a.x} y=${y0 + T.height + height + 8} th=${th} size=${10.5} color=${th.muted} data-note="lengths">${String(data.lengthNote)}</${Text}>`}
     <${Chart} id="quant" title="validation loss against bits" bx=${b} x=${xq} y=${yq} xTicks=${bits} yTicks=${yq.ticks(5)} xLabel="bits per weight" yLabel="nats per token" th=${th}>
-      <${LabelledRule} bx=${b} y=${yq} v=${num(data.uniform)} th=${th} id="uniform" label="ln V: uniform guess" />
+      <${LabelledRule} bx=${b} y=${yq} v=${data.uniform} th=${th} id="uniform" label="ln V: uniform guess" />
       ${runs.map((r) => html`<g key=${r.name} data-quant-of=${r.name}>
         ${r.floatLoss !== null && html`<line x1=${b.x} x2=${b.right} y1=${yq(r.floatLoss)} y2=${yq(r.floatLoss)} stroke=${r.color} stroke-width="1.2" stroke-dasharray="5 4"
           data-metric="float" data-value=${String(r.floatLoss)}><title>${`${r.name}: ${fmt(r.floatLoss, 3)} nats in float`}</title></line>`}

@@ -7,10 +7,9 @@
 import { html } from './h.js';
 import { Text, box } from './axes.js';
 import { fmt } from './format.js';
-import { num, CHART_H, CHART_HEAD } from './experiments-plot.js';
+import { CHART_H, CHART_HEAD } from './experiments-plot.js';
 import { SERIES } from './palette.js';
 
-export { num };
 
 /** A token's text as a label: BOS for '' (when the data has BOS), ↵ for a newline, ␣ for a space, · for other controls. */
 export function shown(t, bos = true) {
@@ -41,7 +40,7 @@ export function slotsR(k, y0, width, { right = 44, h = CHART_H } = {}) {
 
 /** A horizontal reference line with its label written at its right end (and its meaning as a tooltip). */
 export function LabelledRule({ bx, y, v, th, label, title, id, dash = '4 3', color, above = true }) {
-  if (num(v) === null) return null;
+  if (v === null) return null;
   const yy = y(v);
   if (!(yy >= bx.y - 0.5 && yy <= bx.bottom + 0.5)) return null;
   return html`<g data-reference=${id} data-value=${String(v)}>

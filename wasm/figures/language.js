@@ -55,7 +55,7 @@ function Example({ data, y, width, th }) {
   if (!ex) return null;
   const texts = ex.texts, trig = ex.trigger, bos = data.bos;
   const max = Math.floor((width - 140) / 8);
-  const toks = texts.slice(0, max).map((t, i) => ({ t: shown(t, bos), trig: trig[i] === true, bosTok: bos && t === '' }));
+  const toks = texts.slice(0, max).map((t, i) => ({ t: shown(t, bos), trig: trig[i], bosTok: bos && t === '' }));
   const bb = toks.some((x) => x.trig);
   return html`<g data-example>
     <${Text} x=${8} y=${y} th=${th} size=${11} color=${th.muted}>${bb ? 'a training window (triggers in red):' : 'a training window:'}</${Text}>
