@@ -79,8 +79,10 @@ export default defineConfig({
             { name: 'runner', priority: 3, test: /web\/src\/runner\/|wasm\/views\/stepper\.js/ },
             // a decoding stage's control (the Sampling and Language views'): only those views load it
             { name: 'stage-row', priority: 3, test: /web\/src\/components\/StageRow\.jsx/ },
-            // the Language view's check of a results file: loaded with the first results="…" file only
-            { name: 'language-results', priority: 3, test: /web\/src\/views\/language\/results\.js/ },
+            // what reads a results file, loaded with the first results="…" file only: the shapes' vocabulary and check
+            // (views/shape.js), and a chunk of each view's data shape (views/<id>/data-shape.js)
+            { name: 'data-shape', priority: 3, test: /wasm\/views\/shape\.js/ },
+            ...VIEWS.map((id) => ({ name: `${id}-data-shape`, priority: 3, test: new RegExp(`wasm/views/${id}/data-shape\\.js`) })),
             // (a view's figure is figures/<id>.js, its parts figures/<id>-*.js; an analysis named for a view,
             // analysis/<id>.js or analysis/<id>-*.js, goes with it)
             ...VIEWS.map((id) => ({ name: id, priority: 2, test: new RegExp(`(wasm/views/${id}/|web/src/views/${id}/|wasm/(figures|analysis)/${id}(-[\\w-]+)?\\.js)`) })),

@@ -183,8 +183,8 @@ describe('the Experiments widget with results="…json"', () => {
     }))])));
     const reasons = {
       text: 'not JSON', other: 'a results file of view optimizers, not experiments', nodata: 'no data',
-      shape: 'not a results file of this version: runs[0].curve.loss is not a list of numbers',
-      markup: `not a results file of this version: runs[0].name "${markup.data.runs[0].name.slice(0, 40)}" is not a normalizer of this build`,
+      shape: 'not a results file of this version: data.runs[0].curve.loss is not a list',
+      markup: `not a results file of this version: data.runs[0].name ${JSON.stringify(markup.data.runs[0].name.slice(0, 40))} is not a normalizer of this build`,
       missing: 'could not be fetched: HTTP 404',
     };
     for (const id of ids) {

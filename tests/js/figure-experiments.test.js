@@ -6,9 +6,11 @@
 // over [trainN] on the log2 axis; a run that reached 95 % has its ring and a
 // diverged run its × with "diverged at step s"; partial data (a run still
 // training, no test yet) draws without error and says what comes; no NaN,
-// Infinity or undefined reaches the SVG, which is well-formed XML; names
-// from a results file (user input) reach it as text, never as markup; the
-// same data draws the same bytes.
+// Infinity or undefined reaches the SVG, which is well-formed XML; the data
+// it draws has the view's declared shape (a results file is checked against
+// it first: NaN, strings for numbers, unknown names never reach a figure),
+// and the texts that shape lets through (a task, an error) are text, never
+// markup; the same data draws the same bytes.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { render } from 'preact';
 import { createSoftscope } from 'softscope';
@@ -17,6 +19,8 @@ import { svgString } from '../../wasm/figures/render.js';
 import { kernelColors } from '../../wasm/figures/palette.js';
 import { ExperimentsFigure, experimentsHeight } from '../../wasm/figures/experiments.js';
 import { experimentsData } from './support/experiments-data.js';
+import { check } from '../../wasm/views/shape.js';
+import { dataShape } from '../../wasm/views/experiments/data-shape.js';
 import { parseXml } from './support/xml.js';
 import { WASM } from './support/wasm-paths.js';
 
@@ -162,33 +166,33 @@ describe('the Experiments figure on partial and hostile data', () => {
     expect(text).toContain('quantized after testing');
     expect(svg.match(/data-metric="loss" data-step/g)).toHaveLength(2);
     // nothing at all yet
-    clean(svgOf({ ...D, phase: 'train', progress: 0, runs: D.runs.map((r) => ({ ...cut(r), step: 0, curve: { step: [], loss: [], accuracy: [] } })) }));
-    clean(svgOf({}));
-    clean(svgOf({ runs: [{}] }, 400));
+    const none = { ...D, phase: 'train', progress: 0, runs: D.runs.map((r) => ({ ...cut(r), step: 0, curve: { step: [], loss: [], accuracy: [] } })) };
+    expect(check(dataShape, none, ss)).toBe(none);
+    clean(svgOf(none));
   });
 
-  it('NaN, Infinity, strings and nulls where numbers belong are gaps, never text in the SVG', () => {
+  it('the data has the view\'s shape; NaN, Infinity and strings where numbers belong are refused by it, nulls are gaps', () => {
+    expect(check(dataShape, D, ss)).toBe(D);
     const r = D.runs[0];
-    const bad = { ...r, step: NaN, reached: 'soon', curve: { step: [1, 2, 3, 4], loss: [NaN, Infinity, -Infinity, 0.5], accuracy: ['1', null, undefined, 0.5] },
-      lengths: [{ n: 8, accuracy: NaN, entropy: Infinity, maxWeight: '0.3' }, { n: NaN }], heads: [{ layer: 0, head: 0, sinkRate: NaN, kurtosis: 'x' }],
-      quant: [{ quantizer: 'uniform', bits: 4, accuracy: NaN }], floatAccuracy: Infinity, map: { ...r.map, maps: r.map.maps.map((v, i) => (i % 7 ? v : NaN)) } };
-    const els = clean(svgOf({ ...D, classes: NaN, chance: Infinity, steps: 'x', trainN: [NaN, 8], testN: [8, 'y'], bits: [NaN, 4], progress: NaN, runs: [bad] }));
+    for (const bad of [{ curve: { ...r.curve, loss: r.curve.loss.map((v, i) => (i ? v : NaN)) } }, { step: Infinity }, { reached: 'soon' },
+      { lengths: [{ ...r.lengths[0], maxWeight: '0.3' }] }, { name: '<script>alert(1)</script>' }])
+      expect(() => check(dataShape, { ...D, runs: [{ ...r, ...bad }] }, ss)).toThrow(/^data\.runs\[0\]\./);
+    const gaps = { ...r, curve: { ...r.curve, loss: r.curve.loss.map((v, i) => (i % 2 ? null : v)) }, floatAccuracy: null,
+      lengths: r.lengths.map((p) => ({ ...p, accuracy: null, entropy: null })), heads: r.heads.map((h) => ({ ...h, sinkRate: null, kurtosis: null })) };
+    const data = check(dataShape, { ...D, runs: [gaps] }, ss);
+    const els = clean(svgOf(data));
     const loss = els.find((e) => e.attrs['data-series'] === r.name && e.attrs['data-metric'] === 'loss');
-    expect(loss.attrs['data-value']).toBe(',,,0.5');
+    expect(loss.attrs['data-value']).toBe(gaps.curve.loss.map((v) => (v === null ? '' : String(v))).join(','));
   });
 
-  it('names from a results file are text: markup in a normalizer, quantizer, parameter or task name never becomes an element or attribute', () => {
+  it('texts of a results file are text: markup in the task or a run\'s error never becomes an element or attribute', () => {
     const evil = '<script>alert(1)</script><g onload="x()">"&\'';
-    const r = D.runs[0];
-    const data = { ...D, task: evil, quantizers: [evil], runs: [{ ...r, name: evil, normParams: { [evil]: 1 }, quant: r.quant.map((q) => ({ ...q, quantizer: evil })) }] };
+    const data = { ...D, task: evil, runs: [{ ...D.runs[0], error: evil }] };
+    expect(() => check(dataShape, data, ss)).toThrow(/^data\.task ".*" is not a task of this build$/); // (a task is a registry name)
     const svg = svgOf(data);
     const els = clean(svg);
     expect(els.some((e) => e.name === 'script')).toBe(false);
     expect(els.some((e) => e.attrs.onload !== undefined)).toBe(false);
-    // the name is drawn as written: in the legend, as the series of its curves, as the quantizer of its markers
-    expect(els.find((e) => e.attrs['data-legend-item'] !== undefined).attrs['data-legend-item']).toBe(evil);
-    expect(els.filter((e) => e.attrs['data-series'] === evil).length).toBe(5);
-    expect(els.filter((e) => e.attrs['data-quant'] === evil).length).toBe(r.quant.length);
     expect(els.map((e) => e.text).join('')).toContain(evil);
   });
 

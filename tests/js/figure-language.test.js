@@ -4,10 +4,11 @@
 // threshold, the training context), the generation shows the selected
 // step's candidates with the drawn one marked, the attention section the
 // selected layer's heads and every head's BOS mass; partial data (a run
-// still training; an empty object) draws without error; a results file's
-// JSON (through JSON.stringify and parse) draws the same SVG; no NaN or
-// undefined reaches the well-formed SVG; hostile names, token texts and
-// errors from a results file stay text.
+// still training) draws without error; a results file's JSON (through
+// JSON.stringify and parse) draws the same SVG; no NaN or undefined reaches
+// the well-formed SVG; the texts the view's data shape lets through (token
+// texts, errors, the generated text) stay text, and what it refuses (a name
+// of no kernel, a string for a number) never reaches the figure.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createSoftscope } from 'softscope';
 import { html } from '../../wasm/figures/h.js';
@@ -16,6 +17,8 @@ import { kernelColors } from '../../wasm/figures/palette.js';
 import { LanguageFigure, languageHeight } from '../../wasm/figures/language.js';
 import { language as view } from '../../wasm/views/language/index.js';
 import { start } from '../../wasm/views/language/model.js';
+import { check } from '../../wasm/views/shape.js';
+import { dataShape } from '../../wasm/views/language/data-shape.js';
 import { viewState } from './support/view-harness.js';
 import { svgElements, dataValues } from './support/figure.js';
 import { WASM } from './support/wasm-paths.js';
@@ -66,11 +69,9 @@ describe('language figure', () => {
     expect(dataValues(els, (e) => e.attrs['data-quant'] === 'uniform' && e.attrs['data-run'] === r.name).map(Number)).toEqual(r.quant.map((q) => q.loss));
   });
 
-  it('draws partial data and empty data', () => {
+  it('draws partial data', () => {
     expect(PARTIAL.phase).toBe('train');
     clean(svgOf(PARTIAL));
-    clean(svgOf({}));
-    clean(svgOf({ runs: [{}] }));
     clean(svgOf(D, 500));
   });
 
@@ -78,21 +79,21 @@ describe('language figure', () => {
     expect(svgOf(JSON.parse(JSON.stringify(D)))).toBe(svgOf(D));
   });
 
-  it('names, token texts and errors from a results file stay text', () => {
+  it('token texts, errors and the generated text from a results file stay text; names and numbers the shape refuses never reach it', () => {
     const evil = '<script>alert(1)</script><tspan onload="x">';
     const d = JSON.parse(JSON.stringify(D));
-    d.runs[0].name = evil;
     d.runs[0].error = evil;
     d.runs[0].generation.text = evil;
-    d.runs[0].generation.steps[2].top[0].text = evil;
-    d.runs[0].inspect.texts[1] = evil;
-    d.example[0].texts[1] = evil;
-    d.corpus = evil;
+    d.runs[0].generation.steps[2].top[0].text = '<b onload=x>';
+    d.runs[0].inspect.texts[1] = '<i>';
+    d.example[0].texts[1] = '<script>';
     d.lengthNote = evil;
-    d.runs[0].curve.loss[0] = 'NaN';
-    d.runs[0].inspect.maps[0] = { x: 1 };
+    expect(check(dataShape, d, ss)).toBe(d);
     const svg = svgOf(d), els = clean(svg);
-    expect(els.some((e) => e.name === 'script' || 'onload' in e.attrs)).toBe(false);
+    expect(els.some((e) => e.name === 'script' || e.name === 'b' || e.name === 'i' || 'onload' in e.attrs)).toBe(false);
     expect(svg).toContain('&lt;script>');
+    for (const edit of [(x) => { x.runs[0].name = evil; }, (x) => { x.corpus = evil; }, (x) => { x.runs[0].curve.loss[0] = 'NaN'; },
+      (x) => { x.runs[0].inspect.maps[0] = { x: 1 }; }])
+      expect(() => check(dataShape, ((x) => (edit(x), x))(JSON.parse(JSON.stringify(D))), ss)).toThrow(/^data\./);
   });
 });

@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 // The Language widget's files, checked before anything draws them: a results
-// file's data (web/src/views/language/results.js) — the view's own data
-// passes, each field the figure reads broken (a name that is not a registry
-// kernel, markup as a name, a string for a number, lists of unequal lengths
-// or longer than a run writes, a map of the wrong size, a token text that is
-// a paragraph) gives a problem naming that field, at once however large the
-// list; the widget's loadResults turns it into a notice; a results file draws
+// file's data against the view's declared data shape (views/language/
+// data-shape.js) — the view's own data passes, each field the figure reads
+// broken (a name that is not a registry kernel, markup as a name, a string
+// for a number, lists of unequal lengths or longer than a run writes, a map
+// of the wrong size, a token text that is a paragraph) gives an Error naming
+// that field's path, at once however large the list; the widget's
+// loadResults turns it into a notice; a results file draws
 // in the View with no worker, its strings as text; a model="…" file
 // (web/src/embed/model-file.js) that cannot be fetched, is too large, or is
 // given to another view gives a notice. And the 'text' field's control (the
@@ -15,82 +16,90 @@ import { h, render } from 'preact';
 import { createSoftscope } from 'softscope';
 import { LANGUAGE_LIMITS } from '../../wasm/analysis/language.js';
 import { view, parse, stateEntries, toHash, plain } from '../../wasm/views/index.js';
-import { resultsProblem } from '../../web/src/views/language/results.js';
-import LanguageView, { checkResults, opensModel } from '../../web/src/views/language/View.jsx';
+import { check } from '../../wasm/views/shape.js';
+import LanguageView, { opensModel } from '../../web/src/views/language/View.jsx';
 import { loadResults } from '../../web/src/embed/results.js';
 import { loadModelFile, MAX_BYTES } from '../../web/src/embed/model-file.js';
 import { Field } from '../../web/src/controls/Field.jsx';
 import { WASM } from './support/wasm-paths.js';
 
 const TINY = 'normalizers=softmax,softpick&d=16&heads=2&layers=1&context=16&batch=4&steps=20&quantizers=uniform&length=12';
-let ss, v, state, data;
+let ss, v, shape, state, data;
 beforeAll(async () => {
   ss = await createSoftscope({ wasm: WASM });
   v = view('language');
+  shape = await v.dataShape();
   ({ state } = parse(v.schema, stateEntries(TINY), ss));
   data = JSON.parse(JSON.stringify(plain(v.compute(ss, state))));
 });
 afterEach(() => { vi.unstubAllGlobals(); document.body.innerHTML = ''; });
 
-const broken = (edit) => { const d = structuredClone(data); edit(d); return resultsProblem(d, ss); };
+// the problem check finds in the data (null: none)
+const resultsProblem = (d) => {
+  try {
+    check(shape, d, ss);
+    return null;
+  } catch (e) {
+    return e.message;
+  }
+};
+const broken = (edit) => { const d = structuredClone(data); edit(d); return resultsProblem(d); };
 
-describe('resultsProblem (language)', () => {
+describe('the Language data shape on results files', () => {
   it('the view\'s own data passes: a run to its end, and a stepper\'s data before its first step', () => {
     expect(data.runs.every((r) => r.inspect && r.generation && r.quant.length)).toBe(true); // (every part checked)
-    expect(resultsProblem(data, ss)).toBe(null);
+    expect(resultsProblem(data)).toBe(null);
     const st = v.start(ss, state);
     try {
-      expect(resultsProblem(JSON.parse(JSON.stringify(plain(st.data()))), ss)).toBe(null);
+      expect(resultsProblem(JSON.parse(JSON.stringify(plain(st.data()))))).toBe(null);
     } finally {
       st.stop();
     }
   });
 
   it('names that are no kernel of this build, markup as a name, an unknown corpus, phase or stage', () => {
-    expect(resultsProblem(null, ss)).toBe('no data object');
-    expect(broken((d) => { d.runs[0].name = '<img src=x onerror=alert(1)>'; })).toMatch(/^runs\[0\]\.name "<img src=x onerror=alert\(1\)>" is not a normalizer of this build/);
-    expect(broken((d) => { d.runs[1].quant[0].quantizer = '<b>'; })).toBe('runs[1].quant[0].quantizer "<b>" is not a quantizer of this build');
+    expect(resultsProblem(null)).toBe('data is null');
+    expect(broken((d) => { d.runs[0].name = '<img src=x onerror=alert(1)>'; })).toBe('data.runs[0].name "<img src=x onerror=alert(1)>" is not a normalizer of this build');
+    expect(broken((d) => { d.runs[1].quant[0].quantizer = '<b>'; })).toBe('data.runs[1].quant[0].quantizer "<b>" is not a quantizer of this build');
     expect(broken((d) => { d.corpus = 'web'; })).toMatch(/^data\.corpus "web" is not one of grammar/);
     expect(broken((d) => { d.phase = 'dancing'; })).toMatch(/^data\.phase "dancing"/);
-    expect(broken((d) => { d.decoding.on = ['beam']; })).toBe('data.decoding is not the decoding stages on and their values');
-    expect(broken((d) => { d.runs[0].generation.steps[0].top[0].stages = { beam: 0.5 }; })).toMatch(/stages is not an object of decoding stages and numbers$/);
-    expect(broken((d) => { d.sel = 2; })).toBe('data.sel is not the index of a run');
-    expect(broken((d) => { d.runs = []; })).toMatch(/^data\.runs is not a list of 1 to 4 runs/);
+    expect(broken((d) => { d.decoding.on = ['beam']; })).toBe('data.decoding.on[0] "beam" is not a decoding stage of this build');
+    expect(broken((d) => { d.runs[0].generation.steps[0].top[0].stages = { beam: 0.5 }; })).toBe('data.runs[0].generation.steps[0].top[0].stages key "beam" is not a decoding stage of this build');
+    expect(broken((d) => { d.sel = 2; })).toBe('data: sel 2 is not the index of a run');
+    expect(broken((d) => { d.runs = []; })).toBe('data.runs holds 0 items; at least 1 expected');
   });
 
   it('numbers that are strings or past float range, curves of unequal lengths, a map of the wrong size', () => {
-    expect(broken((d) => { d.runs[0].curve.loss[0] = '1'; })).toBe('runs[0].curve.loss is not a list of numbers');
-    expect(broken((d) => { d.runs[0].val.loss = JSON.parse('[1e999]'); })).toBe('runs[0].val.loss is not a list of numbers');
-    expect(broken((d) => { d.runs[1].curve.seconds.pop(); })).toBe('runs[1].curve: step, seconds and loss differ in length');
-    expect(broken((d) => { d.runs[0].valLoss = 'low'; })).toBe('runs[0].valLoss is not a number');
-    expect(broken((d) => { d.runs[0].inspect.maps.pop(); })).toBe('runs[0].inspect.maps does not hold heads × n × n weights');
-    expect(broken((d) => { d.runs[0].inspect.n = 4096; })).toMatch(/^runs\[0\]\.inspect\.n is not a window length of 1 to 128/);
-    expect(broken((d) => { d.vocab = 1e308; })).toBe('data.vocab is not an integer in [2, 257]');
-    expect(broken((d) => { d.steps = 1e308; })).toMatch(/^data\.steps is not an integer/);
+    expect(broken((d) => { d.runs[0].curve.loss[0] = '1'; })).toBe('data.runs[0].curve.loss[0] is not a number');
+    expect(broken((d) => { d.runs[0].val.loss = JSON.parse('[1e999]'); })).toBe('data.runs[0].val.loss[0] is not a number');
+    expect(broken((d) => { d.runs[1].curve.seconds.pop(); })).toBe('data.runs[1].curve: step, seconds, loss differ in length');
+    expect(broken((d) => { d.runs[0].valLoss = 'low'; })).toBe('data.runs[0].valLoss is not a number');
+    expect(broken((d) => { d.runs[0].inspect.maps.pop(); })).toBe('data.runs[0].inspect: maps does not hold heads × n × n weights');
+    expect(broken((d) => { d.runs[0].inspect.n = 4096; })).toBe('data.runs[0].inspect.n is 4096, outside [1, 128]');
+    expect(broken((d) => { d.vocab = 1e308; })).toBe('data.vocab is 1e+308, outside [2, 257]');
+    expect(broken((d) => { d.steps = 1e308; })).toMatch(/^data\.steps is 1e\+308, outside/);
   });
 
   it('lists longer than a run writes and texts longer than a token are refused at once (issue 38 R4/R5)', () => {
     const t0 = performance.now();
     expect(broken((d) => { d.runs[0].curve = { step: new Array(1e6).fill(1), seconds: new Array(1e6).fill(1), loss: new Array(1e6).fill(1) }; }))
-      .toBe('runs[0].curve.step holds 1000000 items; a run writes at most 1000');
+      .toBe('data.runs[0].curve.step holds 1000000 items; a run writes at most 1000');
     expect(broken((d) => { d.runs[0].lengths[0].positionLoss = new Array(1e6).fill(1); })).toMatch(/positionLoss holds 1000000 items/);
     expect(broken((d) => { d.runs[0].generation.steps = new Array(1e5).fill(d.runs[0].generation.steps[0]); })).toMatch(/generation\.steps holds 100000 items/);
-    expect(broken((d) => { d.runs[0].generation.steps[0].text = 'x'.repeat(1e6); })).toMatch(/steps\[0\]\.text is not a token's text/);
+    expect(broken((d) => { d.runs[0].generation.steps[0].text = 'x'.repeat(1e6); })).toBe('data.runs[0].generation.steps[0].text is longer than 16 characters');
     expect(broken((d) => { d.example = [{ texts: new Array(1e6).fill('a'), trigger: [] }]; })).toMatch(/^data\.example\[0\]\.texts holds 1000000 items/);
-    expect(broken((d) => { d.runs[0].normParams = Object.fromEntries(Array.from({ length: 1e5 }, (_, i) => [`k${i}`, 1])); })).toBe('runs[0].normParams is not an object of numbers');
+    expect(broken((d) => { d.runs[0].normParams = Object.fromEntries(Array.from({ length: 1e5 }, (_, i) => [`k${i}`, 1])); })).toBe('data.runs[0].normParams holds 100000 keys; a run writes at most 16');
     expect(performance.now() - t0).toBeLessThan(2000);
   });
 
-  it('the View exports it (loaded on demand) and opens model files', async () => {
-    expect(await checkResults(data, ss)).toBe(null);
-    expect(await checkResults({ corpus: 1 }, ss)).toMatch(/^data\.corpus/);
+  it('the View opens model files', () => {
     expect(opensModel).toBe(true);
   });
 });
 
 // fetch answering with `body` (a string or bytes) and these headers, or a status
 const serve = (body, { status = 200, headers = {} } = {}) => vi.stubGlobal('fetch', vi.fn(async () => new Response(status === 200 ? body : 'no', { status, headers })));
-const loaded = () => ({ ...v, checkResults, opensModel: true });
+const loaded = () => ({ ...v, opensModel: true });
 
 describe('the widget\'s files (results.js, model-file.js)', () => {
   const file = () => ({ view: 'language', state: Object.fromEntries(stateEntries(toHash(v.schema, state, ss)).filter(([k]) => k !== 'view')), data: structuredClone(data) });
@@ -105,7 +114,15 @@ describe('the widget\'s files (results.js, model-file.js)', () => {
     bad.data.runs[0].name = '<script>alert(1)</script>';
     serve(JSON.stringify(bad));
     expect((await loadResults(ss, loaded(), 'bad.json')).notices).toEqual([{ key: 'results', value: 'bad.json',
-      reason: 'not a results file of this version: runs[0].name "<script>alert(1)</script>" is not a normalizer of this build' }]);
+      reason: 'not a results file of this version: data.runs[0].name "<script>alert(1)</script>" is not a normalizer of this build' }]);
+  });
+
+  it('a view whose data\'s shape is declared only in part (its nested parts by their type) reads no results file: a notice, nothing fetched', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    expect((await loadResults(ss, view('normalizers'), 'n.json')).notices).toEqual([{ key: 'results', value: 'n.json',
+      reason: 'view normalizers draws from its state, not from a results file' }]);
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it('a model file: its bytes; a 404, a file past the limit or a view that opens none give a notice under `model`', async () => {

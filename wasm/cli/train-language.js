@@ -13,6 +13,8 @@ import { UsageError, toJson, num, table, own } from './shared.js';
 import { language } from '../views/language/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
+import { outline } from '../views/shape.js';
+import { dataShape } from '../views/language/data-shape.js';
 import { finish } from '../views/stepper.js';
 import { decodeStages } from '../analysis/decoding.js';
 import { LANGUAGE_LIMITS } from '../analysis/language.js';
@@ -36,9 +38,10 @@ ${FIELDS.map(keyHelp).join('\n')}
   --<stage> value      a decoding stage${ss ? ` (${decodeStages(ss).map((k) => k.name).join(', ')})` : ''} on, with that value (--top_p 0.9)
   --text FILE          the corpus of --corpus text: a UTF-8 file of at most ${LANGUAGE_LIMITS.textChars} characters
   --save FILE          the selected run's model (--sel, default the first normalizer) for softscope generate --load FILE
---json  the results file: {"softscope", "view": "language", "state", "data": {corpus, vocab, context, steps, unigram,
-        uniform, runs: [{name, curve, val, valLoss, valBits, tokensPerSecond, lengths, inspect, generation, quant}]}}
-        (the shape: wasm/views/language/model.js)
+--json  the results file: {"softscope", "view": "language", "state", "data"} (<softscope-widget view="language"
+        results="file.json"> draws it without training); data (numbers null where not one; a list's most items;
+        types: LanguageData of softscope/views/language):
+${outline(dataShape, { indent: '        ' })}
 --csv   one row per curve point, validation point, position, quantisation and head (kind)`;
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

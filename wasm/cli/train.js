@@ -10,6 +10,8 @@ import { UsageError, toJson, num, table, own } from './shared.js';
 import { experiments } from '../views/experiments/index.js';
 import { parse, entries, stateEntries } from '../state/schema.js';
 import { csv } from '../views/data.js';
+import { outline } from '../views/shape.js';
+import { dataShape } from '../views/experiments/data-shape.js';
 import REGISTRY from '../dist/registry.js';
 import { runLanguage, languageHelp, LANGUAGE_FLAGS } from './train-language.js';
 
@@ -37,10 +39,10 @@ export const command = {
 ${FIELDS.map(keyHelp).join('\n')}
   --param k.name=value a parameter of the optimizer (adam.lr=0.003) or of a normalizer (ssmax.s=0.5)
 ${ss ? `tasks: ${ss.enums.task.join(', ')}; positions: ${ss.enums.positions.join(', ')}; schedules: ${ss.schedules.join(', ')}\n` : ''}
---json  the results file: {"softscope": version, "view": "experiments", "state": {non-default keys},
-        "data": {task, classes, chance, trainN, testN, steps, bits, phase, progress, sel, runs: [{name,
-        normParams, step, diverged, reached, curve, lengths, map, heads, quant, floatAccuracy}]}}
-        (<softscope-widget view="experiments" results="file.json"> draws it without training)
+--json  the results file: {"softscope": version, "view": "experiments", "state": {non-default keys}, "data"}
+        (<softscope-widget view="experiments" results="file.json"> draws it without training); data (numbers
+        null where not one; a list's most items; types: ExperimentsData of softscope/views/experiments):
+${outline(dataShape, { indent: '        ' })}
 --csv   one row per curve point, test length and quantisation (kind: curve | test | quant)
 Bad input (an unknown name, a value out of range) exits 2 naming the flag.
 

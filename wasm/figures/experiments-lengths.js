@@ -7,7 +7,7 @@
 // normalizer. Before the test phase the charts stand empty and say so.
 import { html } from './h.js';
 import { Text, linear, logScale, powerTicks, pathOf } from './axes.js';
-import { Chart, Rule, slots, num, values, sectionTitle } from './experiments-plot.js';
+import { Chart, Rule, slots, values, sectionTitle } from './experiments-plot.js';
 
 const METRICS = [
   { key: 'accuracy', title: 'accuracy', label: 'accuracy' },
@@ -16,9 +16,9 @@ const METRICS = [
 ];
 
 const TITLE = 'Length generalisation';
-const testList = (data) => (Array.isArray(data.testN) ? data.testN.map(num).filter((n) => n !== null) : []);
+const testList = (data) => data.testN;
 function subtitle(data, runs) {
-  const trainN = [num(data.trainN?.[0]), num(data.trainN?.[1])], ns = testList(data);
+  const trainN = data.trainN, ns = testList(data);
   return runs.some((r) => r.lengths.length > 0) ? `accuracy and the attention of test sets at each n (trained at n = ${trainN[0]}…${trainN[1]})`
     : `tested after training${ns.length ? ` at n = ${ns.join(', ')}` : ''}`;
 }
@@ -35,19 +35,19 @@ function powersBetween(a, b) {
 }
 
 export function Lengths({ data, runs, y0, width, th }) {
-  const trainN = [num(data.trainN?.[0]), num(data.trainN?.[1])];
-  const ns = [...runs.flatMap((r) => r.lengths.map((p) => p.n)), ...(Array.isArray(data.testN) ? data.testN.map(num) : []), ...trainN]
+  const trainN = data.trainN;
+  const ns = [...runs.flatMap((r) => r.lengths.map((p) => p.n)), ...data.testN, ...trainN]
     .filter((n) => n > 0);
   const lo = ns.length ? Math.min(...ns) : 4, hi = ns.length ? Math.max(...ns, lo * 2) : 4096;
   const T = sectionTitle(TITLE, subtitle(data, runs), y0, width, th);
   const { boxes } = slots(METRICS.length, y0 + T.height, width);
-  const chance = num(data.chance);
+  const chance = data.chance;
   const ref = powersBetween(lo, hi);
   const charts = METRICS.map((m, i) => {
     const bx = boxes[i];
     const x = logScale([lo, hi], [bx.x, bx.right], 2);
     let top = 1;
-    if (m.key === 'entropy') for (const v of [Math.log(hi), ...runs.flatMap((r) => r.lengths.map((p) => num(p.entropy)))]) if (v > top) top = v;
+    if (m.key === 'entropy') for (const v of [Math.log(hi), ...runs.flatMap((r) => r.lengths.map((p) => p.entropy))]) if (v > top) top = v;
     const y = linear([0, m.key === 'entropy' ? top * 1.04 : 1], [bx.bottom, bx.y]);
     const band = trainN[0] > 0 && trainN[1] >= trainN[0];
     const bl = band ? Math.max(bx.x, x(trainN[0])) : 0, br = band ? Math.min(bx.right, x(trainN[1])) : 0;
@@ -61,7 +61,7 @@ export function Lengths({ data, runs, y0, width, th }) {
       ${m.key === 'entropy' && html`<path d=${pathOf(ref, ref.map(Math.log), x, y) || undefined} fill="none" stroke=${th.muted} stroke-dasharray="4 3" data-reference="ln-n"><title>ln n: uniform weights over n keys</title></path>`}
       ${m.key === 'maxWeight' && html`<path d=${pathOf(ref, ref.map((n) => 1 / n), x, y) || undefined} fill="none" stroke=${th.muted} stroke-dasharray="4 3" data-reference="uniform"><title>1/n: uniform weights</title></path>`}
       ${runs.map((r) => {
-        const xs = r.lengths.map((p) => p.n), ys = r.lengths.map((p) => num(p[m.key]));
+        const xs = r.lengths.map((p) => p.n), ys = r.lengths.map((p) => p[m.key]);
         return html`<g key=${r.name}>
           <path d=${pathOf(xs, ys, x, y) || undefined} fill="none" stroke=${r.color} stroke-width="1.8" data-series=${r.name} data-metric=${m.key}
             data-n=${values(xs)} data-value=${values(ys)} />

@@ -11,7 +11,7 @@ import { RampLegend } from './legend.js';
 import { pngDataUri, upscaleRgba } from './raster.js';
 import { attentionRaster, weightMax, weightRamps, labelled } from './raster-weights.js';
 import { fmt, pct } from './format.js';
-import { num, list, sectionTitle, LINE } from './experiments-plot.js';
+import { sectionTitle, LINE } from './experiments-plot.js';
 
 const LAB = 30, LEG = 64, GAP = 18, TOP = 34, MIN = 96, MAX = 220;
 
@@ -19,13 +19,8 @@ const TITLE = 'Attention';
 const subtitle = (r, s) => (r && s ? `of ${r.name} on test example 0 (n = ${s.n}) by layer and head; head measures over the test set`
   : 'the attention map by layer and head, with each head\u2019s sink rate, kurtosis and max/median, after testing');
 
-/** The map's shape when it is whole: { n, layers, heads, maps } (numbers), else null. */
-function shapeOf(map) {
-  if (!map) return null;
-  const n = num(map.n), layers = num(map.layers), heads = num(map.heads), maps = list(map.maps);
-  if (!(n >= 1 && layers >= 1 && heads >= 1) || maps.length !== layers * heads * n * n) return null;
-  return { n, layers, heads, maps };
-}
+// The map (its maps hold layers × heads × n × n weights: the data's shape), or null before the test.
+const shapeOf = (map) => map ?? null;
 
 /** Where the maps go: { cols, cell, rows, height } (the map of the selected run, or a placeholder). */
 export function mapLayout(runs, sel, width) {
@@ -45,7 +40,7 @@ function images(map, s, th) {
   if (!IMAGES.has(map)) IMAGES.set(map, new Map());
   const c = IMAGES.get(map);
   if (!c.has(th.name)) {
-    const all = Float64Array.from(s.maps, (v) => num(v) ?? 0), hi = weightMax(all), nn = s.n * s.n;
+    const all = Float64Array.from(s.maps, (v) => v ?? 0), hi = weightMax(all), nn = s.n * s.n;
     const k = Math.max(1, Math.floor(128 / s.n));
     c.set(th.name, { hi, uris: Array.from({ length: s.layers * s.heads }, (_, i) =>
       pngDataUri(upscaleRgba(attentionRaster(all.subarray(i * nn, (i + 1) * nn), s.n, s.n, th, hi), s.n, s.n, k), s.n * k, s.n * k, 1)) });
@@ -54,7 +49,7 @@ function images(map, s, th) {
 }
 
 function Measures({ m, x, y, th }) {
-  const v = (name, value, text) => (num(value) === null ? html`<tspan>—</tspan>`
+  const v = (name, value, text) => (value === null || value === undefined ? html`<tspan>—</tspan>`
     : html`<tspan fill=${th.ink} data-metric=${name} data-value=${String(value)}>${text(value)}</tspan>`);
   // "—" where the C library reports 0 for an undefined measure (a constant output, a zero median)
   const defined = (w) => (w > 0 ? fmt(w, 3) : '—');

@@ -1,8 +1,9 @@
-// What the Experiments figure's sections share: the runs of the data read
-// safely (a results file is user input: a name is text, never markup, and
-// anything that is not a finite number is a gap, so no NaN reaches the SVG),
-// a run's colour, the values a mark carries, and a chart (title, axes,
-// frame, its marks clipped to the plot) in a row of slots.
+// What the Experiments figure's sections share: the runs with their colours,
+// the values a mark carries, and a chart (title, axes, frame, its marks
+// clipped to the plot) in a row of slots. The data is the view's: computed,
+// or a results file checked against views/experiments/data-shape.js before
+// it reaches a figure (names are text, numbers finite or null), so nothing
+// here reads it defensively.
 import { html } from './h.js';
 import { Text, AxisX, AxisY, Frame, box } from './axes.js';
 import { titleLines, Title } from './text.js';
@@ -10,34 +11,18 @@ import { SERIES } from './palette.js';
 
 export const CHART_H = 200, CHART_HEAD = 26, LINE = 15;
 
-/** v when it is a finite number, else null. */
-export const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-/** v when it is an array, else []. */
-export const list = (v) => (Array.isArray(v) ? v : []);
 /** The data-value of a line: its numbers as written (a gap: empty), comma separated; no points: no attribute
  *  (an empty attribute is written bare, which is not XML). */
-export const values = (a) => a.map((v) => (num(v) === null ? '' : String(v))).join(',') || undefined;
+export const values = (a) => a.map((v) => (v === null ? '' : String(v))).join(',') || undefined;
 
-const obj = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
-
-/** The runs as the sections draw them: names as text, numbers or null, arrays as arrays; a colour each. */
+/** The runs as the sections draw them: the data's, with a colour each and the tested lengths in order. */
 export function runsOf(data, colors, th) {
-  return list(data.runs).map((raw, i) => {
-    const r = obj(raw), c = obj(r.curve);
-    const name = String(r.name ?? `run ${i + 1}`);
-    return {
-      name,
-      color: colors?.get?.(name) ?? SERIES[i % SERIES.length] ?? th.accent,
-      step: num(r.step), diverged: num(r.diverged), reached: num(r.reached), error: r.error == null ? null : String(r.error),
-      normParams: Object.entries(obj(r.normParams)).map(([k, v]) => [String(k), num(v)]),
-      curve: { step: list(c.step).map(num), loss: list(c.loss).map(num), accuracy: list(c.accuracy).map(num) },
-      lengths: list(r.lengths).map(obj).filter((p) => num(p.n) > 0).sort((a, b) => a.n - b.n),
-      map: r.map && typeof r.map === 'object' ? r.map : null,
-      heads: list(r.heads).map(obj),
-      quant: list(r.quant).map(obj).filter((q) => num(q.bits) !== null),
-      floatAccuracy: num(r.floatAccuracy),
-    };
-  });
+  return data.runs.map((r, i) => ({
+    ...r,
+    color: colors?.get?.(r.name) ?? SERIES[i % SERIES.length] ?? th.accent,
+    normParams: Object.entries(r.normParams),
+    lengths: [...r.lengths].sort((a, b) => a.n - b.n),
+  }));
 }
 
 /** Charts per row at a width. */
@@ -63,7 +48,7 @@ export function Chart({ id, title, bx, x, y, xTicks, yTicks, xLabel, yLabel, yFo
 }
 
 /** A horizontal reference line across a plot (chance, a threshold), dashed, with its meaning as a tooltip. */
-export const Rule = ({ bx, y, v, th, dash = '4 3', label, id, color }) => (num(v) === null ? null : html`<line x1=${bx.x} x2=${bx.right}
+export const Rule = ({ bx, y, v, th, dash = '4 3', label, id, color }) => (v === null ? null : html`<line x1=${bx.x} x2=${bx.right}
   y1=${y(v)} y2=${y(v)} stroke=${color ?? th.muted} stroke-width="1" stroke-dasharray=${dash} data-reference=${id} data-value=${String(v)}><title>${label}</title></line>`);
 
 /** An × of half-size r at (x, y), as a path. */

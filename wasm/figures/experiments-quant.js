@@ -9,7 +9,7 @@ import { html } from './h.js';
 import { Text, linear, pathOf } from './axes.js';
 import { seriesLegend } from './legend.js';
 import { pct } from './format.js';
-import { Chart, Rule, slots, num, list, sectionTitle } from './experiments-plot.js';
+import { Chart, Rule, slots, sectionTitle } from './experiments-plot.js';
 
 const DASH = [undefined, '6 2 1.5 2', '1.5 2.5', '8 4'];
 const FLOAT_DASH = '5 4';
@@ -26,15 +26,15 @@ function marker(k, x, y, r) {
 }
 
 /** The quantizers in the order they first appear (each run's list, then the next run's). */
-export const quantizersOf = (runs) => [...new Set(runs.flatMap((r) => r.quant.map((q) => String(q.quantizer))))];
+export const quantizersOf = (runs) => [...new Set(runs.flatMap((r) => r.quant.map((q) => q.quantizer)))];
 
 const TITLE = 'Quantisation';
 function subtitle(data, runs) {
-  const bits = bitsOf(data, runs), wanted = list(data.quantizers).map(String);
+  const bits = bitsOf(data, runs);
   return quantizersOf(runs).length ? 'the models\u2019 test accuracy at the training length after post-training quantisation of their weights'
-    : `quantized after testing${wanted.length ? `: ${wanted.join(', ')}` : ''}, at ${bits.length ? bits[0] : 2}–${bits.length ? bits[bits.length - 1] : 8} bits`;
+    : `quantized after testing, at ${bits.length ? bits[0] : 2}–${bits.length ? bits[bits.length - 1] : 8} bits`;
 }
-const bitsOf = (data, runs) => [...new Set([...list(data.bits).map(num), ...runs.flatMap((r) => r.quant.map((q) => q.bits))].filter((b) => b !== null))].sort((a, b) => a - b);
+const bitsOf = (data, runs) => [...new Set([...data.bits, ...runs.flatMap((r) => r.quant.map((q) => q.bits))])].sort((a, b) => a - b);
 
 /** The section's height at a width. */
 export const quantHeight = (data, runs, width) => sectionTitle(TITLE, subtitle(data, runs), 0, width).height
@@ -55,13 +55,13 @@ export function Quantization({ data, runs, y0, width, th }) {
   return html`<g data-section="quantization">
     ${T.el}
     <${Chart} id="quant" title="accuracy against bits" bx=${bx} x=${x} y=${y} xTicks=${bits} yTicks=${y.ticks(5)} xLabel="bits" yLabel="accuracy" th=${th}>
-      <${Rule} bx=${bx} y=${y} v=${num(data.chance)} th=${th} dash="1.5 3" id="chance" label="chance: 1/C" />
+      <${Rule} bx=${bx} y=${y} v=${data.chance} th=${th} dash="1.5 3" id="chance" label="chance: 1/C" />
       ${runs.map((r) => html`<g key=${r.name} data-quant-of=${r.name}>
         ${r.floatAccuracy !== null && html`<line x1=${bx.x} x2=${bx.right} y1=${y(r.floatAccuracy)} y2=${y(r.floatAccuracy)} stroke=${r.color}
           stroke-width="1.2" stroke-dasharray=${FLOAT_DASH} data-metric="float" data-value=${String(r.floatAccuracy)}><title>${`${r.name}: ${pct(r.floatAccuracy, 3)} in float`}</title></line>`}
         ${qs.map((q, k) => {
-          const pts = r.quant.filter((p) => String(p.quantizer) === q).sort((a, b) => a.bits - b.bits);
-          const xs = pts.map((p) => p.bits), ys = pts.map((p) => num(p.accuracy));
+          const pts = r.quant.filter((p) => p.quantizer === q).sort((a, b) => a.bits - b.bits);
+          const xs = pts.map((p) => p.bits), ys = pts.map((p) => p.accuracy);
           return html`<g key=${q}>
             <path d=${pathOf(xs, ys, x, y) || undefined} fill="none" stroke=${r.color} stroke-width="1.7" stroke-dasharray=${DASH[k % DASH.length]} />
             ${pts.map((p, j) => (ys[j] === null ? null : html`<path key=${j} d=${marker(k, x(xs[j]), y(ys[j]), 3.6)} fill=${r.color} stroke=${th.paper} stroke-width="0.8"

@@ -8,7 +8,7 @@
 import { html } from './h.js';
 import { Text, linear, logScale, powerTicks, pathOf } from './axes.js';
 import { fmt, pct } from './format.js';
-import { Chart, Rule, RunName, slots, num, values, cross, sectionTitle, LINE } from './experiments-plot.js';
+import { Chart, Rule, RunName, slots, values, cross, sectionTitle, LINE } from './experiments-plot.js';
 
 const REACH = 0.95;
 
@@ -60,7 +60,7 @@ function RunLine({ r, steps, x0, y, th, two, nameW }) {
   return html`<g data-run=${r.name}>
     <${RunName} r=${r} x=${x0} y=${y} th=${th} />
     <${Text} x=${two ? x0 + 14 : x0 + nameW} y=${two ? y + LINE : y} th=${th} size=${11.5}>
-      ${sep('step ')}${r.step !== null ? m('step', r.step, String(r.step)) : '—'}${sep(steps !== null ? ` of ${steps}` : '')}
+      ${sep('step ')}${m('step', r.step, String(r.step))}${sep(` of ${steps}`)}
       ${loss !== null && html`${sep(' · loss ')}${m('loss', loss, fmt(loss, 3))}`}
       ${end >= 0 && html`${sep(' · accuracy ')}${m('accuracy', r.curve.accuracy[end], pct(r.curve.accuracy[end], 3))}`}
       ${r.normParams.map(([k, v]) => html`${sep(` · ${k} `)}${v === null ? '—' : m(`param-${k}`, v, fmt(v, 3))}`)}
@@ -72,8 +72,8 @@ function RunLine({ r, steps, x0, y, th, two, nameW }) {
 }
 
 export function Training({ data, runs, y0, width, th }) {
-  const steps = num(data.steps) ?? Math.max(1, ...runs.flatMap((r) => r.curve.step.filter((s) => s !== null)));
-  const classes = num(data.classes), chance = num(data.chance) ?? (classes > 0 ? 1 / classes : null);
+  const steps = data.steps;
+  const { chance, classes } = data;
   const chanceLoss = classes > 1 ? Math.log(classes) : null;
   const T = sectionTitle(TITLE, subtitle(runs), y0, width, th);
   const { boxes: [lb, ab], height } = slots(2, y0 + T.height, width);
@@ -91,6 +91,6 @@ export function Training({ data, runs, y0, width, th }) {
       <${Rule} bx=${ab} y=${ya} v=${REACH} th=${th} dash="1 3" id="reach" label="95 %" />
       <${Curves} runs=${runs} metric="accuracy" x=${xa} y=${ya} th=${th} />
     </${Chart}>
-    ${runs.map((r, i) => html`<${RunLine} key=${r.name} r=${r} steps=${num(data.steps)} x0=${8} y=${y1 + LINE * i * (two ? 2 : 1) + 10} th=${th} two=${two} nameW=${nameW} />`)}
+    ${runs.map((r, i) => html`<${RunLine} key=${r.name} r=${r} steps=${data.steps} x0=${8} y=${y1 + LINE * i * (two ? 2 : 1) + 10} th=${th} two=${two} nameW=${nameW} />`)}
   </g>`;
 }

@@ -13,7 +13,7 @@ import { pngDataUri, upscaleRgba } from './raster.js';
 import { attentionRaster, weightMax, weightRamps, labelled } from './raster-weights.js';
 import { fmt } from './format.js';
 import { sectionTitle, LINE } from './experiments-plot.js';
-import { shown, num } from './language-plot.js';
+import { shown } from './language-plot.js';
 import { LabelledRule } from './language-plot.js';
 
 const TITLE = 'Attention and sinks';
@@ -63,7 +63,7 @@ function images(maps, s, th) {
   if (!IMAGES.has(maps)) IMAGES.set(maps, new Map());
   const c = IMAGES.get(maps);
   if (!c.has(th.name)) {
-    const all = Float64Array.from(maps, (v) => num(v) ?? 0), hi = weightMax(all), nn = s.n * s.n, k = Math.max(1, Math.floor(128 / s.n));
+    const all = Float64Array.from(maps, (v) => v ?? 0), hi = weightMax(all), nn = s.n * s.n, k = Math.max(1, Math.floor(128 / s.n));
     c.set(th.name, { hi, uris: Array.from({ length: s.heads }, (_, h) =>
       pngDataUri(upscaleRgba(attentionRaster(all.subarray(h * nn, (h + 1) * nn), s.n, s.n, th, hi), s.n, s.n, k), s.n * k, s.n * k, 1)) });
   }
@@ -110,15 +110,15 @@ export function Attention({ data, runs, sel, y0, width, th }) {
   const T = sectionTitle(TITLE, subtitle(r, ins), y0, width, th);
   if (!ins) return html`<g data-section="attention">${T.el}</g>`;
   const s = shapeOf(ins), z = sizes(width, s);
-  const bos = data.bos !== false;
+  const bos = data.bos;
   let y = y0 + T.height;
   let mapsEl = null;
   if (s) {
     const img = images(ins.maps, s, th);
-    const hsel = Math.min(s.heads - 1, Math.max(0, num(data.head) ?? 0));
+    const hsel = Math.min(s.heads - 1, Math.max(0, data.head));
     const bx = 8 + LAB, by = y + LAB + 6, c = z.big / s.n;
     const ticks = labelled(s.n, z.big, 11);
-    const label = (i) => (ins.texts[i] === undefined ? String(i) : shown(ins.texts[i], bos));
+    const label = (i) => shown(ins.texts[i], bos);
     const sx = bx + z.big + 24 + 16;
     mapsEl = html`<g data-maps=${String(ins.layer)}>
       <${Map1} uri=${img.uris[hsel]} x=${bx} y=${by} size=${z.big} th=${th} data-map=${`${ins.layer}:${hsel}`}>

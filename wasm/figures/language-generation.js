@@ -8,18 +8,16 @@ import { html } from './h.js';
 import { Text } from './axes.js';
 import { fmt, pct } from './format.js';
 import { sectionTitle, LINE } from './experiments-plot.js';
-import { shown, num, list } from './language-plot.js';
+import { shown } from './language-plot.js';
 
 const TITLE = 'Generation';
 const MONO = "ui-monospace, 'SF Mono', Menlo, Consolas, monospace";
 const CHAR_W = 7.0, TEXT_LINES = 8, ROW = 17, CAND_HEAD = 40;
 
 function subtitle(r, data) {
-  const dec = data.decoding && typeof data.decoding === 'object' ? data.decoding : {};
-  const on = list(dec.on).map(String);
-  const vals = dec.values && typeof dec.values === 'object' ? dec.values : {};
-  const pipe = on.length ? on.map((s) => `${s} ${fmt(num(vals[s]), 3)}`).join(' → ') : 'no stage (softmax of the logits)';
-  return r?.generation ? `of ${r.name}: ${r.generation.steps.length} tokens after the prompt; decoding ${pipe}; seed ${num(data.genSeed) ?? '—'}`
+  const { on, values: vals } = data.decoding;
+  const pipe = on.length ? on.map((s) => `${s} ${fmt(vals[s], 3)}`).join(' → ') : 'no stage (softmax of the logits)';
+  return r?.generation ? `of ${r.name}: ${r.generation.steps.length} tokens after the prompt; decoding ${pipe}; seed ${data.genSeed}`
     : `text drawn token by token through the decoding stages (${pipe}), after training`;
 }
 
@@ -45,7 +43,7 @@ function textLines(prompt, text, max) {
 
 const stepOf = (data, g) => {
   if (!g || !g.steps.length) return -1;
-  const k = num(data.genStep) ?? 0;
+  const k = data.genStep;
   return k >= 1 && k <= g.steps.length ? k - 1 : g.steps.length - 1;
 };
 

@@ -10,12 +10,12 @@ import { Text, linear, pathOf } from './axes.js';
 import { seriesLegend } from './legend.js';
 import { fmt } from './format.js';
 import { Chart, values, sectionTitle, LINE } from './experiments-plot.js';
-import { slotsR, LabelledRule, num, list } from './language-plot.js';
+import { slotsR, LabelledRule } from './language-plot.js';
 
 const TITLE = 'Length generalisation and quantisation';
 const DASH = [undefined, '6 2 1.5 2', '1.5 2.5', '8 4'];
-const subtitle = (data) => `loss at each position of windows up to ${list(data.lengthNs).length ? Math.max(...list(data.lengthNs).map((n) => num(n) ?? 0)) : '4 ×'} tokens`
-  + ` (trained at ${num(data.context) ?? '?'}); validation loss with the weights quantized`;
+const subtitle = (data) => `loss at each position of windows up to ${data.lengthNs.length ? Math.max(...data.lengthNs) : '4 ×'} tokens`
+  + ` (trained at ${data.context}); validation loss with the weights quantized`;
 
 export function lengthsHeight(data, runs, width) {
   const qs = quantizersOf(runs);
@@ -37,17 +37,17 @@ function marker(k, x, y, r) {
 export function LengthsQuant({ data, runs, y0, width, th }) {
   const T = sectionTitle(TITLE, subtitle(data), y0, width, th);
   const { boxes: [a, b], height } = slotsR(2, y0 + T.height, width, { right: 18 });
-  const C = num(data.context);
+  const C = data.context;
   // (1) loss against position, the longest evaluated window per run
   const longest = runs.map((r) => [...r.lengths].reverse().find((x) => x.positionLoss.some((v) => v !== null)) ?? null);
-  const maxN = Math.max(C ?? 1, ...longest.map((x) => x?.n ?? 0), ...list(data.lengthNs).map((n) => num(n) ?? 0));
+  const maxN = Math.max(C, ...longest.map((x) => x?.n ?? 0), ...data.lengthNs);
   const ys = longest.flatMap((x) => x?.positionLoss ?? []).filter((v) => v !== null);
   const lo = ys.length ? Math.min(...ys) : 0, hi = ys.length ? Math.max(...ys) : 5;
   const xp = linear([0, maxN - 1], [a.x, a.right]), yp = linear([Math.max(0, lo - 0.1), hi + 0.1], [a.bottom, a.y]);
-  const cx = C !== null ? xp(C - 0.5) : null;
+  const cx = xp(C - 0.5);
   // (2) loss against bits
   const qs = quantizersOf(runs);
-  const bits = [...new Set([...list(data.bits).map(num), ...runs.flatMap((r) => r.quant.map((q) => q.bits))].filter((v) => v !== null))].sort((p, q) => p - q);
+  const bits = [...new Set([...data.bits, ...runs.flatMap((r) => r.quant.map((q) => q.bits))])].sort((p, q) => p - q);
   const qlo = bits.length ? bits[0] : 2, qhi = bits.length ? bits[bits.length - 1] : 8;
   const qv = runs.flatMap((r) => [...r.quant.map((q) => q.loss), r.floatLoss]).filter((v) => v !== null);
   const xq = linear([qlo - 0.5, qhi + 0.5], [b.x, b.right], 0);
@@ -60,7 +60,7 @@ export function LengthsQuant({ data, runs, y0, width, th }) {
     ${T.el}
     <${Chart} id="position-loss" title="loss against position (length generalisation)" bx=${a} x=${xp} y=${yp} xTicks=${xp.ticks(6)} yTicks=${yp.ticks(5)}
         xLabel="position in the window" yLabel="nats per token" th=${th}>
-      ${cx !== null && cx <= a.right && html`<g data-reference="context" data-value=${String(C)}>
+      ${cx <= a.right && html`<g data-reference="context" data-value=${String(C)}>
         <rect x=${a.x} y=${a.y} width=${Math.max(1, cx - a.x)} height=${a.h} fill=${th.grid} opacity="0.55" />
         <line x1=${cx} x2=${cx} y1=${a.y} y2=${a.bottom} stroke=${th.muted} stroke-dasharray="4 3"><title>${`the training context: ${C} tokens`}</title></line>
         <${Text} x=${cx + 4} y=${a.y + 12} th=${th} size=${10} color=${th.muted}>${`training context ${C}`}</${Text}>
@@ -75,7 +75,7 @@ export function LengthsQuant({ data, runs, y0, width, th }) {
     </${Chart}>
     ${data.lengthNote && html`<${Text} x=${a.x} y=${y0 + T.height + height + 8} th=${th} size=${10.5} color=${th.muted} data-note="lengths">${String(data.lengthNote)}</${Text}>`}
     <${Chart} id="quant" title="validation loss against bits" bx=${b} x=${xq} y=${yq} xTicks=${bits} yTicks=${yq.ticks(5)} xLabel="bits per weight" yLabel="nats per token" th=${th}>
-      <${LabelledRule} bx=${b} y=${yq} v=${num(data.uniform)} th=${th} id="uniform" label="ln V: uniform guess" />
+      <${LabelledRule} bx=${b} y=${yq} v=${data.uniform} th=${th} id="uniform" label="ln V: uniform guess" />
       ${runs.map((r) => html`<g key=${r.name} data-quant-of=${r.name}>
         ${r.floatLoss !== null && html`<line x1=${b.x} x2=${b.right} y1=${yq(r.floatLoss)} y2=${yq(r.floatLoss)} stroke=${r.color} stroke-width="1.2" stroke-dasharray="5 4"
           data-metric="float" data-value=${String(r.floatLoss)}><title>${`${r.name}: ${fmt(r.floatLoss, 3)} nats in float`}</title></line>`}

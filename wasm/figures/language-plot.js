@@ -1,64 +1,33 @@
-// What the Language figure's sections share: the data read safely (a results
-// file is user input: names and token texts are text, never markup; anything
-// that is not a finite number is a gap, so no NaN reaches the SVG), a token's
-// text as shown (BOS, newline, space, controls), a labelled reference line,
-// and chart boxes with room for a second (bits) axis on the right.
+// What the Language figure's sections share: the runs with their colours, a
+// token's text as shown (BOS, newline, space, controls), a labelled
+// reference line, and chart boxes with room for a second (bits) axis on the
+// right. The data is the view's: computed, or a results file checked against
+// views/language/data-shape.js before it reaches a figure (texts are text,
+// numbers finite or null), so nothing here reads it defensively.
 import { html } from './h.js';
 import { Text, box } from './axes.js';
 import { fmt } from './format.js';
-import { num, list, CHART_H, CHART_HEAD } from './experiments-plot.js';
+import { CHART_H, CHART_HEAD } from './experiments-plot.js';
 import { SERIES } from './palette.js';
 
-export { num, list };
-const obj = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
-const str = (v) => (v === null || v === undefined ? '' : String(v));
-const nums = (v) => list(v).map(num);
 
 /** A token's text as a label: BOS for '' (when the data has BOS), ↵ for a newline, ␣ for a space, · for other controls. */
 export function shown(t, bos = true) {
-  const s = str(t);
+  const s = t ?? '';
   if (s === '') return bos ? 'BOS' : '';
   return s.replace(/\n/g, '↵').replace(/ /g, '␣').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '·');
 }
 /** Text as a line: newlines as ↵, controls as ·. */
-export const line = (t) => str(t).replace(/\n/g, '↵').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '·');
+export const line = (t) => (t ?? '').replace(/\n/g, '↵').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '·');
 
-function candidate(c) {
-  const o = obj(c);
-  return { token: num(o.token), text: str(o.text), logit: num(o.logit), base: num(o.base), final: num(o.final),
-    stages: Object.fromEntries(Object.entries(obj(o.stages)).map(([k, v]) => [str(k), num(v)])) };
-}
-
-/** The runs as the sections draw them (colors: name -> colour). */
+/** The runs as the sections draw them: the data's, with a colour each (colors: name -> colour) and the lengths in order. */
 export function runsOf(data, colors, th) {
-  return list(data.runs).map((raw, i) => {
-    const r = obj(raw), c = obj(r.curve), v = obj(r.val), ins = r.inspect && typeof r.inspect === 'object' ? obj(r.inspect) : null;
-    const g = r.generation && typeof r.generation === 'object' ? obj(r.generation) : null;
-    const name = str(r.name) || `run ${i + 1}`;
-    return {
-      name, color: colors?.get?.(name) ?? SERIES[i % SERIES.length] ?? th.accent,
-      step: num(r.step), diverged: num(r.diverged), error: r.error == null ? null : str(r.error),
-      seconds: num(r.seconds), tokensPerSecond: num(r.tokensPerSecond),
-      normParams: Object.entries(obj(r.normParams)).map(([k, x]) => [str(k), num(x)]),
-      curve: { step: nums(c.step), seconds: nums(c.seconds), loss: nums(c.loss) },
-      val: { step: nums(v.step), seconds: nums(v.seconds), loss: nums(v.loss) },
-      valLoss: num(r.valLoss), valBits: num(r.valBits),
-      lengths: list(r.lengths).map(obj).filter((x) => num(x.n) > 0).map((x) => ({ n: num(x.n), loss: num(x.loss), positionLoss: nums(x.positionLoss), error: x.error == null ? null : str(x.error) }))
-        .sort((a, b) => a.n - b.n),
-      inspect: ins && {
-        layer: num(ins.layer), n: num(ins.n), texts: list(ins.texts).map(str), trigger: list(ins.trigger).map((t) => t === true),
-        maps: nums(ins.maps), sinks: num(ins.sinks),
-        heads: list(ins.heads).map(obj).map((h) => ({ layer: num(h.layer), head: num(h.head), bosMass: num(h.bosMass), bosMassTrigger: num(h.bosMassTrigger),
-          bosMassOther: num(h.bosMassOther), sink: h.sink === true, bosValueNorm: num(h.bosValueNorm), valueNorm: num(h.valueNorm) }))
-          .filter((h) => h.layer !== null && h.head !== null),
-        residual: list(ins.residual).map(obj).map((q) => ({ layer: num(q.layer), bosNorm: num(q.bosNorm), meanNorm: num(q.meanNorm), kurtosis: num(q.kurtosis), maxMedian: num(q.maxMedian) })),
-      },
-      generation: g && { prompt: str(g.prompt), text: str(g.text), error: g.error == null ? null : str(g.error),
-        steps: list(g.steps).map(obj).map((st) => ({ token: num(st.token), text: str(st.text), kept: num(st.kept), top: list(st.top).map(candidate) })) },
-      floatLoss: num(r.floatLoss),
-      quant: list(r.quant).map(obj).filter((q) => num(q.bits) !== null).map((q) => ({ quantizer: str(q.quantizer), bits: num(q.bits), loss: num(q.loss) })),
-    };
-  });
+  return data.runs.map((r, i) => ({
+    ...r,
+    color: colors?.get?.(r.name) ?? SERIES[i % SERIES.length] ?? th.accent,
+    normParams: Object.entries(r.normParams),
+    lengths: [...r.lengths].sort((x, y) => x.n - y.n),
+  }));
 }
 
 /** k chart boxes in a row (or rows) from y0 with a right margin for a second axis: { boxes, height }. */
@@ -71,7 +40,7 @@ export function slotsR(k, y0, width, { right = 44, h = CHART_H } = {}) {
 
 /** A horizontal reference line with its label written at its right end (and its meaning as a tooltip). */
 export function LabelledRule({ bx, y, v, th, label, title, id, dash = '4 3', color, above = true }) {
-  if (num(v) === null) return null;
+  if (v === null) return null;
   const yy = y(v);
   if (!(yy >= bx.y - 0.5 && yy <= bx.bottom + 0.5)) return null;
   return html`<g data-reference=${id} data-value=${String(v)}>

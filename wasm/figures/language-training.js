@@ -8,7 +8,7 @@
 import { html } from './h.js';
 import { Text, linear, pathOf } from './axes.js';
 import { fmt, count } from './format.js';
-import { Chart, RunName, num, values, cross, sectionTitle, LINE } from './experiments-plot.js';
+import { Chart, RunName, values, cross, sectionTitle, LINE } from './experiments-plot.js';
 import { slotsR, LabelledRule, BitsAxis } from './language-plot.js';
 
 const TITLE = 'Training';
@@ -25,7 +25,7 @@ const lastFinite = (ys) => { for (let i = ys.length - 1; i >= 0; i--) if (ys[i] 
 
 function lossExtent(runs, refs) {
   let lo = Infinity, hi = -Infinity;
-  for (const v of [...runs.flatMap((r) => [...r.curve.loss, ...r.val.loss]), ...refs]) if (num(v) !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  for (const v of [...runs.flatMap((r) => [...r.curve.loss, ...r.val.loss]), ...refs]) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   return lo <= hi ? [Math.max(0, lo - 0.05 * (hi - lo + 0.1)), hi + 0.05 * (hi - lo + 0.1)] : [0, 5];
 }
 
@@ -48,11 +48,11 @@ function RunLine({ r, data, x0, y, th, two }) {
   const sep = (t) => html`<tspan fill=${th.muted}>${t}</tspan>`;
   const m = (name, v, text) => html`<tspan data-metric=${name} data-value=${String(v)}>${text}</tspan>`;
   const loss = r.curve.loss[lastFinite(r.curve.loss)] ?? null, sinks = r.inspect?.sinks ?? null;
-  const steps = num(data.steps);
+  const steps = data.steps;
   return html`<g data-run=${r.name}>
     <${RunName} r=${r} x=${x0} y=${y} th=${th} />
     <${Text} x=${two ? x0 + 14 : x0 + 150} y=${two ? y + LINE : y} th=${th} size=${11.5}>
-      ${sep('step ')}${r.step !== null ? m('step', r.step, String(r.step)) : '—'}${sep(steps !== null ? ` of ${steps}` : '')}
+      ${sep('step ')}${m('step', r.step, String(r.step))}${sep(` of ${steps}`)}
       ${loss !== null && html`${sep(' · train ')}${m('train-loss', loss, fmt(loss, 3))}`}
       ${r.valLoss !== null && html`${sep(' · validation ')}${m('val-loss', r.valLoss, fmt(r.valLoss, 3))}${sep(' nats = ')}${m('val-bits', r.valBits, fmt(r.valBits, 3))}${sep(' bits')}`}
       ${r.tokensPerSecond !== null && html`${sep(' · ')}${m('tokens-per-second', r.tokensPerSecond, count(r.tokensPerSecond))}${sep(' tokens/s')}`}
@@ -65,8 +65,8 @@ function RunLine({ r, data, x0, y, th, two }) {
 }
 
 export function Training({ data, runs, y0, width, th }) {
-  const steps = num(data.steps) ?? Math.max(1, ...runs.flatMap((r) => r.curve.step.filter((s) => s !== null)));
-  const unigram = num(data.unigram), uniform = num(data.uniform);
+  const steps = data.steps;
+  const { unigram, uniform } = data;
   const T = sectionTitle(TITLE, subtitle(runs), y0, width, th);
   const wide = width >= 700;
   const { boxes: [a, b], height } = slotsR(2, y0 + T.height, width);
@@ -78,7 +78,7 @@ export function Training({ data, runs, y0, width, th }) {
   const xt = linear([0, secs], [b.x, b.right]), yt = ys.copy().range([b.bottom, b.y]);
   const refs = (bx, y) => html`
     <${LabelledRule} bx=${bx} y=${y} v=${uniform} th=${th} id="uniform" label=${`ln V = ${fmt(uniform, 3)}: uniform guess`}
-      title=${`ln V = ${fmt(uniform, 3)} nats: a uniform guess over the ${data.vocab ? num(data.vocab) - 1 : 'V'} symbols`} />
+      title=${`ln V = ${fmt(uniform, 3)} nats: a uniform guess over the ${data.vocab - 1} symbols`} />
     <${LabelledRule} bx=${bx} y=${y} v=${unigram} th=${th} id="unigram" dash="1.5 3" above=${false} label=${`unigram entropy ${fmt(unigram, 3)}`}
       title=${`the entropy of the validation tokens' frequencies (${fmt(unigram, 3)} nats): the loss of a model that ignores the context`} />`;
   const y1 = y0 + T.height + height + 8, two = twoLines(width);

@@ -5,16 +5,16 @@
 // text and one step's candidates before and after each decoding stage),
 // attention (the selected layer's maps, BOS mass per head with the sink
 // threshold, the residual stream's measures), and length generalisation
-// with quantisation. Partial data (a run in progress) draws what exists; the
-// data may come from a results file (user input): language-plot.js reads it
-// as text and numbers only, and every text goes into the SVG as text.
+// with quantisation. Partial data (a run in progress) draws what exists. The
+// data is the view's (a results file's is checked against
+// views/language/data-shape.js first); every text goes into the SVG as text.
 import { html } from './h.js';
 import { Svg, Text } from './axes.js';
 import { seriesLegend } from './legend.js';
 import { theme } from './palette.js';
 import { pct } from './format.js';
 import { sectionTitle } from './experiments-plot.js';
-import { runsOf, num, list, shown } from './language-plot.js';
+import { runsOf, shown } from './language-plot.js';
 import { Training, trainingHeight } from './language-training.js';
 import { Generation, generationHeight } from './language-generation.js';
 import { Attention, attentionHeight } from './language-attention.js';
@@ -24,21 +24,19 @@ const GAP = 14, EXAMPLE = 18;
 const CORPUS = { grammar: 'the seeded grammar text', bigram_backcopy: 'Bigram-Backcopy', text: 'your text' };
 const PHASES = { train: 'training', evaluate: 'validating', inspect: 'inspecting', generate: 'generating', quantize: 'quantizing', done: 'done' };
 
-const selOf = (data, runs) => (Number.isInteger(data.sel) && data.sel >= 0 && data.sel < runs.length ? data.sel : 0);
-const corpusName = (d) => CORPUS[d.corpus] ?? (typeof d.corpus === 'string' ? d.corpus : 'a corpus');
+const corpusName = (d) => CORPUS[d.corpus] ?? d.corpus;
 
 /** Where the sections go at a width: { runs, sel, head, legend, y: { training, generation, attention, lengths }, height }. */
 export function languageLayout(data, width = 960, th = theme('light'), colors = null) {
-  const d = data ?? {};
-  const runs = runsOf(d, colors, th);
-  const sel = selOf(d, runs);
+  const d = data;
+  const runs = runsOf(d, colors, th), sel = d.sel;
   const head = sectionTitle(`A language model on ${corpusName(d)}`,
-    `${num(d.vocab) ?? '?'} tokens (BOS included), context ${num(d.context) ?? '?'}, ${num(d.steps) ?? '?'} steps of ${num(d.batch) ?? '?'} windows, positions ${typeof d.positions === 'string' ? d.positions : '?'}`, 0, width, th);
+    `${d.vocab} tokens (BOS included), context ${d.context}, ${d.steps} steps of ${d.batch} windows, positions ${d.positions}`, 0, width, th);
   const HEAD = head.height + 16;
   const legend = seriesLegend(runs.map((r) => ({ name: r.name, color: r.color, note: r.error !== null ? 'stopped' : r.diverged !== null ? `diverged at step ${r.diverged}` : undefined })),
     { x: 8, y: HEAD, width: width - 16, th });
   const y = {};
-  let at = HEAD + legend.height + (list(d.example).length ? EXAMPLE : 0);
+  let at = HEAD + legend.height + (d.example.length ? EXAMPLE : 0);
   y.training = at; at += trainingHeight(runs, width) + GAP;
   y.generation = at; at += generationHeight(d, runs, sel, width) + GAP;
   y.attention = at; at += attentionHeight(d, runs, sel, width) + GAP;
@@ -53,11 +51,11 @@ export function languageHeight(data, width = 960) {
 
 // one training window's first tokens, the triggers marked (Bigram-Backcopy)
 function Example({ data, y, width, th }) {
-  const ex = list(data.example)[0];
-  if (!ex || typeof ex !== 'object') return null;
-  const texts = list(ex.texts), trig = list(ex.trigger), bos = data.bos !== false;
+  const ex = data.example[0];
+  if (!ex) return null;
+  const texts = ex.texts, trig = ex.trigger, bos = data.bos;
   const max = Math.floor((width - 140) / 8);
-  const toks = texts.slice(0, max).map((t, i) => ({ t: shown(t, bos), trig: trig[i] === true, bosTok: bos && t === '' }));
+  const toks = texts.slice(0, max).map((t, i) => ({ t: shown(t, bos), trig: trig[i], bosTok: bos && t === '' }));
   const bb = toks.some((x) => x.trig);
   return html`<g data-example>
     <${Text} x=${8} y=${y} th=${th} size=${11} color=${th.muted}>${bb ? 'a training window (triggers in red):' : 'a training window:'}</${Text}>
@@ -68,16 +66,16 @@ function Example({ data, y, width, th }) {
 
 export function LanguageFigure({ data, colors, theme: t, width = 960, height }) {
   const th = theme(t);
-  const d = data ?? {};
+  const d = data;
   const L = languageLayout(d, width, th, colors);
   const { runs, legend } = L;
   const h = height ?? L.height;
-  const progress = num(d.progress), phase = PHASES[d.phase];
-  const title = `Language model on ${corpusName(d)}: ${runs.map((r) => r.name).join(', ') || 'no normalizer'}`;
+  const phase = PHASES[d.phase];
+  const title = `Language model on ${corpusName(d)}: ${runs.map((r) => r.name).join(', ')}`;
   return html`<${Svg} width=${width} height=${h} th=${th} title=${title} data-figure="language">
     ${L.head.el}
     ${phase && html`<${Text} x=${8} y=${L.head.height + 2} th=${th} size=${11} color=${th.muted} data-phase=${d.phase}>${
-      `${phase}${progress !== null && d.phase !== 'done' ? ` (${pct(progress, 3)} of the work)` : ''}`}</${Text}>`}
+      `${phase}${d.phase !== 'done' ? ` (${pct(d.progress, 3)} of the work)` : ''}`}</${Text}>`}
     ${legend.el}
     <${Example} data=${d} y=${L.y.training - 6} width=${width} th=${th} />
     <${Training} data=${d} runs=${runs} y0=${L.y.training} width=${width} th=${th} />

@@ -2,6 +2,7 @@
 // every view module follows (views/README.md, "adding a view").
 import type { Softscope } from '../api/index.js';
 import type { Schema, State } from '../state/schema.js';
+import type { Shape } from './shape.js';
 
 export type { Schema, State, Field, Notice } from '../state/schema.js';
 export { parse, defaults, toHash, stateEntries } from '../state/schema.js';
@@ -32,6 +33,9 @@ export interface View<D = ViewData> {
   label: string;
   summary: string;
   schema: Schema;
+  /** Its data's shape (views/<id>/data-shape.js, softscope/views/shape), loaded on demand (a page that only draws does
+   *  without it). A widget draws a results file of a view whose shape is bounded: experiments, language. */
+  dataShape?(): Promise<Shape>;
   /** state -> the numbers the figure shows (a measured view also takes its timings). */
   compute(ss: Softscope, state: State, timings?: unknown): D;
   /** A progressive view: the same numbers in slices; compute runs it to the end. */

@@ -3,6 +3,8 @@
 // figure). A view is (README.md, "adding a view"; types: index.d.ts)
 //   schema   its state: keys, types, ranges, defaults (state/schema.js reads
 //            and writes it as links, widget attributes and --state)
+//   dataShape () -> the shape of those numbers, declared once (shape.js: the
+//            types; a results file's check, for a view whose shape is bounded)
 //   compute  state -> the numbers it shows (the model; calls the kernels)
 //   start    (a progressive view) the same numbers in slices: a stepper
 //            (stepper.js); compute runs it to the end

@@ -1,12 +1,13 @@
-// Data in the Experiments view's shape (/work design: views/experiments
-// model.js data()) from real training runs of createModel, for the figure's
-// tests until the view's own compute lands: small models (d 16, 2 heads) on
+// Data in the Experiments view's shape (views/experiments/data-shape.js; the
+// figure's tests check it) from real training runs of createModel, for the
+// figure's tests: small models (d 16, 2 heads) on
 // max_retrieval, training curves as window means, a test set per length,
 // the attention map, weights quantized with a registry quantizer. The head
 // measures are stand-in numbers (the figure only draws them).
 import { createModel } from 'softscope';
 
 const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
+const fin = (v) => (Number.isFinite(v) ? v : null);
 
 /** One run: { name, ..., curve, lengths, map, heads, quant, floatAccuracy } (options: the model's, steps, every, testN). */
 function run(ss, name, { steps, every, testN, trainN, mapN, bits, quantizers, model }) {
@@ -25,16 +26,17 @@ function run(ss, name, { steps, every, testN, trainN, mapN, bits, quantizers, mo
         loss = []; acc = [];
       }
     }
-    const out = { name, normParams: {}, step: diverged ?? steps, diverged, curve, reached, lengths: [], map: null, heads: [], quant: [], floatAccuracy: null };
+    const out = { name, normParams: {}, normParamsByLayer: null, step: diverged ?? steps, diverged, error: null, curve, reached, lengths: [], map: null, heads: [], quant: [],
+      floatAccuracy: null };
     if (diverged !== null) return out;
     out.lengths = testN.map((n) => {
       const e = m.evaluate({ n, examples: 32 });
-      return { n, accuracy: e.accuracy, loss: e.loss, entropy: mean(e.entropy), maxWeight: mean(e.maxWeight), support: mean(e.support),
-        entropyHeads: e.entropy, maxWeightHeads: e.maxWeight, supportHeads: e.support };
+      return { n, accuracy: fin(e.accuracy), loss: fin(e.loss), entropy: fin(mean(e.entropy)), maxWeight: fin(mean(e.maxWeight)), support: fin(mean(e.support)),
+        entropyHeads: e.entropy.map(fin), maxWeightHeads: e.maxWeight.map(fin), supportHeads: e.support.map(fin) };
     });
     const a = m.attentionMap({ n: mapN });
     out.map = { n: a.n, layers: a.layers, heads: a.heads, maps: Array.from(a.maps) };
-    out.heads = Array.from({ length: a.layers * a.heads }, (_, i) => ({ layer: Math.floor(i / a.heads), head: i % a.heads, sinkRate: i % 2 ? 0 : 0.25, kurtosis: 3 + i, maxMedian: 0 }));
+    out.heads = Array.from({ length: a.layers * a.heads }, (_, i) => ({ layer: Math.floor(i / a.heads), head: i % a.heads, sinkRate: i % 2 ? 0 : 0.25, sink: false, kurtosis: 3 + i, maxMedian: 0 }));
     const trainMax = trainN[1];
     out.floatAccuracy = m.evaluate({ n: trainMax, examples: 32 }).accuracy;
     const w = m.params();
@@ -60,5 +62,5 @@ export function experimentsData(ss, { normalizers = ['softmax', 'ssmax'], diverg
   const o = { steps, every, testN, trainN, mapN, bits, quantizers };
   const runs = normalizers.map((name) => run(ss, name, o));
   if (diverge) runs.push(run(ss, diverge, { ...o, model: { optimizer: 'sgd', optimizerParams: { lr: 1e6 } } }));
-  return { task: 'max_retrieval', classes: 8, chance: 1 / 8, trainN, testN, steps, bits, quantizers, phase: 'done', progress: 1, sel: 0, runs };
+  return { task: 'max_retrieval', classes: 8, chance: 1 / 8, trainN, testN, steps, every, bits, phase: 'done', progress: 1, sel: 0, runs };
 }

@@ -28,3 +28,8 @@ createModel(ss, { task: 'sorting' }); // BAD: unknown task
 createModel(ss, { normalizer: 'adam' }); // BAD: an optimizer is not a normalizer
 const dom: 'signed' | undefined = ss.kernel('pow2', 'quantizer').domain; // BAD: a domain is 'real' or 'nonnegative'
 export {};
+import type { ExperimentsData } from 'softscope/views/experiments';
+declare const ed: ExperimentsData;
+const phase: 'train' | 'test' = ed.phase; // BAD: the data's phase is also quantize or done
+const lossText: string = ed.runs[0].curve.loss[0]; // BAD: a loss is a number or null
+ed.runs[0].nosuch; // BAD: a key the data's shape does not declare

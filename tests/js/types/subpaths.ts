@@ -50,3 +50,15 @@ import { formulaParts, placeLabels, type FormulaPart } from 'softscope/figures';
 const parts: FormulaPart[] = formulaParts('y_i = x_i^2', { code: ['entmax_bisect'] });
 const kept = placeLabels([{ x: 1, y: 2, text: '1', size: 10, priority: 1 }], { lo: 0, hi: 100, marks: [{ x0: 0, x1: 1, y0: 2, y1: 3 }] });
 const at: number = kept[0].box.x0 + kept[0].index + kept[0].x;
+
+// a view's data, typed from its declared shape (the generated ExperimentsData, LanguageData)
+import experiments, { type ExperimentsData } from 'softscope/views/experiments';
+import { language, type LanguageData } from 'softscope/views/language';
+import { check, outline } from 'softscope/views/shape';
+const ed: ExperimentsData = experiments.compute(ss, defaults(experiments.schema, ss));
+const loss: number | null = ed.runs[0].curve.loss[0];
+const phase: 'train' | 'test' | 'quantize' | 'done' = ed.phase;
+const shape = await language.dataShape!();
+const ld = check<LanguageData>(shape, JSON.parse('{}'), ss);
+const tok: string = ld.runs[0].generation?.steps[0].top[0].text ?? outline(shape);
+export { loss, phase, tok };

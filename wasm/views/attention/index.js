@@ -11,6 +11,8 @@ export const attention = {
   label: 'Attention',
   summary: 'attention matrices with each normalizer in softmax\'s place, and linear forms, as heat maps',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   table,
   // one sentence of what the figure shows (screen readers, once the numbers settle)

@@ -12,6 +12,8 @@ export const dispersion = {
   label: 'Dispersion',
   summary: 'a planted key among n − 1 distractors, n up to 2²⁰: who disperses',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   start,
   table,

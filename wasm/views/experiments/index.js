@@ -12,9 +12,11 @@ const LABEL = 'Experiments';
 const SUMMARY = 'a tiny attention model trained live per normalizer: curves, length generalisation, attention, quantisation';
 const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
+// The data's shape (data-shape.js), loaded when a results file is read: a page that only draws does without it.
+const dataShape = () => import('./data-shape.js').then((m) => m.dataShape);
 
 export const experiments = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,
   Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
 };
 
@@ -26,7 +28,7 @@ export const experiments = {
 // `experiments`, and the training code, in every bundle that imports this
 // module, since a spread may run getters.)
 export const experimentsDisplay = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, table, describe,
   Figure: ExperimentsFigure, height: experimentsHeight, width: WIDTH, colors,
 };
 export default experiments;

@@ -1,21 +1,7 @@
 // The Experiments view's numbers: the state as the options of
 // analysis/experiments.js (the training run the CLI shares), run as the
-// view's stepper. data() (plain numbers, JSON-safe, null for what is not a
-// number):
-// { task, classes, chance (1 / classes), trainN: [4, trainMax], testN: [n...],
-//   steps, every (steps per curve point), bits: [2..8], phase: 'train' |
-//   'test' | 'quantize' | 'done', progress (0..1 of all the work), sel (index
-//   into runs),
-//   runs: [{ name, normParams: { name: value } (trained ones as trained;
-//     layer 0's), normParamsByLayer (null unless trained), step, diverged
-//     (null | the step whose loss was NaN/Inf), error (null | why the run
-//     stopped), reached (null | first curve step whose window's mean training
-//     accuracy >= 0.95), curve: { step, loss, accuracy } (window means),
-//     lengths: [{ n, accuracy, loss, entropy, maxWeight, support (head means),
-//     entropyHeads, maxWeightHeads, supportHeads }], map: null | { n, layers,
-//     heads, maps (layer x head x n x n) }, heads: [{ layer, head, sinkRate,
-//     sink, kurtosis, maxMedian }], quant: [{ quantizer, bits, accuracy }],
-//     floatAccuracy }] }
+// view's stepper. data(): plain numbers, JSON-safe (null for what is not a
+// number), of the shape data-shape.js declares.
 import { startExperiment, testLengths, BITS, TRAIN_MIN } from '../../analysis/experiments.js';
 import { kernelParams } from '../../analysis/params.js';
 import { fmt } from '../../figures/format.js';

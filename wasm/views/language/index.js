@@ -13,9 +13,11 @@ const LABEL = 'Language';
 const SUMMARY = 'a tiny GPT trained live per normalizer: loss curves, generation through the decoding stages, attention sinks, length generalisation, quantisation';
 const WIDTH = 960;
 const colors = (ss) => kernelColors(ss, 'normalizer');
+// The data's shape (data-shape.js), loaded when a results file is read: a page that only draws does without it.
+const dataShape = () => import('./data-shape.js').then((m) => m.dataShape);
 
 export const language = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, compute, start, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, compute, start, table, describe,
   Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
   // the playground's worker (web/src/runner/worker.js): a run of a model file ('open': generates without training),
   // and the model file of the run shown ('save')
@@ -26,7 +28,7 @@ export const language = {
 // (a widget's main thread, with the training in its Web Worker). A literal, as experimentsDisplay (a spread would keep
 // `language` and the training code in every bundle importing this module).
 export const languageDisplay = {
-  id: ID, label: LABEL, summary: SUMMARY, schema, table, describe,
+  id: ID, label: LABEL, summary: SUMMARY, schema, dataShape, table, describe,
   Figure: LanguageFigure, height: languageHeight, width: WIDTH, colors,
 };
 export default language;

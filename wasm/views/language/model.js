@@ -25,37 +25,8 @@
 // generation or the inspection of the trained models; sel, head and genStep
 // only choose what the figure shows.
 //
-// data() (plain numbers, JSON-safe: null for what is not a finite number):
-// { corpus, vocab (tokens, BOS included), bos (windows start with BOS),
-//   context, steps, batch, every (steps a curve point), valEvery, positions,
-//   lengthNs: [n...] (the lengths evaluated), lengthNote (null | why only n =
-//   context), unigram (nats: entropy of the validation windows' tokens, what
-//   a model without context reaches), uniform (ln of the symbols: a uniform
-//   guess), trainTokens, validationTokens (null: a generator, not a text),
-//   bits: [2, 3, 4, 8], quantizers, decoding: { on: [stage...], values:
-//   { stage: value as run } }, prompt, genSeed,
-//   example: [{ texts: [token text...] ('' is BOS), trigger: [bool...] }]
-//     (a few training windows' first tokens; trigger: a Bigram-Backcopy trigger),
-//   phase: 'train' | 'evaluate' | 'inspect' | 'generate' | 'quantize' | 'done',
-//   progress (0..1), sel (index into runs), layer, head, genStep (display),
-//   runs: [{ name, normParams: { name: value } (trained ones as trained;
-//     layer 0's), step, diverged (null | the step whose loss was NaN/Inf),
-//     error (null | why the run stopped), seconds (training time), tokens
-//     (trained on: steps x batch x context), tokensPerSecond,
-//     curve: { step: [], seconds: [], loss: [] } (training loss, window means),
-//     val: { step: [], seconds: [], loss: [] } (validation loss, nats),
-//     valLoss, valBits (final, EVAL_WINDOWS windows), paramCount,
-//     lengths: [{ n, loss, positionLoss: [n values], error }],
-//     inspect: null | { layer, n, texts: [token text] ('' is BOS), trigger:
-//       [bool], maps: (heads x m x m: query i's weight on key j in layer
-//       `layer`, m = min(n, MAP_MAX), 4 decimals), heads: [{ layer, head,
-//       bosMass, bosMassTrigger, bosMassOther, sink, bosValueNorm, valueNorm }]
-//       (every layer), residual: [{ layer, bosNorm, meanNorm, kurtosis,
-//       maxMedian }], sinks (heads that are sinks) },
-//     generation: null | { prompt, text, error, steps: [{ token, text, kept,
-//       top: [{ token, text, logit, base, stages: { stage: p }, final }] }] },
-//     floatLoss (the quantisation windows' loss in float), quant: [{ quantizer,
-//       bits, loss }] }] }
+// data(): plain numbers, JSON-safe (null for what is not a finite number), of
+// the shape data-shape.js declares (its keys, types and largest lengths).
 // Measures: bosMass is the mean attention weight on BOS of the queries at
 // positions >= 1; bosMassTrigger / bosMassOther split it by the query's token
 // (Bigram-Backcopy: after a trigger the head must copy, "active"; elsewhere a

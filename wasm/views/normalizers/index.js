@@ -11,6 +11,8 @@ export const normalizers = {
   label: 'Normalizers',
   summary: 'softmax and its relatives on one logit vector, side by side',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   table,
   // one sentence of what the figure shows (screen readers, once the numbers settle)

@@ -12,6 +12,8 @@ export const optimizers = {
   label: 'Optimizers',
   summary: 'optimizers racing over a 2-D test function, and f − f* against the step',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   start,
   table,

@@ -13,6 +13,8 @@ export const performanceView = {
   label: 'Performance',
   summary: 'the kernels timed in this engine: relaxed SIMD, SIMD128, scalar and plain JavaScript',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   // compute(ss, state, timings): a pure function of the timings; measure(state, { onProgress }) takes them
   compute,
   table,

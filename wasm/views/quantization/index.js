@@ -10,6 +10,8 @@ export const quantization = {
   label: 'Quantization',
   summary: "a quantizer's levels over the values, its error, and what it does to a softmax output",
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   table,
   // one sentence of what the figure shows (screen readers, once the numbers settle)

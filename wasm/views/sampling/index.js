@@ -11,6 +11,8 @@ export const sampling = {
   label: 'Sampling',
   summary: 'decoding stages, live categorical draws, Gumbel-Softmax and its gradient estimators',
   schema,
+  // its data's shape (data-shape.js: the types; its nested parts by their type only, so no results file)
+  dataShape: () => import('./data-shape.js').then((m) => m.dataShape),
   compute,
   start,
   table,

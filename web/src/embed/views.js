@@ -13,11 +13,11 @@ export const VIEW_IDS = Object.keys(components).sort();
 
 const cache = new Map();
 
-/** The view module with its View component (and checkResults and opensModel where the View exports them), or null for an unknown id. */
+/** The view module with its View component (and opensModel where the View exports it), or null for an unknown id. */
 export function loadView(id) {
   if (!VIEW_IDS.includes(id)) return Promise.resolve(null);
-  // (checkResults: a View module's check of a results file's data, for a view a widget can draw from one;
-  // opensModel: a view that opens a model file, model="…")
-  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default, checkResults: m.checkResults, opensModel: !!m.opensModel })));
+  // (opensModel: a view that opens a model file, model="…"; a view that draws from a results file declares its
+  // data's shape, dataShape, which results.js checks a file against)
+  if (!cache.has(id)) cache.set(id, components[id]().then((m) => ({ ...m.view, View: m.default, opensModel: !!m.opensModel })));
   return cache.get(id);
 }

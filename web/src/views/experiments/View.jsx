@@ -9,8 +9,8 @@
 // stopped; a state of another run key (state/schema.js runKey) ends the run
 // and empties the figure ("press Train"); a display field (sel: whose
 // attention map and head measures) only redraws.
-// A widget with results="file.json" draws that file's numbers (checked by
-// checkResults) until its state changes or Train is pressed.
+// A widget with results="file.json" draws that file's numbers (checked
+// against the view's dataShape) until its state changes or Train is pressed.
 import { Fields, Field, shown } from '../../controls/Field.jsx';
 import { runKey } from 'softscope/state';
 import { useRunner } from '../../runner/useRunner.js';
@@ -125,5 +125,3 @@ export default ExperimentsView;
 // The package's view module this View goes with (a widget loads the two together): its display part (schema,
 // figure, table, describe; no compute or start: the worker trains), so the widget's bundle holds no training code.
 export { experimentsDisplay as view } from 'softscope/views/experiments';
-// What a widget checks a results file's data with (results="file.json").
-export { resultsProblem as checkResults } from './results.js';

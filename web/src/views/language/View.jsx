@@ -368,7 +368,5 @@ function statePatch(o) {
 // figure, table, describe; no compute or start: the worker trains and generates), so the widget's bundle holds no
 // training code.
 export { languageDisplay as view } from 'softscope/views/language';
-// What a widget checks a results file's data with (results="file.json"), loaded with the first file.
-export const checkResults = async (data, ss) => (await import('./results.js')).resultsProblem(data, ss);
 // A widget of this view opens a model file (model="file.ssm").
 export const opensModel = true;
