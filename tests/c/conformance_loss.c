@@ -117,10 +117,10 @@ TEST(conformance_loss_lengths) {
    masked target (SS_ERR_DOMAIN, as ss_loss states), a NULL loss or a NULL
    gradient alone. */
 static bool loss_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                       float *const rows[2], size_t N, const double *p, size_t np) {
+                       float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   bool ok = true;
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
   ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_ALL_MASKED, "all -Inf");
   cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);

@@ -136,13 +136,13 @@ TEST(conformance_measure_lengths) {
    of -Inf and a negative entry, a negative entry alone (SS_ERR_DOMAIN or a
    finite value), all -Inf logits, and the VJP's arguments. */
 static bool measure_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                          float *const rows[2], size_t N, const double *prm, size_t np) {
+                          float *const rows[CF_ROWS], size_t N, const double *prm, size_t np) {
   static const size_t where[] = {0, 5, 16, 22};
   const bool logits = k->input == SS_INPUT_LOGITS;
   float *p = rows[0], *q = rows[1];
-  const float *const in[2] = {p, q};
+  const float *const in[CF_ROWS] = {p, q};
   bool ok = true;
-  for (int side = 0; side < cf_rows_read(k) && !logits; side++)
+  for (int side = 0; side < cf_rows_read(a, k) && !logits; side++)
     for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
       float *v = rows[side];
       fill(k, p, q, N, CF_NORMAL, 5);

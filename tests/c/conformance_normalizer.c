@@ -245,10 +245,10 @@ TEST(conformance_normalizer_masking) {
    and their own g / NULL / empty arguments, and ss_measure refusing a
    normalizer. */
 static bool normalizer_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                             float *const rows[2], size_t N, const double *p, size_t np) {
+                             float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   bool ok = true;
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   double pn[CF_MAX_PARAMS + 1];
   for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
   for (size_t n = 1; n <= N && ok; n += 4) {

@@ -245,10 +245,10 @@ TEST(conformance_sampler_max_draws) {
    weight, nothing to draw from (all -Inf logits, all-zero weights) at
    every few lengths, draws * n past SS_MAX_N, and the VJP's arguments. */
 static bool sampler_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                          float *const rows[2], size_t N, const double *p, size_t np) {
+                          float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   static const size_t where[] = {0, 5, 16, 31, 36};
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   const long di = cf_param_index(k, "draws");
   bool ok = true;
   for (size_t w = 0; w < sizeof where / sizeof where[0] && ok && k->input == SS_INPUT_PROBS; w++) {
