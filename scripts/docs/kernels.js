@@ -4,10 +4,10 @@
 // can show it (their schemas), and its line of the committed benchmark run.
 import { formulaHtml } from './formula.js';
 import { html, md, num, sci, htmlTable, mdTable, codeBlock } from './text.js';
-import { kernelRows } from '../../tests/bench/tables.js';
+import { kernelRows } from '../bench/tables.js';
 import { BOUNDS } from '../../wasm/analysis/check.js';
 import { NORMALIZER_REFERENCES, MEASURE_REFERENCES, LOSS_REFERENCES, GOLDEN } from '../../wasm/analysis/reference.js';
-import { fmt, fmtE, pow2Sup, inUnit } from '../../tests/bench/report.js';
+import { fmt, fmtE, pow2Sup, inUnit } from '../bench/report.js';
 
 export const FAMILY_TITLES = {
   normalizer: 'Normalizers', sampler: 'Samplers', optimizer: 'Optimizers', quantizer: 'Quantizers',

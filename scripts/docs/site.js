@@ -6,7 +6,7 @@
 import { kernelPage, kernelIndex, FAMILY_TITLES } from './kernels.js';
 import { viewPage, viewIndex, viewsShowing, registryShim } from './views.js';
 import { jsPage, cliPage, cPage } from './reference.js';
-import { benchSections, browserSections, fillSections } from '../../tests/bench/tables.js';
+import { benchSections, browserSections, fillSections } from '../bench/tables.js';
 
 // The guides in reading order; a guide not listed comes after these, by name.
 export const GUIDE_ORDER = ['getting-started', 'widgets', 'registry', 'js-api', 'cli', 'c-api', 'accuracy', 'adding-a-kernel', 'adding-a-view'];

@@ -46,9 +46,9 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../browser/chromium.js';
 import { serveStatic } from '../../scripts/static-server.js';
 import { machine } from './bench.js';
-import { alignTable, familyTable } from './report.js';
+import { alignTable, familyTable } from '../../scripts/bench/report.js';
 import { commonArg } from './run.js';
-import { computeTargets, formatTargets } from './targets.js';
+import { computeTargets, formatTargets } from '../../scripts/bench/targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (s) => process.stderr.write(s + '\n');

@@ -53,7 +53,7 @@ const mi = args.indexOf('--margin');
 const margin = mi >= 0 ? Number(args[mi + 1]) : MARGIN;
 
 const { runBench } = await import('./bench.js');
-const { formatTargets } = await import('./targets.js');
+const { formatTargets } = await import('../../scripts/bench/targets.js');
 
 // ratio key "family kernel n: a/b" = time(b) / time(a): how many times a is faster
 const ratios = {};

@@ -28,8 +28,8 @@ const { loadBuilds } = await import('./raw.js');
 const { loadPeers } = await import('./peers.js');
 const { runFamilies, commonArg } = await import('./run.js');
 const { settings } = await import('./timing.js');
-const { familyTable, familySvg } = await import('./report.js');
-const { computeTargets, formatTargets } = await import('./targets.js');
+const { familyTable, familySvg } = await import('../../scripts/bench/report.js');
+const { computeTargets, formatTargets } = await import('../../scripts/bench/targets.js');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (s) => process.stderr.write(s + '\n');

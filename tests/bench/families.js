@@ -28,7 +28,7 @@ import { normalizeCall, normalizeRowsCall, sampleCall, sampleRowsCall, quantizeC
 import { peakLoops, peakFlops, PEAK_LOOP } from './peak.js';
 
 export const ENGINES = ['relaxed', 'simd', 'scalar'];
-const HEADLINE = [1024, 8192, 65536, 1 << 20, 1 << 22]; // the sizes (targets.js)
+const HEADLINE = [1024, 8192, 65536, 1 << 20, 1 << 22]; // the sizes (scripts/bench/targets.js)
 
 // Per build, resident copies of an input (cached per family and n).
 function resident(ctx, key, arrays) {

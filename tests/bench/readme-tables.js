@@ -3,7 +3,7 @@
 // bench` run ($B/bench/bench.json): the machine line and the one headline
 // table (softmax against its peers). The full tables are the docs site's
 // benchmarks page (docs/benchmarks.md), which `make docs` fills from the same
-// JSON with the same code (tests/bench/tables.js).
+// JSON with the same code (scripts/bench/tables.js).
 //
 // And the side-by-side section: Node (bench.json) and Chromium (the
 // bench-browser.json of `make bench-browser`, by default the one next to
@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { benchSections, browserSections, fillSections } from './tables.js';
+import { benchSections, browserSections, fillSections } from '../../scripts/bench/tables.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);

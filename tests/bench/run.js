@@ -20,7 +20,7 @@
 import { FAMILIES, release } from './families.js';
 import { race } from './timing.js';
 import { maxRelErr } from './plain-js.js';
-import { fmtE, inUnit, pow2 } from './report.js';
+import { fmtE, inUnit, pow2 } from '../../scripts/bench/report.js';
 
 /** The options both runners take (bench.js, bench-browser.js): o updated
     from argv[i] (and its value); returns the index of the last argument

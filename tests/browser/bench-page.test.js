@@ -10,7 +10,7 @@
 // a few milliseconds.
 import { describe, it, expect } from 'vitest';
 import { runBrowserBench, formatBrowserBench } from '../bench/bench-browser.js';
-import { computeTargets } from '../bench/targets.js';
+import { computeTargets } from '../../scripts/bench/targets.js';
 
 describe('bench-browser page', () => {
   it('runs the softmax, rows and batch top-p tables in Chromium next to tfjs, ort-web and transformers.js, and formats them', async () => {

@@ -342,10 +342,17 @@ bool cf_params_sweep(const char *label, const cf_sweep *s, const size_t *ns, siz
     if (!sweeps(s, k, &cnt)) continue;
     const size_t before = cnt.fd_checked;
     bool ok = true;
+    size_t nc = 0;
+    if (s->cases_at) {
+      nc = cf_valid_cases(k, s->cases_at, seed0, randoms, vectors, cases, cap);
+      cnt.cases += nc;
+    }
     for (size_t t = 0; t < nns && ok; t++) {
       const size_t n = ns[t];
-      const size_t nc = cf_valid_cases(k, n, seed0 + t, randoms, vectors, cases, cap);
-      cnt.cases += nc;
+      if (!s->cases_at) {
+        nc = cf_valid_cases(k, n, seed0 + t, randoms, vectors, cases, cap);
+        cnt.cases += nc;
+      }
       for (size_t c = 0; c < nc && ok; c++)
         ok = run_kinds(s, k, n, cases[c].p, cases[c].what, c, t, stride * c + t, false, &cnt);
     }

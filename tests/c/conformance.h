@@ -178,6 +178,10 @@ typedef struct cf_sweep {
   /* params sweep: a kernel needs at least this many finite-difference
      checks (cnt->fd_checked) */
   size_t min_fd_checked;
+  /* params sweep: nonzero draws the cases once per kernel, at this n with
+     seed0, for every length (attention: the cases of one shape run on
+     each); 0 draws them at each length ns[t] with seed0 + t */
+  size_t cases_at;
   int length_seed; /* lengths sweep: see CF_SEED_BY_KIND */
   /* The lengths sweep's n = 0: cf_expect_empty through this adapter,
      unless the empty hook is set. */
@@ -191,8 +195,9 @@ typedef struct cf_sweep {
 } cf_sweep;
 
 /* Every kernel of s->family at each length ns[t], each valid case of
-   cf_valid_cases(k, ns[t], seed0 + t, randoms, vectors) in order, each
-   kind; reports the counts as `label`. Returns whether all passed. */
+   cf_valid_cases(k, ns[t], seed0 + t, randoms, vectors) (or of s->cases_at)
+   in order, each kind; reports the counts as `label`. Returns whether all
+   passed. */
 bool cf_params_sweep(const char *label, const cf_sweep *s, const size_t *ns, size_t nns,
                      uint64_t seed0, size_t randoms, size_t vectors);
 #define CF_PARAMS_SWEEP(label, s, ns, seed0, randoms, vectors) \

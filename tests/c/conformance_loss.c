@@ -18,6 +18,7 @@
  *     random directions.
  */
 #include "family_adapter.h"
+#include "fd.h"
 
 #define LOSS_REL 0x1p-16
 #define LOSS_ABS 1e-6
@@ -116,10 +117,10 @@ TEST(conformance_loss_lengths) {
    masked target (SS_ERR_DOMAIN, as ss_loss states), a NULL loss or a NULL
    gradient alone. */
 static bool loss_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                       float *const rows[2], size_t N, const double *p, size_t np) {
+                       float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   bool ok = true;
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
   ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_ALL_MASKED, "all -Inf");
   cf_fill(x, N, SS_INPUT_LOGITS, CF_NORMAL, false, 6);
@@ -146,45 +147,41 @@ TEST(conformance_loss_bad_inputs) {
 
 /* grad vs central differences of the loss (double) along random +-1
    directions, steps h, h/2, h/4 (smoothness), where the loss is smooth. */
+typedef struct {
+  const ss_kernel_info *k;
+  const double *p;
+  float *grad; /* scratch */
+} loss_ctx;
+static double loss_of(const float *x, size_t n, const void *ctx) {
+  const loss_ctx *c = ctx;
+  double l;
+  return ss_loss(c->k, SS_IMPL_SCALAR, x, n, c->p, c->k->nparams, &l, c->grad) == SS_OK ? l : NAN;
+}
+
 /* One backward run: grad against the differences at (x, p). */
 static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
   (void)ctx;
   const ss_kernel_info *k = r->k;
   const size_t n = r->n, c = r->c, t = r->t;
   const double *p = r->p;
-  float x[40], g[40], gt[40], xp[40], xm[40];
+  float x[40], g[40], gt[40], work[80];
   cf_fill(x, n, SS_INPUT_LOGITS, r->kind, false, r->seed);
   double l;
   if (ss_loss(k, SS_IMPL_SCALAR, x, n, p, k->nparams, &l, g) != SS_OK) return true;
   ss_rng rng = {c + 13 * t};
   float v[40];
   for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&rng) & 1) ? 1.0f : -1.0f;
+  const loss_ctx lc = {k, p, gt};
   double f[3], pred = 0.0;
-  bool fine = true;
-  for (int s = 0; s < 3 && fine; s++) {
-    const double h = 2e-3 / (1 << s);
-    for (size_t i = 0; i < n; i++) {
-      xp[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] + h * v[i]);
-      xm[i] = x[i] == -INFINITY ? x[i] : (float)(x[i] - h * v[i]);
-    }
-    double a = 0.0, b = 0.0;
-    fine = ss_loss(k, SS_IMPL_SCALAR, xp, n, p, k->nparams, &a, gt) == SS_OK &&
-           ss_loss(k, SS_IMPL_SCALAR, xm, n, p, k->nparams, &b, gt) == SS_OK;
-    f[s] = (a - b) / (2.0 * h);
-    if (s == 1) {
-      pred = 0.0;
-      for (size_t i = 0; i < n; i++)
-        if (x[i] != -INFINITY) pred += (double)g[i] * ((double)xp[i] - xm[i]) / (2.0 * h);
-    }
-  }
+  for (int s = 0; s < 3; s++)
+    f[s] = fd_along32(loss_of, &lc, x, n, v, 2e-3 / (1 << s), g, s == 1 ? &pred : NULL, work);
   const double noise = 0x1p-20 * (fabs(l) + 1.0) / 5e-4;
-  const double tol = FD_TOL * fabs(pred) + noise, smooth = 0.1 * FD_TOL * fabs(pred) + noise;
-  if (!fine || fabs(f[0] - f[1]) > smooth || fabs(f[1] - f[2]) > smooth) {
+  if (!fd_steady(f, 0.1 * FD_TOL * fabs(pred) + noise)) {
     cnt->fd_skipped++;
     return true;
   }
   cnt->fd_checked++;
-  if (fabs(f[1] - pred) > tol) {
+  if (!fd_agrees(pred, f[1], FD_TOL, fabs(pred), noise)) {
     ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: <grad, v> = %.9g, differences %.9g %.9g %.9g",
                  k->name, r->what, n, pred, f[0], f[1], f[2]);
     return false;

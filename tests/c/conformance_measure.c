@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "family_adapter.h"
+#include "fd.h"
 
 /* SIMD vs scalar: |a - b| <= rel |b| + MEAS_ABS (1 + log n); rel = MEAS_REL on
    moderate inputs, MEAS_REL_EXTREME on unnormalized extreme ones (powers and
@@ -135,13 +136,13 @@ TEST(conformance_measure_lengths) {
    of -Inf and a negative entry, a negative entry alone (SS_ERR_DOMAIN or a
    finite value), all -Inf logits, and the VJP's arguments. */
 static bool measure_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                          float *const rows[2], size_t N, const double *prm, size_t np) {
+                          float *const rows[CF_ROWS], size_t N, const double *prm, size_t np) {
   static const size_t where[] = {0, 5, 16, 22};
   const bool logits = k->input == SS_INPUT_LOGITS;
   float *p = rows[0], *q = rows[1];
-  const float *const in[2] = {p, q};
+  const float *const in[CF_ROWS] = {p, q};
   bool ok = true;
-  for (int side = 0; side < cf_rows_read(k) && !logits; side++)
+  for (int side = 0; side < cf_rows_read(a, k) && !logits; side++)
     for (size_t w = 0; w < sizeof where / sizeof where[0] && ok; w++) {
       float *v = rows[side];
       fill(k, p, q, N, CF_NORMAL, 5);
@@ -195,6 +196,17 @@ TEST(conformance_measure_bad_inputs) {
 /* The VJP against central differences of the (double) measure along random
    directions of the finite entries, with steps small against the entries
    (relative h: the measure of a probability vector may be non-smooth at 0). */
+/* The measure (scalar) of p at the parameters ctx; NAN when it fails. */
+typedef struct {
+  const ss_kernel_info *k;
+  const double *prm;
+} measure_ctx;
+static double measure_of(const float *p, size_t n, const void *ctx) {
+  const measure_ctx *c = ctx;
+  double v;
+  return ss_measure(c->k, SS_IMPL_SCALAR, p, NULL, n, c->prm, c->k->nparams, &v) == SS_OK ? v : NAN;
+}
+
 /* One backward run: the VJP of both impls at (p, prm), then against the
    differences. */
 static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
@@ -202,7 +214,7 @@ static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
   const ss_kernel_info *k = r->k;
   const size_t n = r->n, c = r->c, t = r->t;
   const double *prm = r->p;
-  float p[40], q[40], dp[40], d0[40], xp[40], xm[40];
+  float p[40], q[40], dp[40], d0[40], d[40], work[80];
   fill(k, p, q, n, r->kind, r->seed);
   const double g = 0.75;
   ss_status s0 = SS_OK;
@@ -226,48 +238,29 @@ static bool backward_run(const cf_run *r, void *ctx, cf_count *cnt) {
   }
   if (!ok || s0 != SS_OK) return ok;
   ss_rng rng = {c * 7 + t};
-  double pred = 0.0, f[2];
+  const measure_ctx mc = {k, prm};
+  double pred[2], f[2];
   for (int s = 0; s < 2; s++) {
-    const double h = 1e-3 / (1 << s);
+    /* a fresh direction per step, each entry moved by its own size (the
+       zeros of probabilities and the masked logits stay) */
     for (size_t i = 0; i < n; i++) {
-      const double v = (ss_rng_u64(&rng) & 1) ? 1.0 : -1.0, step = h * fmax(fabs(p[i]), 1e-3);
+      const double v = (ss_rng_u64(&rng) & 1) ? 1.0 : -1.0;
       const bool fixed = !isfinite(p[i]) || (k->input != SS_INPUT_LOGITS && p[i] == 0.0f);
-      xp[i] = fixed ? p[i] : (float)(p[i] + v * step);
-      xm[i] = fixed ? p[i] : (float)(p[i] - v * step);
+      d[i] = fixed ? 0.0f : (float)(v * fmax(fabs(p[i]), 1e-3));
     }
-    double a, b;
-    if (ss_measure(k, SS_IMPL_SCALAR, xp, NULL, n, prm, k->nparams, &a) != SS_OK ||
-        ss_measure(k, SS_IMPL_SCALAR, xm, NULL, n, prm, k->nparams, &b) != SS_OK) {
-      f[0] = f[1] = NAN;
-      break;
-    }
-    f[s] = g * (a - b);
-    if (s == 1) {
-      pred = 0.0;
-      for (size_t i = 0; i < n; i++)
-        if (isfinite(p[i])) pred += (double)d0[i] * ((double)xp[i] - xm[i]);
-    }
-    if (s == 0) {
-      /* normalize the first difference to the second's step */
-      double pd = 0.0;
-      for (size_t i = 0; i < n; i++)
-        if (isfinite(p[i])) pd += (double)d0[i] * ((double)xp[i] - xm[i]);
-      f[0] = pd != 0.0 ? f[0] / pd : NAN;
-    }
+    f[s] = g * fd_along32(measure_of, &mc, p, n, d, 1e-3 / (1 << s), d0, &pred[s], work);
   }
-  if (!isfinite(f[0]) || !isfinite(f[1]) || pred == 0.0) {
-    cnt->fd_skipped++;
-    return true;
-  }
-  const double ratio = f[1] / pred; /* 1 where the VJP is right */
-  if (fabs(f[0] - 1.0) > 0.1) {
+  /* each difference over its own prediction: 1 where the VJP is right */
+  const double r0 = pred[0] != 0.0 ? f[0] / pred[0] : NAN, ratio = f[1] / pred[1];
+  if (!isfinite(r0) || !isfinite(f[1]) || pred[1] == 0.0 || fabs(r0 - 1.0) > 0.1) {
     cnt->fd_skipped++;
     return true;
   }
   cnt->fd_checked++;
-  if (fabs(ratio - 1.0) > FD_TOL + 1e-6 * fabs(g) / fabs(pred)) {
+  /* the absolute part over <dp, x+ - x->, the prediction times the step 2h */
+  if (!fd_agrees(ratio, 1.0, FD_TOL, 1.0, 1e-6 * fabs(g) / fabs(pred[1] * 1e-3))) {
     ss_test_fail(__FILE__, __LINE__, "%s [%s] n=%zu: <dp, v> = %.9g, differences %.9g", k->name,
-                 r->label, n, pred, f[1]);
+                 r->label, n, pred[1], f[1]);
     return false;
   }
   return true;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "family_adapter.h"
+#include "fd.h"
 
 /* Stated bounds (measured worst over this file in brackets). */
 #define NORM_REL 0x1p-16 /* SIMD vs scalar, relative part */
@@ -244,10 +245,10 @@ TEST(conformance_normalizer_masking) {
    and their own g / NULL / empty arguments, and ss_measure refusing a
    normalizer. */
 static bool normalizer_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                             float *const rows[2], size_t N, const double *p, size_t np) {
+                             float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   bool ok = true;
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   double pn[CF_MAX_PARAMS + 1];
   for (size_t i = 0; i < N; i++) x[i] = -INFINITY;
   for (size_t n = 1; n <= N && ok; n += 4) {
@@ -328,23 +329,24 @@ static double objective(const ss_kernel_info *k, const float *x, size_t n, const
   return l;
 }
 
-/* Central difference of L along v at step h (the float step actually taken
-   is used, so x +- h v need not be exact); *pred = <dx, x+ - x-> / 2h. */
-static double fd_along(const ss_kernel_info *k, const float *x, const float *v, size_t n,
-                       const double *p, const float *g, const float *dx, double h, double *pred,
-                       float *xp, float *y) {
-  double dl = 0.0, dd = 0.0;
-  float *xm = xp + n;
-  for (size_t i = 0; i < n; i++) {
-    xp[i] = x[i] == -INFINITY ? x[i] : (float)((double)x[i] + h * v[i]);
-    xm[i] = x[i] == -INFINITY ? x[i] : (float)((double)x[i] - h * v[i]);
-  }
-  const double lp = objective(k, xp, n, p, g, y), lm = objective(k, xm, n, p, g, y);
-  dl = lp - lm;
-  for (size_t i = 0; i < n; i++)
-    if (x[i] != -INFINITY) dd += (double)dx[i] * ((double)xp[i] - xm[i]);
-  *pred = dd / (2.0 * h);
-  return dl / (2.0 * h);
+/* L as a function of x (at c->p) or of the parameters (at c->x), for the
+   differences. */
+typedef struct {
+  const ss_kernel_info *k;
+  const float *x;
+  size_t n;
+  const double *p;
+  const float *g;
+  float *y;
+} objective_ctx;
+static double objective_of_x(const float *x, size_t n, const void *ctx) {
+  const objective_ctx *c = ctx;
+  return objective(c->k, x, n, c->p, c->g, c->y);
+}
+static double objective_of_p(const double *p, size_t np, const void *ctx) {
+  (void)np;
+  const objective_ctx *c = ctx;
+  return objective(c->k, c->x, c->n, p, c->g, c->y);
 }
 
 /* One backward check at (x, p): the VJP of both impls along 3 random
@@ -397,19 +399,20 @@ static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, co
   ss_normalize(k, SS_IMPL_SCALAR, x, n, p, k->nparams, yt);
   for (size_t i = 0; i < n; i++)
     if (x[i] != -INFINITY) gy += fabs((double)g[i] * yt[i]);
+  const objective_ctx oc = {k, x, n, p, g, yt};
   for (int dir = 0; dir < 3 && ok; dir++) {
     for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&r) & 1) ? 1.0f : -1.0f;
     double f[3], pred[3];
-    for (int s = 0; s < 3; s++) f[s] = fd_along(k, x, v, n, p, g, dx0, FD_STEP / (1 << s), &pred[s], xp, yt);
+    for (int s = 0; s < 3; s++)
+      f[s] = fd_along32(objective_of_x, &oc, x, n, v, FD_STEP / (1 << s), dx0, &pred[s], xp);
     const double noise = FD_NOISE * gy / (FD_STEP / 4);
-    const double tol = FD_TOL * fabs(pred[1]) + noise, smooth = 0.1 * FD_TOL * fabs(pred[1]) + noise;
-    if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2]) || fabs(f[0] - f[1]) > smooth ||
-        fabs(f[1] - f[2]) > smooth) {
+    const double smooth = 0.1 * FD_TOL * fabs(pred[1]) + noise;
+    if (!fd_steady(f, smooth)) {
       cnt->fd_skipped++; /* not smooth at this scale: a kink, or a support change */
       continue;
     }
     cnt->fd_checked++;
-    if (fabs(f[1] - pred[1]) > tol) {
+    if (!fd_agrees(pred[1], f[1], FD_TOL, fabs(pred[1]), noise)) {
       ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: <dx, v> = %.9g, differences %.9g %.9g %.9g",
                    k->name, what, n, pred[1], f[0], f[1], f[2]);
       for (size_t i = 0; i < n && i < 8; i++)
@@ -450,26 +453,19 @@ static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, co
     }
     double q[CF_MAX_PARAMS], est[3];
     const double h0 = FD_STEP * fmax(fabs(p[i]), 1.0);
-    bool valid = p[i] - h0 > pi->min && p[i] + h0 < pi->max;
-    for (int t = 0; t < 3 && valid; t++) {
-      const double h = h0 / (1 << t);
-      memcpy(q, p, k->nparams * sizeof *q);
-      q[i] = p[i] + h;
-      const double lp = objective(k, x, n, q, g, yt);
-      q[i] = p[i] - h;
-      const double lm = objective(k, x, n, q, g, yt);
-      est[t] = (lp - lm) / (2.0 * h);
-      valid = isfinite(est[t]);
-    }
-    const double tol = FD_TOL * fabs(dp[i]) + FD_NOISE * gy / (h0 / 4);
-    const double smooth = 0.1 * FD_TOL * fabs(dp[i]) + FD_NOISE * gy / (h0 / 4);
-    if (!valid || fabs(est[0] - est[1]) > smooth || fabs(est[1] - est[2]) > smooth) {
+    const bool valid = p[i] - h0 > pi->min && p[i] + h0 < pi->max;
+    memcpy(q, p, k->nparams * sizeof *q);
+    for (int t = 0; t < 3 && valid; t++)
+      est[t] = fd_central64(objective_of_p, &oc, q, k->nparams, i, h0 / (1 << t));
+    const double noise = FD_NOISE * gy / (h0 / 4);
+    const double smooth = 0.1 * FD_TOL * fabs(dp[i]) + noise;
+    if (!valid || !fd_steady(est, smooth)) {
       cnt->fd_skipped++;
       continue;
     }
     cnt->fd_checked++;
     FOR_EACH_IMPL(impl) {
-      if (fabs(est[1] - dq[impl][i]) > tol) {
+      if (!fd_agrees(dq[impl][i], est[1], FD_TOL, fabs(dp[i]), noise)) {
         ss_test_fail(__FILE__, __LINE__, "%s %s %s n=%zu: d/d%s = %.9g, differences %.9g %.9g %.9g",
                      k->name, ss_impl_name(impl), what, n, pi->name, dq[impl][i], est[0], est[1],
                      est[2]);

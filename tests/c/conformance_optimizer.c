@@ -12,19 +12,19 @@
  *     summation order);
  *   - every n from 0 to 67 and n = 65539 with the defaults;
  *   - bad inputs get their status and leave w, the state and the counter
- *     untouched (NaN / +-Inf in w or g, NULL w / g / state / scalars, n = 0,
- *     n > SS_MAX_N, a step counter that is negative, fractional or >= 2^53,
- *     every invalid parameter, wrong count).
+ *     untouched: the shared battery through the optimizer's adapter
+ *     (family_adapter.h: NaN / +-Inf in w or g, NULL w / g / outputs,
+ *     n = 0, n > SS_MAX_N, every invalid parameter, wrong count, impls),
+ *     then a NULL state or scalars and a step counter that is negative,
+ *     fractional or >= 2^53.
  */
-#include "conformance.h"
+#include "family_adapter.h"
 
 #define STEPS 3
 #define OPT_REL 0x1p-16
 
 static const size_t PARAM_NS[] = {1, 2, 3, 5, 16, 17, 67, 256};
 #define NPARAM_NS (sizeof PARAM_NS / sizeof PARAM_NS[0])
-
-static bool is_optimizer(const ss_kernel_info *k) { return k->family == SS_FAMILY_OPTIMIZER; }
 
 typedef struct {
   float *w, *g, *slots;
@@ -142,21 +142,6 @@ static bool sweep_run(const cf_run *r, void *ctx, cf_count *cnt) {
   return run_case(r->k, w->w0, w->g0, r->n, r->p, r->extreme, &w->a, &w->b, r->what, cnt);
 }
 
-/* n = 0: SS_ERR_EMPTY in every impl, the step counter unchanged. */
-static bool sweep_empty(const ss_kernel_info *k, const double *p, void *ctx) {
-  run_state *a = &((opt_sweep *)ctx)->a;
-  bool ok = true;
-  FOR_EACH_IMPL(impl) {
-    memset(a->sc, 0, sizeof a->sc);
-    const ss_status s = ss_optimize(k, impl, a->w, a->g, 0, p, k->nparams, a->slots, a->sc);
-    if (s != SS_ERR_EMPTY || a->sc[0] != 0.0) {
-      ss_test_fail(__FILE__, __LINE__, "%s n=0: %s", k->name, ss_status_name(s));
-      ok = false;
-    }
-  }
-  return ok;
-}
-
 TEST(conformance_optimizer_params) {
   opt_sweep w = sweep_alloc(PARAM_NS[NPARAM_NS - 1]);
   const cf_sweep s = {.family = SS_FAMILY_OPTIMIZER, .run = sweep_run, .ctx = &w,
@@ -167,25 +152,25 @@ TEST(conformance_optimizer_params) {
 TEST(conformance_optimizer_lengths) {
   opt_sweep w = sweep_alloc(CF_LARGE_N);
   const cf_sweep s = {.family = SS_FAMILY_OPTIMIZER, .run = sweep_run, .ctx = &w,
-                      .length_seed = CF_SEED_BY_KIND, .begin = sweep_begin, .empty = sweep_empty};
+                      .length_seed = CF_SEED_BY_KIND, .begin = sweep_begin,
+                      .adapter = &cf_optimizer_adapter};
   CHECK(cf_lengths_sweep("optimizer lengths", &s), "see above");
 }
 
-/* One bad call: its status, and w, the state and the counter untouched. */
+/* One bad call the adapter cannot make (a NULL state or scalars, a step
+   counter given): its status, and w, the state and the counter untouched. */
 static bool expect(const ss_kernel_info *k, ss_impl impl, float *w, const float *g, size_t n,
                    const double *p, size_t np, float *slots, double *sc, ss_status want,
                    const char *what) {
   ss_test_count(1);
-  enum { N = 37 };
-  float wkeep[N], skeep[4 * N];
+  float wkeep[CF_OUT_N], skeep[4 * CF_OUT_N];
   double sckeep[SS_OPT_SCALARS];
-  const size_t ns = ss_opt_state_size(k, N);
-  if (w) memcpy(wkeep, w, sizeof wkeep);
+  const size_t ns = ss_opt_state_size(k, n);
+  memcpy(wkeep, w, n * 4);
   if (slots) memcpy(skeep, slots, ns * 4);
   if (sc) memcpy(sckeep, sc, sizeof sckeep);
   const ss_status s = ss_optimize(k, impl, w, g, n, p, np, slots, sc);
-  const bool same = (!w || !memcmp(w, wkeep, sizeof wkeep)) &&
-                    (!slots || !memcmp(slots, skeep, ns * 4)) &&
+  const bool same = !memcmp(w, wkeep, n * 4) && (!slots || !memcmp(slots, skeep, ns * 4)) &&
                     (!sc || !memcmp(sc, sckeep, sizeof sckeep));
   if (s != want || !same) {
     ss_test_fail(__FILE__, __LINE__, "%s %s %s: got %s, want %s%s", k->name, ss_impl_name(impl),
@@ -195,73 +180,35 @@ static bool expect(const ss_kernel_info *k, ss_impl impl, float *w, const float 
   return true;
 }
 
-TEST(conformance_optimizer_bad_inputs) {
-  enum { N = 37 };
-  static const size_t where[] = {0, 5, 16, 36};
-  size_t cap;
-  cf_case *cases = cf_cases_alloc(&cap);
-  float w[N], g[N], slots[4 * N];
-  double sc[SS_OPT_SCALARS];
-  bool all_ok = true;
-  cf_count cnt = {0};
-  for (size_t ki = 0; ki < ss_kernel_count(); ki++) {
-    const ss_kernel_info *k = ss_kernel_at(ki);
-    if (!is_optimizer(k)) continue;
-    cnt.kernels++;
-    if (ss_opt_state_size(k, N) > 4 * N || ss_opt_state_size(k, (size_t)-1 / 2) != 0) {
-      ss_test_fail(__FILE__, __LINE__, "%s: state size %zu (or an overflowing one)", k->name,
-                   ss_opt_state_size(k, N));
-      all_ok = false;
-      continue;
-    }
-    double p[CF_MAX_PARAMS + 1];
-    cf_defaults(k, N, p);
-    p[k->nparams] = 0.0;
-    const size_t np = k->nparams;
-    bool ok = true;
-    FOR_EACH_IMPL(impl) {
-      memset(slots, 0, sizeof slots);
-      memset(sc, 0, sizeof sc);
-      for (size_t wh = 0; wh < sizeof where / sizeof where[0] && ok; wh++)
-        for (int side = 0; side < 2 && ok; side++) {
-          fill(w, g, N, CF_NORMAL, 5);
-          float *v = side ? g : w;
-          v[where[wh]] = NAN;
-          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NAN, side ? "g NaN" : "w NaN");
-          v[where[wh]] = INFINITY;
-          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NONFINITE, "+Inf");
-          v[where[wh]] = -INFINITY;
-          ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_NONFINITE, "-Inf");
-        }
-      fill(w, g, N, CF_NORMAL, 6);
-      ok &= expect(k, impl, NULL, g, N, p, np, slots, sc, SS_ERR_NULL, "w NULL");
-      ok &= expect(k, impl, w, NULL, N, p, np, slots, sc, SS_ERR_NULL, "g NULL");
-      ok &= expect(k, impl, w, g, N, p, np, slots, NULL, SS_ERR_NULL, "scalars NULL");
-      if (k->opt_slots) ok &= expect(k, impl, w, g, N, p, np, NULL, sc, SS_ERR_NULL, "state NULL");
-      ok &= expect(k, impl, w, g, 0, p, np, slots, sc, SS_ERR_EMPTY, "n = 0");
-      ok &= expect(k, impl, w, g, SS_MAX_N + 1, p, np, slots, sc, SS_ERR_TOO_LARGE, "n > SS_MAX_N");
-      ok &= expect(k, impl, w, g, (size_t)-1, p, np, slots, sc, SS_ERR_TOO_LARGE, "n = SIZE_MAX");
-      ok &= expect(k, impl, w, g, N, p, np + 1, slots, sc, SS_ERR_PARAM_COUNT, "one parameter too many");
-      if (np) {
-        ok &= expect(k, impl, w, g, N, p, np - 1, slots, sc, SS_ERR_PARAM_COUNT, "one parameter short");
-        ok &= expect(k, impl, w, g, N, NULL, np, slots, sc, SS_ERR_NULL, "params NULL");
-      }
-      static const double bad_t[] = {-1.0, 0.5, 9007199254740992.0, 1e300, NAN, INFINITY};
-      for (size_t b = 0; b < sizeof bad_t / sizeof bad_t[0]; b++) {
-        sc[0] = bad_t[b];
-        ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_DOMAIN, "bad step counter");
-      }
-      sc[0] = 0.0;
-      const size_t nc = cf_invalid_cases(k, N, cases, cap);
-      for (size_t c = 0; c < nc && ok; c++)
-        ok &= expect(k, impl, w, g, N, cases[c].p, np, slots, sc, cases[c].want, cases[c].what);
-      cnt.cases += nc;
-    }
-    ok &= expect(k, SS_IMPL_COUNT, w, g, N, p, np, slots, sc, SS_ERR_UNSUPPORTED, "impl out of range");
-    if (!cf_has_simd())
-      ok &= expect(k, SS_IMPL_SIMD, w, g, N, p, np, slots, sc, SS_ERR_UNSUPPORTED, "no SIMD");
-    all_ok &= ok;
+/* The optimizer's own bad inputs, after the shared battery: a NULL state
+   (kernels with one) or scalars, a step counter that is negative,
+   fractional, >= 2^53 or not finite. */
+static bool optimizer_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
+                            float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
+  (void)a;
+  float *w = rows[0], slots[4 * CF_OUT_N] = {0};
+  const float *g = rows[1];
+  double sc[SS_OPT_SCALARS] = {0};
+  bool ok = expect(k, impl, w, g, N, p, np, slots, NULL, SS_ERR_NULL, "scalars NULL");
+  if (k->opt_slots) ok &= expect(k, impl, w, g, N, p, np, NULL, sc, SS_ERR_NULL, "state NULL");
+  static const double bad_t[] = {-1.0, 0.5, 9007199254740992.0, 1e300, NAN, INFINITY};
+  for (size_t b = 0; b < sizeof bad_t / sizeof bad_t[0]; b++) {
+    sc[0] = bad_t[b];
+    ok &= expect(k, impl, w, g, N, p, np, slots, sc, SS_ERR_DOMAIN, "bad step counter");
   }
-  cf_report("optimizer bad inputs", &cnt);
-  CHECK(all_ok, "see above");
+  return ok;
+}
+
+/* The state fits 4 n floats (the adapter's buffer) and a size that would
+   overflow is 0. */
+TEST(conformance_optimizer_state_size) {
+  CF_FOR_EACH_KERNEL(k, SS_FAMILY_OPTIMIZER) {
+    CHECK(ss_opt_state_size(k, 37) <= 4 * 37 && ss_opt_state_size(k, (size_t)-1 / 2) == 0,
+          "%s: state size %zu (or an overflowing one)", k->name, ss_opt_state_size(k, 37));
+  }
+}
+
+TEST(conformance_optimizer_bad_inputs) {
+  static const size_t where[] = {0, 5, 16, 36};
+  CHECK(CF_FAMILY_BAD_INPUTS(&cf_optimizer_adapter, 37, where, optimizer_extra, 0), "see above");
 }

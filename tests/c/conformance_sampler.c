@@ -26,6 +26,7 @@
  * the suite stays fast; conformance_sampler_max_draws runs draws = max.
  */
 #include "family_adapter.h"
+#include "fd.h"
 
 #define SAMP_SUM 0x1p-16   /* |sum - 1| of probs and relaxed samples */
 #define DRAW_BUDGET 65536  /* draws * n beyond which a case skips the draws */
@@ -244,10 +245,10 @@ TEST(conformance_sampler_max_draws) {
    weight, nothing to draw from (all -Inf logits, all-zero weights) at
    every few lengths, draws * n past SS_MAX_N, and the VJP's arguments. */
 static bool sampler_extra(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-                          float *const rows[2], size_t N, const double *p, size_t np) {
+                          float *const rows[CF_ROWS], size_t N, const double *p, size_t np) {
   static const size_t where[] = {0, 5, 16, 31, 36};
   float *x = rows[0];
-  const float *const in[2] = {x, NULL};
+  const float *const in[CF_ROWS] = {x, NULL};
   const long di = cf_param_index(k, "draws");
   bool ok = true;
   for (size_t w = 0; w < sizeof where / sizeof where[0] && ok && k->input == SS_INPUT_PROBS; w++) {
@@ -329,11 +330,21 @@ static double objective(const ss_kernel_info *k, const float *x, size_t n, const
   for (size_t t = 0; t < BWD_DRAWS * n; t++) l += (double)g[t] * smp[t];
   return l;
 }
+typedef struct {
+  const ss_kernel_info *k;
+  const double *p;
+  const float *g;
+  float *smp; /* scratch */
+} objective_ctx;
+static double objective_of(const float *x, size_t n, const void *ctx) {
+  const objective_ctx *c = ctx;
+  return objective(c->k, x, n, c->p, c->g, c->smp);
+}
 
 static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, const double *p,
                            uint64_t seed, const char *what, cf_count *cnt) {
-  float g[BWD_DRAWS * BWD_N], smp[BWD_DRAWS * BWD_N], dx[BWD_N], dx0[BWD_N], xp[BWD_N],
-      xm[BWD_N];
+  float g[BWD_DRAWS * BWD_N], smp[BWD_DRAWS * BWD_N], dx[BWD_N], dx0[BWD_N],
+      work[2 * BWD_N];
   float probs[BWD_N];
   ss_rng r = {seed};
   for (size_t t = 0; t < BWD_DRAWS * n; t++) g[t] = (float)ss_rng_normal(&r);
@@ -372,28 +383,17 @@ static bool check_backward(const ss_kernel_info *k, const float *x, size_t n, co
   for (int dir = 0; dir < 2; dir++) {
     float v[BWD_N];
     for (size_t i = 0; i < n; i++) v[i] = (ss_rng_u64(&r) & 1) ? 1.0f : -1.0f;
+    const objective_ctx oc = {k, p, g, smp};
     double f[3], pred = 0.0;
-    for (int s = 0; s < 3; s++) {
-      const double h = 2e-3 / (1 << s);
-      for (size_t i = 0; i < n; i++) {
-        xp[i] = x[i] == -INFINITY ? x[i] : (float)((double)x[i] + h * v[i]);
-        xm[i] = x[i] == -INFINITY ? x[i] : (float)((double)x[i] - h * v[i]);
-      }
-      f[s] = (objective(k, xp, n, p, g, smp) - objective(k, xm, n, p, g, smp)) / (2.0 * h);
-      if (s == 1) {
-        pred = 0.0;
-        for (size_t i = 0; i < n; i++)
-          if (x[i] != -INFINITY) pred += (double)dx0[i] * ((double)xp[i] - xm[i]) / (2.0 * h);
-      }
-    }
+    for (int s = 0; s < 3; s++)
+      f[s] = fd_along32(objective_of, &oc, x, n, v, 2e-3 / (1 << s), dx0, s == 1 ? &pred : NULL, work);
     const double noise = FD_NOISE * gy / 5e-4;
-    const double tol = FD_TOL * fabs(pred) + noise, smooth = 0.1 * FD_TOL * fabs(pred) + noise;
-    if (!isfinite(f[0] + f[1] + f[2]) || fabs(f[0] - f[1]) > smooth || fabs(f[1] - f[2]) > smooth) {
+    if (!fd_steady(f, 0.1 * FD_TOL * fabs(pred) + noise)) {
       cnt->fd_skipped++;
       continue;
     }
     cnt->fd_checked++;
-    if (fabs(f[1] - pred) > tol) {
+    if (!fd_agrees(pred, f[1], FD_TOL, fabs(pred), noise)) {
       ss_test_fail(__FILE__, __LINE__, "%s %s n=%zu: <dx, v> = %.9g, differences %.9g %.9g %.9g",
                    k->name, what, n, pred, f[0], f[1], f[2]);
       return false;

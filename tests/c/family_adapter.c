@@ -4,57 +4,112 @@
 
 /* ---- the adapters ---------------------------------------------------------- */
 
-static ss_status call_normalizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
+static ss_status call_normalizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
                                  size_t n, const double *p, size_t np, cf_outputs *o) {
   return ss_normalize(k, impl, rows[0], n, p, np, o && rows[0] ? o->y : NULL);
 }
 
-static ss_status call_loss(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
+static ss_status call_loss(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
                            size_t n, const double *p, size_t np, cf_outputs *o) {
   return ss_loss(k, impl, rows[0], n, p, np, o ? &o->d[0] : NULL, o ? o->y : NULL);
 }
 
-static ss_status call_sampler(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
+static ss_status call_sampler(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
                               size_t n, const double *p, size_t np, cf_outputs *o) {
   return ss_sample(k, impl, rows[0], n, p, np, o && rows[0] ? o->y : NULL, o ? o->idx : NULL,
                    o ? o->samples : NULL);
 }
 
-static ss_status call_quantizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
+static ss_status call_quantizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
                                 size_t n, const double *p, size_t np, cf_outputs *o) {
   return ss_quantize(k, impl, rows[0], n, p, np, o ? o->codes : NULL, o && rows[0] ? o->y : NULL);
 }
 
-static ss_status call_measure(const ss_kernel_info *k, ss_impl impl, const float *const rows[2],
+static ss_status call_measure(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
                               size_t n, const double *p, size_t np, cf_outputs *o) {
   return ss_measure(k, impl, rows[0], rows[1], n, p, np, o ? &o->d[0] : NULL);
 }
 
-const cf_adapter cf_normalizer_adapter = {SS_FAMILY_NORMALIZER, "normalizer", call_normalizer,
-                                          false, false};
-const cf_adapter cf_loss_adapter = {SS_FAMILY_LOSS, "loss", call_loss, false, false};
-const cf_adapter cf_sampler_adapter = {SS_FAMILY_SAMPLER, "sampler", call_sampler, true, false};
-const cf_adapter cf_quantizer_adapter = {SS_FAMILY_QUANTIZER, "quantizer", call_quantizer, true,
-                                         false};
-const cf_adapter cf_measure_adapter = {SS_FAMILY_MEASURE, "measure", call_measure, false, true};
+/* w stepped from a copy of rows[0] and a zero state; each of w, the state
+   and the scalars copied out only when the call changed it. */
+static ss_status call_optimizer(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
+                                size_t n, const double *p, size_t np, cf_outputs *o) {
+  float w[CF_OUT_N] = {0}, state[4 * CF_OUT_N] = {0};
+  double sc[SS_OPT_SCALARS] = {0};
+  if (n <= CF_OUT_N && ss_opt_state_size(k, n) > 4 * CF_OUT_N) return SS_STATUS_COUNT; /* no room */
+  const size_t len = n < CF_OUT_N ? n : CF_OUT_N;
+  if (rows[0]) memcpy(w, rows[0], len * sizeof *w);
+  const ss_status s = ss_optimize(k, impl, rows[0] ? w : NULL, rows[1], n, p, np,
+                                  o ? state : NULL, o ? sc : NULL);
+  static const float zero_state[4 * CF_OUT_N];
+  static const double zero_sc[SS_OPT_SCALARS];
+  if (o && rows[0] && memcmp(w, rows[0], len * sizeof *w)) memcpy(o->y, w, sizeof o->y);
+  if (o && memcmp(state, zero_state, sizeof state)) memcpy(o->state, state, sizeof state);
+  if (o && memcmp(sc, zero_sc, sizeof sc)) memcpy(o->scalars, sc, sizeof sc);
+  return s;
+}
 
-int cf_rows_read(const ss_kernel_info *k) { return k->input == SS_INPUT_PROBS_PAIR ? 2 : 1; }
+const ss_kernel_info *cf_attention_normalizer(void) {
+  for (size_t i = 0; i < ss_kernel_count(); i++) {
+    const ss_kernel_info *nk = ss_kernel_at(i);
+    if (nk->family == SS_FAMILY_NORMALIZER && nk->output == SS_OUTPUT_PROBS && nk->nparams == 0)
+      return nk;
+  }
+  return NULL;
+}
 
-void cf_fill_rows(const cf_adapter *a, const ss_kernel_info *k, float *const rows[2], size_t n,
-                  int kind, uint64_t seed) {
-  cf_fill(rows[0], n, k->input, kind, a->positive, seed);
-  if (a->second_row)
-    cf_fill(rows[1], n, k->input, kind == CF_MASKED ? CF_NORMAL : kind, a->positive, seed + 99);
+/* n queries against n keys, CF_ATT_D wide, one head, no padding. */
+static ss_status call_attention(const ss_kernel_info *k, ss_impl impl, const float *const rows[CF_ROWS],
+                                size_t n, const double *p, size_t np, cf_outputs *o) {
+  static float scratch[1 << 16];
+  const ss_attention_io io = {rows[0], rows[1], rows[2], n, n, CF_ATT_D, CF_ATT_D, 1, NULL,
+                              cf_attention_normalizer(), NULL, 0, o ? o->y : NULL,
+                              o ? o->weights : NULL, scratch};
+  return ss_attend(k, impl, &io, p, np);
+}
+
+const cf_adapter cf_normalizer_adapter = {.family = SS_FAMILY_NORMALIZER, .name = "normalizer",
+                                          .call = call_normalizer, .rows = 1};
+const cf_adapter cf_loss_adapter = {.family = SS_FAMILY_LOSS, .name = "loss", .call = call_loss,
+                                    .rows = 1};
+const cf_adapter cf_sampler_adapter = {.family = SS_FAMILY_SAMPLER, .name = "sampler",
+                                       .call = call_sampler, .positive = true, .rows = 1};
+const cf_adapter cf_quantizer_adapter = {.family = SS_FAMILY_QUANTIZER, .name = "quantizer",
+                                         .call = call_quantizer, .positive = true, .rows = 1};
+const cf_adapter cf_measure_adapter = {.family = SS_FAMILY_MEASURE, .name = "measure",
+                                       .call = call_measure, .rows = 2, .pair_only = true};
+const cf_adapter cf_optimizer_adapter = {.family = SS_FAMILY_OPTIMIZER, .name = "optimizer",
+                                         .call = call_optimizer, .rows = 2};
+const cf_adapter cf_attention_adapter = {.family = SS_FAMILY_ATTENTION, .name = "attention",
+                                         .call = call_attention, .rows = 3, .width = CF_ATT_D};
+
+int cf_rows_read(const cf_adapter *a, const ss_kernel_info *k) {
+  return a->pair_only && k->input != SS_INPUT_PROBS_PAIR ? 1 : a->rows;
+}
+
+size_t cf_row_len(const cf_adapter *a, size_t n) { return n * (a->width ? a->width : 1); }
+
+void cf_fill_rows(const cf_adapter *a, const ss_kernel_info *k, float *const rows[CF_ROWS],
+                  size_t n, int kind, uint64_t seed) {
+  const size_t len = cf_row_len(a, n);
+  cf_fill(rows[0], len, k->input, kind, a->positive, seed);
+  for (int r = 1; r < a->rows; r++)
+    cf_fill(rows[r], len, k->input, kind == CF_MASKED ? CF_NORMAL : kind, a->positive,
+            seed + 99 * (uint64_t)r);
 }
 
 /* ---- one bad call ---------------------------------------------------------- */
 
 static void poison_outputs(cf_outputs *o) {
+  memset(o, 0, sizeof *o); /* the padding too: outputs_untouched compares bytes */
   cf_poison(o->y, CF_OUT_N);
   cf_poison(o->samples, 4 * CF_OUT_N);
   memset(o->codes, 0x5a, sizeof o->codes);
   memset(o->idx, 0x5a, sizeof o->idx);
   o->d[0] = o->d[1] = -777.0;
+  cf_poison(o->weights, CF_OUT_N);
+  cf_poison(o->state, 4 * CF_OUT_N);
+  for (int i = 0; i < SS_OPT_SCALARS; i++) o->scalars[i] = -777.0;
 }
 
 static bool outputs_untouched(const cf_outputs *o) {
@@ -64,7 +119,7 @@ static bool outputs_untouched(const cf_outputs *o) {
 }
 
 bool cf_expect(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
-               const float *const rows[2], size_t n, const double *p, size_t np, ss_status want,
+               const float *const rows[CF_ROWS], size_t n, const double *p, size_t np, ss_status want,
                const char *what) {
   ss_test_count(1);
   cf_outputs o;
@@ -81,7 +136,7 @@ bool cf_expect(const cf_adapter *a, const ss_kernel_info *k, ss_impl impl,
 
 bool cf_expect_empty(const cf_adapter *a, const ss_kernel_info *k, const double *p) {
   static const float z[1] = {0.0f};
-  const float *const rows[2] = {z, z};
+  const float *const rows[CF_ROWS] = {z, z, z};
   bool ok = true;
   FOR_EACH_IMPL(impl) ok &= cf_expect(a, k, impl, rows, 0, p, k->nparams, SS_ERR_EMPTY, "n = 0");
   return ok;
@@ -98,8 +153,9 @@ ss_status cf_nonfinite_status(const ss_kernel_info *k, float v) {
 bool cf_bad_input_battery(const cf_adapter *a, const ss_kernel_info *k, const double *p,
                           size_t np, size_t N, const size_t *where, size_t nwhere,
                           cf_battery_extra extra, size_t *cases) {
-  float r0[CF_OUT_N], r1[CF_OUT_N];
-  float *const rows[2] = {r0, r1};
+  float r0[CF_OUT_N], r1[CF_OUT_N], r2[CF_OUT_N];
+  float *const rows[CF_ROWS] = {r0, r1, r2};
+  const size_t len = cf_row_len(a, N);
   const float *const *in = (const float *const *)rows;
   size_t cap;
   cf_case *invalid = cf_cases_alloc(&cap);
@@ -107,7 +163,7 @@ bool cf_bad_input_battery(const cf_adapter *a, const ss_kernel_info *k, const do
   const float bad[] = {NAN, INFINITY, -INFINITY};
   static const char *const bad_name[] = {"NaN", "+Inf", "-Inf"};
   FOR_EACH_IMPL(impl) {
-    for (int side = 0; side < cf_rows_read(k); side++)
+    for (int side = 0; side < cf_rows_read(a, k); side++)
       for (size_t w = 0; w < nwhere && ok; w++)
         for (int b = 0; b < 3 && ok; b++) {
           const ss_status want = cf_nonfinite_status(k, bad[b]);
@@ -118,14 +174,18 @@ bool cf_bad_input_battery(const cf_adapter *a, const ss_kernel_info *k, const do
           snprintf(what, sizeof what, "%s at %zu", bad_name[b], where[w]);
           ok &= cf_expect(a, k, impl, in, N, p, np, want, what);
           /* NaN comes first, wherever it is */
-          rows[side][(where[w] + 9) % N] = NAN;
+          rows[side][(where[w] + 9) % len] = NAN;
           snprintf(what, sizeof what, "%s at %zu and NaN", bad_name[b], where[w]);
           ok &= cf_expect(a, k, impl, in, N, p, np, SS_ERR_NAN, what);
         }
     cf_fill_rows(a, k, rows, N, CF_NORMAL, 6);
-    const float *const no_x[2] = {NULL, r1}, *const no_q[2] = {r0, NULL};
-    ok &= cf_expect(a, k, impl, no_x, N, p, np, SS_ERR_NULL, "input NULL");
-    if (cf_rows_read(k) == 2) ok &= cf_expect(a, k, impl, no_q, N, p, np, SS_ERR_NULL, "q NULL");
+    for (int r = 0; r < cf_rows_read(a, k); r++) {
+      const float *no_row[CF_ROWS] = {r0, r1, r2};
+      char what[32];
+      no_row[r] = NULL;
+      snprintf(what, sizeof what, "row %d NULL", r);
+      ok &= cf_expect(a, k, impl, no_row, N, p, np, SS_ERR_NULL, r ? what : "input NULL");
+    }
     const ss_status s = a->call(k, impl, in, N, p, np, NULL);
     if (s != SS_ERR_NULL) {
       ss_test_fail(__FILE__, __LINE__, "%s %s: NULL outputs: %s", k->name, ss_impl_name(impl),

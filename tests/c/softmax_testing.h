@@ -10,6 +10,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "fd.h"
 #include "reference.h"
 
 #include "harness.h"
@@ -66,6 +67,34 @@ static inline void st_ref64(st_model64 f, double param, const float *x, size_t n
   ss_test_free(xd);
 }
 
+/* L = sum_i g_i f(x; param)_i of a float64 model, as a function of x
+   (st_dot_of_x, at the fixed param) or of the parameter (st_dot_of_param:
+   v = {param}, at the fixed x), for the differences of fd.h. */
+typedef struct st_dot {
+  st_model64 f;
+  const double *x; /* st_dot_of_param: the fixed x (n entries) */
+  size_t n;
+  const float *g;
+  double param;    /* st_dot_of_x: the fixed parameter */
+  double *out;     /* n doubles of scratch */
+} st_dot;
+static inline double st_dot_at(const st_dot *c, const double *x, double param) {
+  c->f(x, c->n, param, c->out);
+  double l = 0.0;
+  for (size_t i = 0; i < c->n; i++) l += (double)c->g[i] * c->out[i];
+  return l;
+}
+static inline double st_dot_of_x(const double *x, size_t n, const void *ctx) {
+  (void)n;
+  const st_dot *c = ctx;
+  return st_dot_at(c, x, c->param);
+}
+static inline double st_dot_of_param(const double *v, size_t one, const void *ctx) {
+  (void)one;
+  const st_dot *c = ctx;
+  return st_dot_at(c, c->x, v[0]);
+}
+
 /* Central differences of L(x) = sum_i g_i f(x)_i: fd_j = dL/dx_j, step h.
    In double the truncation error is ~h^2 |f'''| and rounding ~1e-16 |L| / h,
    both < 1e-9 * sum|g| at h = 1e-5 for logits of size <= 100. */
@@ -73,19 +102,21 @@ static inline void st_fd_vjp(st_model64 f, const float *x, const float *g, size_
                              double param, double h, double *fd) {
   double *xp = ss_test_alloc(n * sizeof *xp), *out = ss_test_alloc(n * sizeof *out);
   for (size_t i = 0; i < n; i++) xp[i] = x[i];
-  for (size_t j = 0; j < n; j++) {
-    double l[2];
-    for (int side = 0; side < 2; side++) {
-      xp[j] = (double)x[j] + (side ? -h : h);
-      f(xp, n, param, out);
-      l[side] = 0.0;
-      for (size_t i = 0; i < n; i++) l[side] += (double)g[i] * out[i];
-    }
-    xp[j] = x[j];
-    fd[j] = (l[0] - l[1]) / (2.0 * h);
-  }
+  st_dot c = {.f = f, .n = n, .g = g, .param = param, .out = out};
+  for (size_t j = 0; j < n; j++) fd[j] = fd_central64(st_dot_of_x, &c, xp, n, j, h);
   ss_test_free(xp);
   ss_test_free(out);
+}
+
+/* The central difference in the parameter of L = sum_i g_i f(x64; param)_i
+   at param, step h. */
+static inline double st_fd_param(st_model64 f, const double *x64, const float *g, size_t n,
+                                 double param, double h) {
+  double *out = ss_test_alloc(n * sizeof *out), v = param;
+  st_dot c = {.f = f, .x = x64, .n = n, .g = g, .out = out};
+  const double fd = fd_central64(st_dot_of_param, &c, &v, 1, 0, h);
+  ss_test_free(out);
+  return fd;
 }
 
 /* |sum y - 1| <= tol for k's output (no parameters) at n = 2^20, x uniform

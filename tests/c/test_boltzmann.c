@@ -245,13 +245,8 @@ TEST(boltzmann_param_vjp_matches_finite_differences) {
   for (size_t i = 0; i < N; i++) G += fabs(g[i]), xd[i] = x[i];
   static const double vb[] = {-2.0, -0.5, 0.0, 0.7, 1.0, 3.0};
   for (size_t k = 0; k < sizeof vb / sizeof vb[0]; k++) {
-    double l[2], v = 0.0, scale = 0.0;
-    for (int side = 0; side < 2; side++) {
-      boltz64(xd, N, vb[k] + (side ? -1e-6 : 1e-6), out);
-      l[side] = 0.0;
-      for (size_t i = 0; i < N; i++) l[side] += g[i] * out[i];
-    }
-    const double fd = (l[0] - l[1]) / 2e-6;
+    double v = 0.0, scale = 0.0;
+    const double fd = st_fd_param(boltz64, xd, g, N, vb[k], 1e-6);
     boltz64(xd, N, vb[k], out);
     for (size_t i = 0; i < N; i++) v += out[i];
     for (size_t i = 0; i < N; i++)

@@ -21,7 +21,7 @@ static const size_t LENGTHS[] = {1, 3, 17, 64, 47, 48, 49, 1000, 4099, 70001};
    the call on a copy of x in place (status and every bit). */
 static bool in_place_case(const ss_kernel_info *k, ss_impl im, size_t n, int kind, uint64_t seed) {
   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *xy = malloc(n * sizeof(float));
-  float *const two[2] = {x, x};
+  float *const two[CF_ROWS] = {x, x, x};
   double p[CF_MAX_PARAMS];
   cf_defaults(k, n, p);
   cf_fill_rows(&cf_normalizer_adapter, k, two, n, kind, seed);
@@ -45,7 +45,7 @@ static bool in_place_rows_case(const ss_kernel_info *k, ss_impl im, size_t rows,
   double p[CF_MAX_PARAMS];
   cf_defaults(k, n, p);
   for (size_t r = 0; r < rows; r++) {
-    float *const two[2] = {x + r * stride, x + r * stride};
+    float *const two[CF_ROWS] = {x + r * stride, x + r * stride, x + r * stride};
     cf_fill_rows(&cf_normalizer_adapter, k, two, n, (int)(r % CF_MODERATE_KINDS), seed + r);
     for (size_t i = n; i < stride; i++) x[r * stride + i] = -7777.25f; /* gaps */
   }

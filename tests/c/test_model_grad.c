@@ -151,6 +151,17 @@ static float *make_params(const ss_model_config *cfg, uint64_t seed) {
 
 static double worst_fwd, worst_fd, worst_simd;
 
+/* The float64 model's loss as a function of the parameters P. */
+typedef struct {
+  const ss_model_config *cfg;
+  const ss_model_batch *b;
+} loss_ctx;
+static double loss_of(const double *P, size_t np, const void *ctx) {
+  (void)np;
+  const loss_ctx *c = ctx;
+  return mr_loss(c->cfg, P, c->b);
+}
+
 /* One case: forward and gradient checks; *checked of *total coordinates
    compared (the others' differences disagree). Returns false when the
    float64 model cannot run the case (the normalizer rejects its rows). */
@@ -279,6 +290,7 @@ static bool check_case(const char *label, const gcase *s, const ss_kernel_info *
       }
     }
   ss_rng r = {seed + 99};
+  const loss_ctx lc = {cfg, &c.b};
   const size_t nt = ss_model_tensor_count(cfg);
   for (size_t ti = 0; ti < nt; ti++) {
     ss_model_tensor t;
@@ -287,18 +299,10 @@ static bool check_case(const char *label, const gcase *s, const ss_kernel_info *
     for (size_t k = 0; k < count; k++) {
       const size_t i = t.offset + (size <= FD_ALL ? k : (size_t)(ss_rng_u64(&r) % size));
       double fd[3];
-      for (int si = 0; si < 3; si++) {
-        const double h = FD_STEP / (double)(1 << si), x = P64[i];
-        P64[i] = x + h;
-        const double a = mr_loss(cfg, P64, &c.b);
-        P64[i] = x - h;
-        const double bb = mr_loss(cfg, P64, &c.b);
-        P64[i] = x;
-        fd[si] = (a - bb) / (2 * h);
-      }
+      for (int si = 0; si < 3; si++)
+        fd[si] = fd_central64(loss_of, &lc, P64, P, i, FD_STEP / (double)(1 << si));
       (*total)++;
-      const double agree = FD_AGREE * fabs(fd[2]) + FD_ABS * gmax;
-      if (!(fabs(fd[0] - fd[1]) <= agree && fabs(fd[1] - fd[2]) <= agree)) continue;
+      if (!fd_steady(fd, FD_AGREE * fabs(fd[2]) + FD_ABS * gmax)) continue;
       (*checked)++;
       FOR_EACH_IMPL(impl) {
         const double gi = g[impl][i];

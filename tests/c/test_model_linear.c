@@ -85,7 +85,8 @@ TEST(linear_forward_matches_float64) {
 }
 
 /* The float64 loss sum_ro dy_ro (b_o + sum_i x_ri w_oi) of v = [x, w, b]. */
-static double lin_loss(const double *v, const void *ctx) {
+static double lin_loss(const double *v, size_t nv, const void *ctx) {
+  (void)nv;
   const lin_io *io = ctx;
   const double *x = v, *w = v + io->rows * io->in, *b = w + io->out * io->in;
   double L = 0.0;
@@ -122,7 +123,7 @@ TEST(linear_backward_matches_finite_differences) {
         for (size_t i = 0; i < I; i++) {
           double s = 0.0;
           for (size_t o = 0; o < O; o++) s += fabs((double)io.dy[r * O + o] * io.w[o * I + i]);
-          const double fd = mt_fd(lin_loss, v, r * I + i, h, &io);
+          const double fd = fd_central64(lin_loss, &io, v, nv, r * I + i, h);
           CHECK(fabs(dx[r * I + i] - fd) <= bound(impl, O, fd, s) + fd_err,
                 "%s %zux%zux%zu dx[%zu,%zu]=%.9g fd %.12g", ss_impl_name(impl), R, I, O, r, i,
                 dx[r * I + i], fd);
@@ -131,7 +132,7 @@ TEST(linear_backward_matches_finite_differences) {
         for (size_t i = 0; i < I; i++) {
           double s = 0.0;
           for (size_t r = 0; r < R; r++) s += fabs((double)io.dy[r * O + o] * io.x[r * I + i]);
-          const double fd = mt_fd(lin_loss, v, R * I + o * I + i, h, &io);
+          const double fd = fd_central64(lin_loss, &io, v, nv, R * I + o * I + i, h);
           CHECK(fabs(dw[o * I + i] - fd) <= bound(impl, R, fd, s) + fd_err,
                 "%s %zux%zux%zu dw[%zu,%zu]=%.9g fd %.12g", ss_impl_name(impl), R, I, O, o, i,
                 dw[o * I + i], fd);
@@ -139,7 +140,7 @@ TEST(linear_backward_matches_finite_differences) {
       for (size_t o = 0; o < O; o++) {
         double s = 0.0;
         for (size_t r = 0; r < R; r++) s += fabs(io.dy[r * O + o]);
-        const double fd = mt_fd(lin_loss, v, R * I + O * I + o, h, &io);
+        const double fd = fd_central64(lin_loss, &io, v, nv, R * I + O * I + o, h);
         CHECK(fabs(db[o] - fd) <= bound(impl, R, fd, s) + fd_err, "%s db[%zu]=%.9g fd %.12g",
               ss_impl_name(impl), o, db[o], fd);
       }

@@ -53,7 +53,8 @@ static void row64(const norm_ctx *c, const double *x, const double *g, const dou
 }
 
 /* sum dy f(v) with v = [x (rows d), g (d), b (d, LayerNorm)]. */
-static double norm_loss(const double *v, const void *ctx) {
+static double norm_loss(const double *v, size_t nv, const void *ctx) {
+  (void)nv;
   const norm_ctx *c = ctx;
   const double *g = v + c->rows * c->d, *b = g + c->d;
   double y[200], xh[200], inv, L = 0.0;
@@ -153,7 +154,7 @@ static void backward_case(bool layer) {
             mgdx += fabs((double)g[k] * dy[r * d + k] * xhs[r * d + k]) / (double)d;
           }
           for (size_t j = 0; j < d; j++) {
-            const double fd = mt_fd(norm_loss, v, r * d + j, FD_H, &c);
+            const double fd = fd_central64(norm_loss, &c, v, nv, r * d + j, FD_H);
             const double gdj = fabs((double)g[j] * dy[r * d + j]);
             const double tol = (simd ? 8 * MT_U * invs[r] *
                                            (gdj + (layer ? mgd : 0.0) + fabs(xhs[r * d + j]) * mgdx)
@@ -166,12 +167,12 @@ static void backward_case(bool layer) {
         for (size_t j = 0; j < d; j++) {
           double sg = 0.0, sb = 0.0;
           for (size_t r = 0; r < R; r++) sg += fabs(dy[r * d + j] * xhs[r * d + j]), sb += fabs(dy[r * d + j]);
-          const double fdg = mt_fd(norm_loss, v, R * d + j, FD_H, &c);
+          const double fdg = fd_central64(norm_loss, &c, v, nv, R * d + j, FD_H);
           const double tg = (simd ? (layer ? 2 : 4) * MT_U * sg : MT_U * fabs(fdg)) + fd_tol;
           CHECK(fabs(dg[j] - fdg) <= tg, "%s %s dgain[%zu]=%.9g fd %.12g", layer ? "layernorm" : "rmsnorm",
                 ss_impl_name(impl), j, dg[j], fdg);
           if (layer) {
-            const double fdb = mt_fd(norm_loss, v, R * d + d + j, FD_H, &c);
+            const double fdb = fd_central64(norm_loss, &c, v, nv, R * d + d + j, FD_H);
             CHECK(fabs(db[j] - fdb) <= MT_U * fabs(fdb) + fd_tol, "%s dbias[%zu]=%.9g fd %.12g",
                   ss_impl_name(impl), j, db[j], fdb);
           }

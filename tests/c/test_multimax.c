@@ -43,6 +43,32 @@ static void multimax64(const double *x, size_t n, double unused, double *out) {
   ss_test_free(z);
 }
 
+/* phi as a function of x (ctx: the parameters) and of the parameters
+   (ctx: x), and sum g_i y_i of the float64 model as a function of the
+   parameters, for the differences. */
+static double phi_of_x(const double *v, size_t one, const void *ctx) {
+  (void)one;
+  return phi(v[0], ctx);
+}
+static double phi_of_params(const double *p, size_t np, const void *ctx) {
+  (void)np;
+  return phi(*(const double *)ctx, p);
+}
+typedef struct {
+  const double *x;
+  size_t n;
+  const float *g;
+  double *out;
+} mm_dot;
+static double mm_dot_of_params(const double *p, size_t np, const void *ctx) {
+  const mm_dot *c = ctx;
+  memcpy(g_params, p, np * sizeof *p);
+  multimax64(c->x, c->n, 0, c->out);
+  double l = 0.0;
+  for (size_t i = 0; i < c->n; i++) l += c->g[i] * c->out[i];
+  return l;
+}
+
 static const double psets[][8] = {
     {0.5, -0.3, 0.1, 0.05, -1.0, 1.0, -2.0, 2.0},
     {-5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, /* steeper below 0: sparser */
@@ -176,7 +202,8 @@ TEST(multimax_vjp_matches_finite_differences) {
         G += fabs(g[i]);
         xd[i] = x[i];
         Z = fmax(Z, fabs(phi(x[i], g_params)));
-        S = fmax(S, fabs((phi(x[i] + 1e-6, g_params) - phi(x[i] - 1e-6, g_params)) / 2e-6));
+        double xi = x[i];
+        S = fmax(S, fabs(fd_central64(phi_of_x, g_params, &xi, 1, 0, 1e-6)));
       }
       multimax64(xd, n, 0, p);
       st_fd_vjp(multimax64, x, g, n, 0.0, 1e-5, fd);
@@ -216,21 +243,13 @@ TEST(multimax_param_vjp_matches_finite_differences) {
       CHECK_STATUS(ss_normalize(K(), impl, x, N, psets[k], 8, y), SS_OK);
       CHECK_STATUS(ss_normalize_param_vjp(K(), impl, x, y, g, N, psets[k], 8, dp), SS_OK);
       for (int q = 0; q < 8; q++) {
-        double l[2], scale = 0.0;
-        for (int side = 0; side < 2; side++) {
-          memcpy(g_params, psets[k], sizeof g_params);
-          g_params[q] += side ? -1e-6 : 1e-6;
-          multimax64(xd, N, 0, out);
-          l[side] = 0.0;
-          for (size_t i = 0; i < N; i++) l[side] += g[i] * out[i];
-        }
-        const double fd = (l[0] - l[1]) / 2e-6;
+        double scale = 0.0, pv[8];
+        memcpy(pv, psets[k], sizeof pv);
+        const mm_dot c = {xd, N, g, out};
+        const double fd = fd_central64(mm_dot_of_params, &c, pv, 8, (size_t)q, 1e-6);
         for (size_t i = 0; i < N; i++) {
-          double pp[8], pm[8];
-          memcpy(pp, psets[k], sizeof pp);
-          memcpy(pm, psets[k], sizeof pm);
-          pp[q] += 1e-6, pm[q] -= 1e-6;
-          scale += p64[i] * (fabs(g[i]) + gy) * fabs((phi(x[i], pp) - phi(x[i], pm)) / 2e-6);
+          const double xi = x[i];
+          scale += p64[i] * (fabs(g[i]) + gy) * fabs(fd_central64(phi_of_params, &xi, pv, 8, (size_t)q, 1e-6));
         }
         const double tol = 4 * (MM_A + MM_B * Z) * scale + 1e-8 * G;
         CHECK(fabs(dp[q] - fd) <= tol, "%s set %zu param %d: dp=%.9g fd=%.9g (tol %.3g)",

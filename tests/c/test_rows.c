@@ -52,7 +52,7 @@ static void fill_rows(const cf_adapter *a, const ss_kernel_info *k, float *x, fl
   fill_guard(x, rows * stride);
   if (x2) fill_guard(x2, rows * stride);
   for (size_t r = 0; r < rows; r++) {
-    float *const two[2] = {x + r * stride, x2 ? x2 + r * stride : x + r * stride};
+    float *const two[CF_ROWS] = {x + r * stride, x2 ? x2 + r * stride : x + r * stride, NULL};
     cf_fill_rows(a, k, two, n, row_kind(r), seed + 31 * r);
   }
 }

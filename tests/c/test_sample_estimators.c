@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "fd.h"
 #include "harness.h"
 #include "sample_testing.h"
 
@@ -31,16 +32,20 @@ static double objective(const double *th, size_t n) {
   return e / s;
 }
 
+static double objective_of(const double *th, size_t n, const void *ctx) {
+  (void)ctx;
+  return objective(th, n);
+}
+
 TEST(estimator_exact_gradient_matches_finite_differences) {
   float mean[EN], exact[EN];
   double bias, var;
   CHECK_STATUS(ss_estimator_stats(SS_ESTIMATOR_ST, THETA, TARGET, EN, 1.0, 1, 10, &bias, &var,
                                   mean, exact), SS_OK);
   for (size_t i = 0; i < EN; i++) {
-    double a[EN], b[EN];
-    for (size_t j = 0; j < EN; j++) a[j] = b[j] = THETA[j];
-    a[i] += 1e-5, b[i] -= 1e-5;
-    const double fd = (objective(a, EN) - objective(b, EN)) / 2e-5;
+    double th[EN];
+    for (size_t j = 0; j < EN; j++) th[j] = THETA[j];
+    const double fd = fd_central64(objective_of, NULL, th, EN, i, 1e-5);
     CHECK(fabs(exact[i] - fd) < 1e-6, "exact[%zu] %g, finite differences %g", i, exact[i], fd);
   }
 }

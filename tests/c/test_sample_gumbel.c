@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "fd.h"
 #include "harness.h"
 #include "common/simd.h"
 #include "sample_testing.h"
@@ -170,6 +171,18 @@ static double objective(const ss_kernel_info *k, const float *x, size_t n, const
   return f;
 }
 
+typedef struct {
+  const ss_kernel_info *k;
+  const double *params;
+  size_t draws;
+  const float *g;
+  float *probs, *s;
+} objective_ctx;
+static double objective_of(const float *x, size_t n, const void *ctx) {
+  const objective_ctx *c = ctx;
+  return objective(c->k, x, n, c->params, c->draws, c->g, c->probs, c->s);
+}
+
 static void check_fd(const char *name, const char *const *pn, const double *pv, size_t pc) {
   enum { N = 6, D = 3 };
   const ss_kernel_info *k = K(name);
@@ -181,13 +194,9 @@ static void check_fd(const char *name, const char *const *pn, const double *pv, 
   random_logits(g, D * N, 22, 1.0);
   const ss_status st = ss_sample_vjp(k, SS_IMPL_SCALAR, x, N, params, k->nparams, g, dx);
   if (st != SS_OK) { ss_test_fail(__FILE__, __LINE__, "%s vjp: %s", name, ss_status_str(st)); return; }
-  const float h = 1e-2f;
+  const objective_ctx c = {k, params, D, g, probs, s};
   for (size_t i = 0; i < N; i++) {
-    float xp[N], xm[N];
-    memcpy(xp, x, sizeof xp), memcpy(xm, x, sizeof xm);
-    xp[i] += h, xm[i] -= h;
-    const double fd = (objective(k, xp, N, params, D, g, probs, s) -
-                       objective(k, xm, N, params, D, g, probs, s)) / (double)(xp[i] - xm[i]);
+    const double fd = fd_central32(objective_of, &c, x, N, i, 1e-2f);
     if (!(fabs(fd - dx[i]) <= 2e-3 * (1.0 + fabs(fd)))) {
       ss_test_fail(__FILE__, __LINE__, "%s dx[%zu] %g, finite differences %g", name, i, dx[i], fd);
       return;

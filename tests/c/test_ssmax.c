@@ -145,20 +145,13 @@ TEST(ssmax_param_vjp_matches_finite_differences) {
   for (size_t t = 0; t < 5; t++) {
     const size_t n = ns[t];
     float *x = ss_test_alloc(n * 4), *y = ss_test_alloc(n * 4), *g = ss_test_alloc(n * 4);
-    double *xd = ss_test_alloc(n * 8), *out = ss_test_alloc(n * 8);
+    double *xd = ss_test_alloc(n * 8);
     st_fill(x, n, 900 + n, -3, 3);
     st_fill(g, n, 950 + n, -1, 1);
     if (n > 10) x[7] = -INFINITY;
     for (size_t i = 0; i < n; i++) xd[i] = x[i];
     for (double s = 0.1; s < 3.0; s *= 2.3) {
-      double l[2];
-      const double h = 1e-6;
-      for (int side = 0; side < 2; side++) {
-        model_ssmax(xd, n, side ? s - h : s + h, out);
-        l[side] = 0.0;
-        for (size_t i = 0; i < n; i++) l[side] += (double)g[i] * out[i];
-      }
-      const double fd = (l[0] - l[1]) / (2.0 * h);
+      const double fd = st_fd_param(model_ssmax, xd, g, n, s, 1e-6);
       FOR_EACH_IMPL(impl) {
         double dp = NAN;
         CHECK_STATUS(ss_normalize(K(), impl, x, n, &s, 1, y), SS_OK);

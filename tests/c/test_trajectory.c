@@ -21,12 +21,21 @@
  */
 #include <string.h>
 
+#include "fd.h"
 #include "harness.h"
 
 static const ss_kernel_info *OPT(const char *name) {
   return ss_kernel_find(name, SS_FAMILY_OPTIMIZER);
 }
 static size_t FN(const char *name) { return (size_t)ss_testfn_find(name); }
+
+/* Test function *ctx at v = (x, y). */
+static double testfn_of(const double *v, size_t two, const void *ctx) {
+  (void)two;
+  double f, dummy[2];
+  ss_testfn_eval(*(const size_t *)ctx, v[0], v[1], &f, dummy);
+  return f;
+}
 
 TEST(test_functions_gradients_and_minima) {
   CHECK(ss_testfn_count() == 8, "eight functions");
@@ -37,13 +46,10 @@ TEST(test_functions_gradients_and_minima) {
     for (int s = 0; s < 64; s++) {
       const double x = fi->xmin + (fi->xmax - fi->xmin) * ss_rng_unif(&r);
       const double y = fi->ymin + (fi->ymax - fi->ymin) * ss_rng_unif(&r);
-      double v, g[2], a, b, dummy[2];
+      double v, g[2], xy[2] = {x, y};
       CHECK_STATUS(ss_testfn_eval(f, x, y, &v, g), SS_OK);
-      const double h = 1e-6;
-      ss_testfn_eval(f, x + h, y, &a, dummy), ss_testfn_eval(f, x - h, y, &b, dummy);
-      const double fx = (a - b) / (2 * h);
-      ss_testfn_eval(f, x, y + h, &a, dummy), ss_testfn_eval(f, x, y - h, &b, dummy);
-      const double fy = (fi->game ? -1 : 1) * (a - b) / (2 * h);
+      const double fx = fd_central64(testfn_of, &f, xy, 2, 0, 1e-6);
+      const double fy = (fi->game ? -1 : 1) * fd_central64(testfn_of, &f, xy, 2, 1, 1e-6);
       const double scale = 1 + fabs(g[0]) + fabs(g[1]);
       CHECK(fabs(fx - g[0]) < 1e-5 * scale && fabs(fy - g[1]) < 1e-5 * scale,
             "%s at (%g, %g): grad (%g, %g) vs FD (%g, %g)", fi->name, x, y, g[0], g[1], fx, fy);

@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "fd.h"
 #include "harness.h"
 
 static const ss_kernel_info *VQ(void) { return ss_kernel_find("vq", SS_FAMILY_QUANTIZER); }
@@ -144,6 +145,18 @@ static double commit(const float *x, const float *cb, const int32_t *codes, size
   return s;
 }
 
+/* commit() of the arrays in ctx (the one differenced is moved in place). */
+typedef struct {
+  const float *x, *cb;
+  const int32_t *codes;
+  size_t nvec, dim;
+} commit_ctx;
+static double commit_of(const float *moved, size_t len, const void *ctx) {
+  (void)moved, (void)len;
+  const commit_ctx *c = ctx;
+  return commit(c->x, c->cb, c->codes, c->nvec, c->dim);
+}
+
 TEST(vq_straight_through_gradient_matches_finite_differences) {
   enum { N = 24, DIM = 3, K = 5 };
   float x[N * DIM], cb[K * DIM], g[N * DIM], dx[N * DIM], dcb[K * DIM], scr[N];
@@ -153,24 +166,13 @@ TEST(vq_straight_through_gradient_matches_finite_differences) {
   data(g, N, DIM, 0, 0, 22);
   CHECK_STATUS(ss_vq_train(SS_IMPL_SCALAR, x, N, DIM, K, 3, 1, cb, codes, NULL, scr), SS_OK);
   CHECK_STATUS(ss_vq_backward(x, N, DIM, cb, K, codes, g, beta, dx, dcb), SS_OK);
+  const commit_ctx c = {x, cb, codes, N, DIM};
   for (size_t j = 0; j < K * DIM; j++) {
-    const float e0 = cb[j];
-    cb[j] = (float)(e0 + h);
-    const double fp = commit(x, cb, codes, N, DIM);
-    cb[j] = (float)(e0 - h);
-    const double fm = commit(x, cb, codes, N, DIM);
-    cb[j] = e0;
-    const double fd = (fp - fm) / ((double)(float)(e0 + h) - (double)(float)(e0 - h));
+    const double fd = fd_central32(commit_of, &c, cb, K * DIM, j, h); /* cb is c.cb */
     CHECK(fabs(dcb[j] - fd) <= 1e-3 * fmax(1, fabs(fd)), "dcodebook[%zu] %g vs fd %g", j, dcb[j], fd);
   }
   for (size_t j = 0; j < N * DIM; j++) {
-    const float x0 = x[j];
-    x[j] = (float)(x0 + h);
-    const double fp = commit(x, cb, codes, N, DIM);
-    x[j] = (float)(x0 - h);
-    const double fm = commit(x, cb, codes, N, DIM);
-    x[j] = x0;
-    const double fd = beta * (fp - fm) / ((double)(float)(x0 + h) - (double)(float)(x0 - h));
+    const double fd = beta * fd_central32(commit_of, &c, x, N * DIM, j, h); /* x is c.x */
     CHECK(fabs((dx[j] - g[j]) - fd) <= 1e-3 * fmax(1, fabs(fd)), "dx[%zu] - g %g vs beta fd %g", j,
           dx[j] - g[j], fd);
   }

@@ -10,9 +10,9 @@ import { describe, it, expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadBuilds } from '../bench/raw.js';
 import { runFamilies } from '../bench/run.js';
-import { computeTargets } from '../bench/targets.js';
-import { familyTable } from '../bench/report.js';
-import { benchSections } from '../bench/tables.js';
+import { computeTargets } from '../../scripts/bench/targets.js';
+import { familyTable } from '../../scripts/bench/report.js';
+import { benchSections } from '../../scripts/bench/tables.js';
 import { torchStep } from '../bench/torch-peer.js';
 
 const DIST = fileURLToPath(new URL('../../wasm/dist', import.meta.url));
