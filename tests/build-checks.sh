@@ -51,7 +51,7 @@ for build in simd scalar relaxed; do
     sed -nE 's/^ - func\[[0-9]+\] .*-> "([^"]+)"$/\1/p' | grep -E '^(ss_|malloc$|free$)' | sort)
   missing=$(comm -23 <(echo "$declared") <(echo "$exported") | tr '\n' ' ')
   extra=$(comm -13 <(echo "$declared") <(echo "$exported") | tr '\n' ' ')
-  if [ -z "$missing" ]; then ok "$build build exports all $(wc -l <<<"$declared") functions of softscope.h"
+  if [ -z "$missing" ]; then ok "$build build exports all $(wc -l <<<"$declared") of scripts/exports.sh (softscope.h, malloc, free)"
   else bad "$build build lacks exports: $missing"; fi
   if [ -z "$extra" ]; then ok "$build build exports no ss_ function softscope.h does not declare"
   else bad "$build build exports undeclared: $extra"; fi
