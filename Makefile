@@ -40,27 +40,10 @@ WASM_LINK := -O3 -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH=1 \
   -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB
 WASM_SIMD := -msimd128 -fno-vectorize -fno-slp-vectorize
 WASM_SCALAR := -fno-vectorize -fno-slp-vectorize
-# Exported C API (the JS loader calls these).
-WASM_EXPORTS := malloc free ss_status_str ss_impl_default ss_impl_available \
-  ss_kernel_count ss_kernel_at ss_kernel_find ss_params_bad_index ss_params_check_n \
-  ss_params_bad_index_n ss_registry_json \
-  ss_normalize ss_normalize_vjp ss_normalize_param_vjp ss_measure ss_measure_vjp ss_loss \
-  ss_normalize_rows ss_measure_rows ss_sample_rows \
-  ss_softmax_state_init ss_softmax_state_update ss_softmax_state_merge \
-  ss_softmax_state_apply ss_softmax_topk \
-  ss_sparsemax_ex ss_entmax15_ex ss_entmax_solve ss_masked_softmax ss_vq_softmax ss_boltzmann \
-  ss_sample ss_sample_vjp ss_uniform ss_normal ss_gumbel ss_categorical ss_estimator_stats \
-  ss_quantize ss_pack ss_unpack ss_packed_bytes ss_vq_train ss_vq_assign ss_vq_backward \
-  ss_adaround ss_adaround_scratch_size ss_adaround_inputs \
-  ss_optimize ss_opt_state_size ss_sam_perturb ss_trajectory ss_testfn_eval ss_testfn_grid \
-  ss_schedule_factor ss_attend ss_attention_scratch_size ss_attention_measures \
-  ss_attention_head_measures ss_attention_kernel_estimate \
-  ss_linear ss_linear_backward ss_rmsnorm ss_rmsnorm_backward ss_layernorm ss_layernorm_backward \
-  ss_embedding ss_embedding_backward ss_positions_sinusoidal ss_rope ss_rope_backward ss_gelu ss_gelu_backward \
-  ss_model_check ss_model_check_field ss_model_param_count ss_model_tensor_count ss_model_tensor_at \
-  ss_model_workspace_size ss_model_forward_workspace_size ss_model_init ss_model_forward ss_model_grad ss_model_opt_state_size \
-  ss_model_step ss_model_linear_inputs ss_model_decode_size ss_model_decode ss_task_name ss_task_dims ss_task_batch \
-  ss_task_shape_of ss_text_batch ss_grammar_text
+# Exported C API: every function softscope.h declares, and malloc / free
+# (scripts/exports.sh; tests/build-checks.sh checks the builds export them).
+WASM_EXPORTS := $(shell sh scripts/exports.sh)
+EXPORTS_SRC := core/include/softscope.h scripts/exports.sh
 WASM_LIB_FLAGS := --no-entry --profiling-funcs $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f))
 
 # libFuzzer targets (tests/fuzz): clang 14 with the fuzzer, ASan and UBSan
@@ -203,15 +186,15 @@ $(DIST)/registry.js: $(B)/native/registry-json scripts/gen-registry.js
 	$(B)/native/registry-json > $(B)/registry.json
 	node scripts/gen-registry.js $(B)/registry.json $(DIST)
 
-$(DIST)/softscope-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC)) Makefile
+$(DIST)/softscope-simd.wasm: $(call objs,wasm-simd,$(CORE_SRC)) Makefile $(EXPORTS_SRC)
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_LINK) $(WASM_LIB_FLAGS) $(filter %.o,$^) -o $@
 
-$(DIST)/softscope-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC)) Makefile
+$(DIST)/softscope-scalar.wasm: $(call objs,wasm-scalar,$(CORE_SRC)) Makefile $(EXPORTS_SRC)
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_LINK) $(WASM_LIB_FLAGS) $(filter %.o,$^) -o $@
 
-$(DIST)/softscope-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC)) Makefile
+$(DIST)/softscope-relaxed.wasm: $(call objs,wasm-relaxed,$(CORE_SRC)) Makefile $(EXPORTS_SRC)
 	@mkdir -p $(@D)
 	$(RELAXED_LD) --no-entry --strip-debug $(RELAXED_LINK) $(WASI_LIB)/crt1-reactor.o $(filter %.o,$^) \
 	  $(RELAXED_LIBS) $(foreach f,$(WASM_EXPORTS),--export=$(f)) -o $@

@@ -42,10 +42,20 @@ simd_ops() {
 scalar_total=$(simd_ops "$DIST/softscope-scalar.wasm" | awk '{ s += $1 } END { print s + 0 }')
 if [ "$scalar_total" -eq 0 ]; then ok "scalar build: no SIMD instruction"; else bad "scalar build has $scalar_total SIMD instructions"; fi
 
-# (read whole, then searched: `objdump | grep -q` under pipefail fails when grep stops reading first)
-scalar_exports=$(wasm-objdump -x -j Export "$DIST/softscope-scalar.wasm" 2>/dev/null || true)
-if grep -q "ss_normalize" <<<"$scalar_exports"; then
-  ok "scalar build exports ss_normalize"; else bad "scalar build lacks ss_normalize export"; fi
+# Each build exports exactly the C API softscope.h declares (and malloc,
+# free): scripts/exports.sh, the list the Makefile links with. Functions
+# only (the emcc builds add their own non-function exports: memory, ...).
+declared=$(bash scripts/exports.sh | sort)
+for build in simd scalar relaxed; do
+  exported=$(wasm-objdump -x -j Export "$DIST/softscope-$build.wasm" 2>/dev/null |
+    sed -nE 's/^ - func\[[0-9]+\] .*-> "([^"]+)"$/\1/p' | grep -E '^(ss_|malloc$|free$)' | sort)
+  missing=$(comm -23 <(echo "$declared") <(echo "$exported") | tr '\n' ' ')
+  extra=$(comm -13 <(echo "$declared") <(echo "$exported") | tr '\n' ' ')
+  if [ -z "$missing" ]; then ok "$build build exports all $(wc -l <<<"$declared") of scripts/exports.sh (softscope.h, malloc, free)"
+  else bad "$build build lacks exports: $missing"; fi
+  if [ -z "$extra" ]; then ok "$build build exports no ss_ function softscope.h does not declare"
+  else bad "$build build exports undeclared: $extra"; fi
+done
 
 for build in simd relaxed; do
   listing=$(simd_ops "$DIST/softscope-$build.wasm")

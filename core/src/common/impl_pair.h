@@ -49,15 +49,34 @@
 /* The registry slot of one function serving both impls. */
 #define SS_IMPLS_SHARED(f) {f, SS_SIMD(f)}
 
+/* What a SIMD version returns for an input it cannot answer (a bound its
+   float intermediates need: the model layers' 2^64 and 2^124): the one way
+   it declines. Its caller then asks the scalar reference
+   (SS_RETURN_BY_IMPL; the registry dispatcher, registry/dispatch.h), so no
+   caller of the core ever sees it: one past softscope.h's last status. */
+#define SS_DECLINED SS_STATUS_COUNT
+
 /* SS_IF_SIMD(code): the code in builds with SIMD, nothing in the scalar-only
    build. SS_BY_IMPL(impl, f): f_simd for SS_IMPL_SIMD, f_scalar otherwise
-   (always f_scalar without SIMD, where f_simd does not exist). */
+   (always f_scalar without SIMD, where f_simd does not exist): the one way
+   code outside the registry picks by a run-time impl.
+   SS_RETURN_BY_IMPL(impl, f, (args)): returns f_simd(args) for SS_IMPL_SIMD
+   unless that declined (SS_DECLINED), else f_scalar(args). */
 #if SS_HAVE_SIMD
 #define SS_IF_SIMD(...) __VA_ARGS__
 #define SS_BY_IMPL(impl, f) ((impl) == SS_IMPL_SIMD ? f##_simd : f##_scalar)
+#define SS_RETURN_BY_IMPL(impl, f, args)                                               \
+  do {                                                                                 \
+    if ((impl) == SS_IMPL_SIMD) {                                                      \
+      const ss_status ss_simd_ = f##_simd args;                                        \
+      if (ss_simd_ != SS_DECLINED) return ss_simd_;                                    \
+    }                                                                                  \
+    return f##_scalar args;                                                            \
+  } while (0)
 #else
 #define SS_IF_SIMD(...)
 #define SS_BY_IMPL(impl, f) ((void)(impl), f##_scalar)
+#define SS_RETURN_BY_IMPL(impl, f, args) return ((void)(impl), f##_scalar args)
 #endif
 
 /* name_scalar and name_simd with the signature `params` returning `ret`,

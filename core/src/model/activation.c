@@ -125,8 +125,8 @@ static inline v128_t dgelu_f32x4(v128_t v, const gelu_consts *k) {
   return wasm_f32x4_add(s, wasm_f32x4_mul(p, wasm_f32x4_mul(e, wasm_f32x4_mul(q, q))));
 }
 
-/* false: some dx reached 2^127 (the scalar reference decides). */
-static bool backward_simd(const float *x, const float *dy, size_t n, float *dx) {
+/* SS_DECLINED: some dx reached 2^127 (the scalar reference decides). */
+static ss_status backward_simd(const float *x, const float *dy, size_t n, float *dx) {
   const gelu_consts k = gelu_consts_load();
   size_t i = 0;
   for (; i + 4 <= n; i += 4)
@@ -134,7 +134,7 @@ static bool backward_simd(const float *x, const float *dy, size_t n, float *dx) 
   if (i < n)
     ss_store_partial(dx + i, n - i, wasm_f32x4_mul(ss_load_partial(dy + i, n - i, 0.0f),
                                                    dgelu_f32x4(ss_load_partial(x + i, n - i, 0.0f), &k)));
-  return !ss_model_big_simd(dx, n);
+  return ss_model_big_simd(dx, n) ? SS_DECLINED : SS_OK;
 }
 #endif
 
@@ -150,14 +150,7 @@ ss_status ss_gelu(ss_impl impl, const float *x, size_t n, float *y) {
 }
 
 void ss_gelu_run(ss_impl impl, const float *x, size_t n, float *y) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    forward_simd(x, n, y);
-    return;
-  }
-#endif
-  (void)impl;
-  forward_scalar(x, n, y);
+  SS_BY_IMPL(impl, forward)(x, n, y);
 }
 
 ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t n, float *dx) {
@@ -171,9 +164,5 @@ ss_status ss_gelu_backward(ss_impl impl, const float *x, const float *dy, size_t
 }
 
 ss_status ss_gelu_backward_run(ss_impl impl, const float *x, const float *dy, size_t n, float *dx) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD && backward_simd(x, dy, n, dx)) return SS_OK;
-#endif
-  (void)impl;
-  return backward_scalar(x, dy, n, dx);
+  SS_RETURN_BY_IMPL(impl, backward, (x, dy, n, dx));
 }

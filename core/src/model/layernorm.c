@@ -128,7 +128,7 @@ static bool moments_simd(const float *xr, size_t d, double eps, double *mu, doub
   return inv_std(sq, d, eps, inv);
 }
 
-/* SS_OK, SS_ERR_DOMAIN, or SS_STATUS_COUNT: redo in the scalar reference. */
+/* SS_OK, SS_ERR_DOMAIN, or SS_DECLINED (common/impl_pair.h). */
 static ss_status forward_simd(const float *x, size_t rows, size_t d, const float *g,
                               const float *b, double eps, float *y) {
   for (size_t r = 0; r < rows; r++) {
@@ -147,7 +147,7 @@ static ss_status forward_simd(const float *x, size_t rows, size_t d, const float
       yr[j] = b ? t + b[j] : t;
     }
   }
-  return ss_model_big_simd(y, rows * d) ? SS_STATUS_COUNT : SS_OK;
+  return ss_model_big_simd(y, rows * d) ? SS_DECLINED : SS_OK;
 }
 
 static ss_status backward_simd(const float *x, size_t rows, size_t d, const float *g, double eps,
@@ -160,7 +160,7 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     float *dxr = dx + r * d;
     double mu, inv;
     if (!moments_simd(xr, d, eps, &mu, &inv)) return SS_ERR_DOMAIN;
-    if (inv > 0x1p64) return SS_STATUS_COUNT;
+    if (inv > 0x1p64) return SS_DECLINED;
     const v128_t vm = wasm_f64x2_splat(mu), vi = wasm_f64x2_splat(inv);
     /* dxr = xhat for now; sums of gd, gd xhat (double lanes) and the
        dgain / dbias terms (exact products in double) */
@@ -200,7 +200,7 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     }
     float af, cf;
     if (!ss_model_f32_small(a / (double)d, &af) || !ss_model_f32_small(c / (double)d, &cf))
-      return SS_STATUS_COUNT;
+      return SS_DECLINED;
     const float fi = (float)inv;
     const v128_t va = wasm_f32x4_splat(af), vc = wasm_f32x4_splat(cf), vfi = wasm_f32x4_splat(fi);
     for (j = 0; j + 4 <= d; j += 4) {
@@ -210,11 +210,11 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     }
     for (; j < d; j++) dxr[j] = fi * ((g[j] * dyr[j] - af) - dxr[j] * cf);
   }
-  if (ss_model_big_simd(dx, rows * d)) return SS_STATUS_COUNT;
+  if (ss_model_big_simd(dx, rows * d)) return SS_DECLINED;
   float tg, tb;
   for (size_t j = 0; j < d; j++)
     if (!ss_model_f32_small(accg[j], &tg) || !ss_model_f32_small(accb[j], &tb))
-      return SS_STATUS_COUNT;
+      return SS_DECLINED;
   for (size_t j = 0; j < d; j++) {
     if (dgain) dgain[j] = (float)accg[j];
     if (dbias) dbias[j] = (float)accb[j];
@@ -235,13 +235,7 @@ ss_status ss_layernorm(ss_impl impl, const float *x, size_t rows, size_t d, cons
 
 ss_status ss_layernorm_run(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
                            const float *bias, double eps, float *y) {
-#if SS_HAVE_SIMD
-  ss_status s;
-  if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, bias, eps, y)) != SS_STATUS_COUNT)
-    return s;
-#endif
-  (void)impl;
-  return forward_scalar(x, rows, d, gain, bias, eps, y);
+  SS_RETURN_BY_IMPL(impl, forward, (x, rows, d, gain, bias, eps, y));
 }
 
 ss_status ss_layernorm_backward(ss_impl impl, const float *x, size_t rows, size_t d,
@@ -256,12 +250,5 @@ ss_status ss_layernorm_backward(ss_impl impl, const float *x, size_t rows, size_
 ss_status ss_layernorm_backward_run(ss_impl impl, const float *x, size_t rows, size_t d,
                                     const float *gain, double eps, const float *dy, float *dx,
                                     float *dgain, float *dbias) {
-#if SS_HAVE_SIMD
-  ss_status s;
-  if (impl == SS_IMPL_SIMD &&
-      (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain, dbias)) != SS_STATUS_COUNT)
-    return s;
-#endif
-  (void)impl;
-  return backward_scalar(x, rows, d, gain, eps, dy, dx, dgain, dbias);
+  SS_RETURN_BY_IMPL(impl, backward, (x, rows, d, gain, eps, dy, dx, dgain, dbias));
 }

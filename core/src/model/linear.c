@@ -210,27 +210,32 @@ static void gemm_simd(const gemm_op *g) {
 }
 #endif
 
-/* The product by impl; `bound` = max|A| max|B| K + max|c0| (SIMD impl only). */
-static ss_status product(ss_impl impl, const gemm_op *g, double bound) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD && bound <= SS_LIN_SAFE) {
-    gemm_simd(g);
-    return SS_OK;
-  }
-#else
-  (void)impl, (void)bound;
-#endif
+/* The product; `bound` = max|A| max|B| K + max|c0| (read by the SIMD impl
+   only, which declines past SS_LIN_SAFE). */
+static ss_status product_scalar(const gemm_op *g, double bound) {
+  (void)bound;
   return gemm_scalar(g) ? SS_OK : SS_ERR_DOMAIN;
+}
+#if SS_HAVE_SIMD
+static ss_status product_simd(const gemm_op *g, double bound) {
+  if (!(bound <= SS_LIN_SAFE)) return SS_DECLINED;
+  gemm_simd(g);
+  return SS_OK;
+}
+#endif
+static ss_status product(ss_impl impl, const gemm_op *g, double bound) {
+  SS_RETURN_BY_IMPL(impl, product, (g, bound));
 }
 
 /* max |x| of a finite vector by impl (the scalar impl needs no bound). */
-static double absmax(ss_impl impl, const float *x, size_t n) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return ss_model_absmax_simd(x, n);
-#endif
-  (void)impl, (void)x, (void)n;
+static double absmax_scalar(const float *x, size_t n) {
+  (void)x, (void)n;
   return 0.0;
 }
+#if SS_HAVE_SIMD
+static double absmax_simd(const float *x, size_t n) { return ss_model_absmax_simd(x, n); }
+#endif
+static double absmax(ss_impl impl, const float *x, size_t n) { return SS_BY_IMPL(impl, absmax)(x, n); }
 
 /* The checks both entry points share: pointers, impl, the three shapes. */
 static ss_status check_sizes(ss_impl impl, size_t rows, size_t in, size_t out) {

@@ -80,17 +80,17 @@ static ss_status backward_scalar(const float *x, size_t rows, size_t d, const fl
 /* ---- SIMD ---- */
 
 #if SS_HAVE_SIMD
-/* Float inv of a row: SS_OK, SS_ERR_DOMAIN for 0 / 0, or SS_STATUS_COUNT
-   (the call goes to the scalar reference) when inv exceeds 2^64. */
+/* Float inv of a row: SS_OK, SS_ERR_DOMAIN for 0 / 0, or SS_DECLINED
+   when inv exceeds 2^64. */
 static ss_status inv_simd(const float *xr, size_t d, double eps, float *inv) {
   double v;
   if (!inv_rms(ss_dot64_simd(xr, xr, d), d, eps, &v)) return SS_ERR_DOMAIN;
-  if (!(v <= 0x1p64)) return SS_STATUS_COUNT;
+  if (!(v <= 0x1p64)) return SS_DECLINED;
   *inv = (float)v;
   return SS_OK;
 }
 
-/* SS_OK, SS_ERR_DOMAIN, or SS_STATUS_COUNT: redo in the scalar reference. */
+/* SS_OK, SS_ERR_DOMAIN, or SS_DECLINED (common/impl_pair.h). */
 static ss_status forward_simd(const float *x, size_t rows, size_t d, const float *g, double eps,
                               float *y) {
   for (size_t r = 0; r < rows; r++) {
@@ -106,7 +106,7 @@ static ss_status forward_simd(const float *x, size_t rows, size_t d, const float
                                              wasm_v128_load(g + j)));
     for (; j < d; j++) yr[j] = (xr[j] * inv) * g[j];
   }
-  return ss_model_big_simd(y, rows * d) ? SS_STATUS_COUNT : SS_OK;
+  return ss_model_big_simd(y, rows * d) ? SS_DECLINED : SS_OK;
 }
 
 static ss_status backward_simd(const float *x, size_t rows, size_t d, const float *g, double eps,
@@ -138,7 +138,7 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     /* c = (inv / d) sum g dy x */
     float c;
     if (!ss_model_f32_small(ss_dot64_simd(dxr, xr, d) * (double)inv / (double)d, &c))
-      return SS_STATUS_COUNT;
+      return SS_DECLINED;
     const v128_t vc = wasm_f32x4_splat(c);
     for (j = 0; j + 4 <= d; j += 4) {
       const v128_t xh = wasm_f32x4_mul(wasm_v128_load(xr + j), vi);
@@ -147,10 +147,10 @@ static ss_status backward_simd(const float *x, size_t rows, size_t d, const floa
     }
     for (; j < d; j++) dxr[j] = inv * (dxr[j] - (xr[j] * inv) * c);
   }
-  if (ss_model_big_simd(dx, rows * d)) return SS_STATUS_COUNT;
+  if (ss_model_big_simd(dx, rows * d)) return SS_DECLINED;
   if (dgain)
     for (size_t j = 0; j < d; j++)
-      if (!ss_model_f32_small(acc[j], &dgain[j])) return SS_STATUS_COUNT;
+      if (!ss_model_f32_small(acc[j], &dgain[j])) return SS_DECLINED;
   return SS_OK;
 }
 #endif
@@ -167,13 +167,7 @@ ss_status ss_rmsnorm(ss_impl impl, const float *x, size_t rows, size_t d, const 
 
 ss_status ss_rmsnorm_run(ss_impl impl, const float *x, size_t rows, size_t d, const float *gain,
                          double eps, float *y) {
-#if SS_HAVE_SIMD
-  ss_status s;
-  if (impl == SS_IMPL_SIMD && (s = forward_simd(x, rows, d, gain, eps, y)) != SS_STATUS_COUNT)
-    return s;
-#endif
-  (void)impl;
-  return forward_scalar(x, rows, d, gain, eps, y);
+  SS_RETURN_BY_IMPL(impl, forward, (x, rows, d, gain, eps, y));
 }
 
 ss_status ss_rmsnorm_backward(ss_impl impl, const float *x, size_t rows, size_t d,
@@ -188,12 +182,5 @@ ss_status ss_rmsnorm_backward(ss_impl impl, const float *x, size_t rows, size_t 
 ss_status ss_rmsnorm_backward_run(ss_impl impl, const float *x, size_t rows, size_t d,
                                   const float *gain, double eps, const float *dy, float *dx,
                                   float *dgain) {
-#if SS_HAVE_SIMD
-  ss_status s;
-  if (impl == SS_IMPL_SIMD &&
-      (s = backward_simd(x, rows, d, gain, eps, dy, dx, dgain)) != SS_STATUS_COUNT)
-    return s;
-#endif
-  (void)impl;
-  return backward_scalar(x, rows, d, gain, eps, dy, dx, dgain);
+  SS_RETURN_BY_IMPL(impl, backward, (x, rows, d, gain, eps, dy, dx, dgain));
 }

@@ -356,13 +356,8 @@ ss_status ss_adaround(ss_impl impl, const float *w, size_t rows, size_t cols, co
     return SS_ERR_PARAM_RANGE;
   ss_status s;
   if ((s = ss_check_finite(w, rows * cols)) != SS_OK || (s = ss_check_finite(x, cols * batch)) != SS_OK) return s;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    return run_direct(row_e_simd, dot4_simd, impl, w, rows, cols, x, batch, bits, symmetric, iters, lambda, lr, wq,
-                      codes, scratch, stats);
-#endif
-  return run_direct(row_e_scalar, dot4_scalar, SS_IMPL_SCALAR, w, rows, cols, x, batch, bits, symmetric, iters,
-                    lambda, lr, wq, codes, scratch, stats);
+  return run_direct(SS_BY_IMPL(impl, row_e), SS_BY_IMPL(impl, dot4), impl, w, rows, cols, x, batch, bits,
+                    symmetric, iters, lambda, lr, wq, codes, scratch, stats);
 }
 
 /* ---- registry form: X drawn under seed, state on the stack ----------------- */

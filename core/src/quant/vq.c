@@ -246,13 +246,7 @@ ss_status ss_vq_train(ss_impl impl, const float *x, size_t nvec, size_t dim, siz
   if (iters > SS_VQ_MAX_ITERS) return SS_ERR_PARAM_RANGE;
   if (!impl_ok(impl)) return SS_ERR_UNSUPPORTED;
   if ((s = ss_check_finite_fast(x, nvec * dim)) != SS_OK) return s;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    train(assign_simd, x, nvec, dim, k, iters, seed, codebook, codes, loss, scratch);
-    return SS_OK;
-  }
-#endif
-  train(assign_scalar, x, nvec, dim, k, iters, seed, codebook, codes, loss, scratch);
+  train(SS_BY_IMPL(impl, assign), x, nvec, dim, k, iters, seed, codebook, codes, loss, scratch);
   return SS_OK;
 }
 
@@ -264,12 +258,7 @@ ss_status ss_vq_assign(ss_impl impl, const float *x, size_t nvec, size_t dim,
   if (!impl_ok(impl)) return SS_ERR_UNSUPPORTED;
   if ((s = ss_check_finite_fast(x, nvec * dim)) != SS_OK) return s;
   if ((s = ss_check_finite_fast(codebook, k * dim)) != SS_OK) return s;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    assign_simd(x, nvec, dim, codebook, k, codes);
-  else
-#endif
-    assign_scalar(x, nvec, dim, codebook, k, codes);
+  SS_BY_IMPL(impl, assign)(x, nvec, dim, codebook, k, codes);
   if (y)
     for (size_t i = 0; i < nvec; i++)
       memcpy(y + i * dim, codebook + (size_t)codes[i] * dim, dim * sizeof *y);

@@ -17,6 +17,13 @@ static ss_status ss_check_gradient(const float *d, size_t n) {
   return ss_check_finite_fast(d, n) == SS_OK ? SS_OK : SS_ERR_DOMAIN;
 }
 
+/* A backward's answer s for impl, its gradient d[0..n) checked: SS_DECLINED
+   where the SIMD impl's is SS_ERR_DOMAIN (dispatch.h). */
+static ss_status gradient_answer(ss_status s, ss_impl impl, const float *d, size_t n) {
+  if (s == SS_OK) s = ss_check_gradient(d, n);
+  return ss_backward_answer(s, impl);
+}
+
 /* The checks of the families whose input is one vector of length n. */
 static ss_status check_vector(const ss_kernel_info *k, ss_family family,
                               ss_impl impl, size_t n, const double *params,
@@ -30,14 +37,12 @@ static ss_status check_vector(const ss_kernel_info *k, ss_family family,
   return ss_params_check_n(k, params, nparams, n);
 }
 
+/* The single-row calls are the rows calls' rows = 1 (one place for the
+   checks; the same kernel call, so the same bits). */
 ss_status ss_normalize(const ss_kernel_info *k, ss_impl impl, const float *x,
                        size_t n, const double *params, size_t nparams,
                        float *y) {
-  if (!x || !y) return SS_ERR_NULL;
-  ss_status s = check_vector(k, SS_FAMILY_NORMALIZER, impl, n, params, nparams);
-  if (s != SS_OK) return s;
-  if (!k->normalize[impl]) return SS_ERR_UNSUPPORTED;
-  return k->normalize[impl](x, n, params, y);
+  return ss_normalize_rows(k, impl, x, 1, n, n, params, nparams, y, n, NULL);
 }
 
 ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -51,12 +56,9 @@ ss_status ss_normalize_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->normalize_vjp[impl]) return SS_ERR_UNSUPPORTED;
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
-  s = k->normalize_vjp[impl](x, y, g, n, params, dx);
-  if (s == SS_OK) s = ss_check_gradient(dx, n);
-  if (ss_retry_scalar(s, impl)) {
-    s = k->normalize_vjp[SS_IMPL_SCALAR](x, y, g, n, params, dx);
-    if (s == SS_OK) s = ss_check_gradient(dx, n);
-  }
+  s = gradient_answer(k->normalize_vjp[impl](x, y, g, n, params, dx), impl, dx, n);
+  if (s == SS_DECLINED)
+    s = gradient_answer(k->normalize_vjp[SS_IMPL_SCALAR](x, y, g, n, params, dx), SS_IMPL_SCALAR, dx, n);
   return s;
 }
 
@@ -66,7 +68,7 @@ static ss_status param_vjp_checked(const ss_kernel_info *k, ss_impl impl, const 
   ss_status s = k->normalize_param_vjp[impl](x, y, g, n, params, dparams);
   for (size_t i = 0; s == SS_OK && i < nparams; i++)
     if (!isfinite(dparams[i])) s = SS_ERR_DOMAIN;
-  return s;
+  return ss_backward_answer(s, impl);
 }
 
 ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -82,7 +84,7 @@ ss_status ss_normalize_param_vjp(const ss_kernel_info *k, ss_impl impl,
   s = ss_check_finite(g, n);
   if (s != SS_OK) return s;
   s = param_vjp_checked(k, impl, x, y, g, n, params, nparams, dparams);
-  if (ss_retry_scalar(s, impl)) s = param_vjp_checked(k, SS_IMPL_SCALAR, x, y, g, n, params, nparams, dparams);
+  if (s == SS_DECLINED) s = param_vjp_checked(k, SS_IMPL_SCALAR, x, y, g, n, params, nparams, dparams);
   return s;
 }
 
@@ -108,15 +110,7 @@ static ss_status check_draws(const ss_kernel_info *k, const double *params, size
 ss_status ss_sample(const ss_kernel_info *k, ss_impl impl, const float *x,
                     size_t n, const double *params, size_t nparams,
                     float *probs, uint32_t *indices, float *samples) {
-  if (!x || !probs) return SS_ERR_NULL;
-  ss_status s = check_vector(k, SS_FAMILY_SAMPLER, impl, n, params, nparams);
-  if (s != SS_OK) return s;
-  if (!k->sample[impl]) return SS_ERR_UNSUPPORTED;
-  s = check_draws(k, params, n, samples != NULL);
-  if (s != SS_OK) return s;
-  if (k->draws == SS_DRAW_VECTOR) indices = NULL;
-  if (k->draws == SS_DRAW_INDEX) samples = NULL;
-  return k->sample[impl](x, n, params, probs, indices, samples);
+  return ss_sample_rows(k, impl, x, 1, n, n, params, nparams, probs, n, indices, samples, NULL);
 }
 
 ss_status ss_quantize(const ss_kernel_info *k, ss_impl impl, const float *x, size_t n,
@@ -143,12 +137,9 @@ ss_status ss_sample_vjp(const ss_kernel_info *k, ss_impl impl, const float *x,
   const size_t draws = (size_t)ss_param_value(k, params, "draws", 0.0);
   s = ss_check_finite(g, draws * n);
   if (s != SS_OK) return s;
-  s = k->sample_vjp[impl](x, n, params, g, dx);
-  if (s == SS_OK) s = ss_check_gradient(dx, n);
-  if (ss_retry_scalar(s, impl)) {
-    s = k->sample_vjp[SS_IMPL_SCALAR](x, n, params, g, dx);
-    if (s == SS_OK) s = ss_check_gradient(dx, n);
-  }
+  s = gradient_answer(k->sample_vjp[impl](x, n, params, g, dx), impl, dx, n);
+  if (s == SS_DECLINED)
+    s = gradient_answer(k->sample_vjp[SS_IMPL_SCALAR](x, n, params, g, dx), SS_IMPL_SCALAR, dx, n);
   return s;
 }
 
@@ -171,13 +162,7 @@ static ss_status measure_one(const ss_kernel_info *k, ss_measure_fn fn, const fl
 ss_status ss_measure(const ss_kernel_info *k, ss_impl impl, const float *p,
                      const float *q, size_t n, const double *params,
                      size_t nparams, double *out) {
-  if (!p || !out) return SS_ERR_NULL;
-  if (k && k->input == SS_INPUT_PROBS_PAIR && !q) return SS_ERR_NULL;
-  ss_status s = check_vector(k, SS_FAMILY_MEASURE, impl, n, params, nparams);
-  if (s != SS_OK) return s;
-  if (!k->measure[impl]) return SS_ERR_UNSUPPORTED;
-  return measure_one(k, k->measure[impl], p, k->input == SS_INPUT_PROBS_PAIR ? q : NULL, n,
-                     params, out);
+  return ss_measure_rows(k, impl, p, q, 1, n, n, n, params, nparams, out, NULL);
 }
 
 ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
@@ -189,12 +174,9 @@ ss_status ss_measure_vjp(const ss_kernel_info *k, ss_impl impl,
   if (!k->has_backward) return SS_ERR_NO_BACKWARD;
   if (!k->measure_vjp[impl]) return SS_ERR_UNSUPPORTED;
   if (!isfinite(g)) return SS_ERR_NONFINITE;
-  s = k->measure_vjp[impl](p, n, params, g, dp);
-  if (s == SS_OK) s = ss_check_gradient(dp, n);
-  if (ss_retry_scalar(s, impl)) {
-    s = k->measure_vjp[SS_IMPL_SCALAR](p, n, params, g, dp);
-    if (s == SS_OK) s = ss_check_gradient(dp, n);
-  }
+  s = gradient_answer(k->measure_vjp[impl](p, n, params, g, dp), impl, dp, n);
+  if (s == SS_DECLINED)
+    s = gradient_answer(k->measure_vjp[SS_IMPL_SCALAR](p, n, params, g, dp), SS_IMPL_SCALAR, dp, n);
   return s;
 }
 

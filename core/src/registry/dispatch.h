@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "common/impl_pair.h"
 #include "softscope.h"
 
 /* k is a kernel of `family` and impl is compiled into this build:
@@ -21,11 +22,13 @@ static inline ss_status ss_check_common(const ss_kernel_info *k, ss_family famil
 /* A SIMD backward keeps its intermediates in float, the scalar reference in
    double: where a float intermediate overflowed (g_i - <g, y> with |g| near
    FLT_MAX, a one-hot y) the SIMD gradient is non-finite although the exact
-   one is not. Such a call is answered by the scalar reference, so that both
-   impls give the same status and, where it is SS_OK, a finite gradient
+   one is not. A SIMD backward's SS_ERR_DOMAIN is therefore its decline
+   (SS_DECLINED, common/impl_pair.h): the entry point asks the scalar
+   reference, so that both impls give the same status and, where it is
+   SS_OK, a finite gradient
    (tests/fuzz/corpus/fuzz_normalizer/regress-adaptive-vjp-g-near-flt-max). */
-static inline bool ss_retry_scalar(ss_status s, ss_impl impl) {
-  return s == SS_ERR_DOMAIN && impl != SS_IMPL_SCALAR;
+static inline ss_status ss_backward_answer(ss_status s, ss_impl impl) {
+  return s == SS_ERR_DOMAIN && impl == SS_IMPL_SIMD ? SS_DECLINED : s;
 }
 
 /* The most parameters a sampler's rows call copies to give each row its

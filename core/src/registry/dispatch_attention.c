@@ -133,18 +133,18 @@ ss_status ss_attend(const ss_kernel_info *k, ss_impl impl, const ss_attention_io
 /* One backward call; a gradient beyond FLT_MAX (or a parameter gradient
    beyond double's) is SS_ERR_DOMAIN, as is a kernel's own overflow (a
    normalizer VJP row that came out non-finite: its SIMD float
-   intermediates, answered by the scalar call, see ss_retry_scalar). */
+   intermediates: the SIMD impl's decline, see ss_backward_answer). */
 static ss_status vjp_checked(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
                              const double *params, const float *dout, float *dq, float *dk, float *dv,
                              double *dnorm_params) {
-  const ss_status s = k->attend_vjp[impl](io, params, dout, dq, dk, dv, dnorm_params);
-  if (s != SS_OK) return s;
-  if (ss_check_finite_fast(dq, io->n * io->d) != SS_OK || ss_check_finite_fast(dk, io->m * io->d) != SS_OK ||
-      ss_check_finite_fast(dv, io->m * io->dv) != SS_OK)
-    return SS_ERR_DOMAIN;
-  for (size_t t = 0; dnorm_params && t < io->norm_nparams; t++)
-    if (!isfinite(dnorm_params[t])) return SS_ERR_DOMAIN;
-  return SS_OK;
+  ss_status s = k->attend_vjp[impl](io, params, dout, dq, dk, dv, dnorm_params);
+  if (s == SS_OK &&
+      (ss_check_finite_fast(dq, io->n * io->d) != SS_OK || ss_check_finite_fast(dk, io->m * io->d) != SS_OK ||
+       ss_check_finite_fast(dv, io->m * io->dv) != SS_OK))
+    s = SS_ERR_DOMAIN;
+  for (size_t t = 0; s == SS_OK && dnorm_params && t < io->norm_nparams; t++)
+    if (!isfinite(dnorm_params[t])) s = SS_ERR_DOMAIN;
+  return ss_backward_answer(s, impl);
 }
 
 ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attention_io *io,
@@ -166,7 +166,7 @@ ss_status ss_attend_vjp(const ss_kernel_info *k, ss_impl impl, const ss_attentio
       (io->attn && (s = ss_check_finite(io->attn, io->heads * io->n * io->m)) != SS_OK))
     return s;
   s = vjp_checked(k, impl, io, params, dout, dq, dk, dv, dnorm_params);
-  if (ss_retry_scalar(s, impl)) s = vjp_checked(k, SS_IMPL_SCALAR, io, params, dout, dq, dk, dv, dnorm_params);
+  if (s == SS_DECLINED) s = vjp_checked(k, SS_IMPL_SCALAR, io, params, dout, dq, dk, dv, dnorm_params);
   return s;
 }
 

@@ -18,6 +18,7 @@
 #include "common/det_math.h"
 #include "common/exp_simd.h"
 #include "common/flush.h"
+#include "common/impl_pair.h"
 #include "common/sum4.h"
 #include "common/vec_simd.h"
 #include "sample/sample_internal.h"
@@ -181,37 +182,8 @@ double ss_det_mask_below_simd(float *e, size_t n, float thr) {
 
 /* ---- impl dispatch -------------------------------------------------------- */
 
-/* Through a table of function pointers: the impl is a run-time choice, and a
-   scalar entry point that dispatches this way links no SIMD code into its
-   own call graph (tests/build-checks.sh follows direct calls). */
-const ss_det_ops ss_det_ops_scalar = {ss_det_exp_scalar, ss_det_scale_scalar,
-                                      ss_det_mask_below_scalar, ss_sum4_scalar,
-                                      ss_gumbel_noise_scalar};
-#if SS_HAVE_SIMD
-const ss_det_ops ss_det_ops_simd = {ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,
-                                    ss_sum4_simd, ss_gumbel_noise_simd};
-#endif
-
-const ss_det_ops *ss_det_ops_for(ss_impl impl) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return &ss_det_ops_simd;
-#endif
-  (void)impl;
-  return &ss_det_ops_scalar;
-}
-
+/* The run-time pick (the samplers' bodies pick through SS_DET_OPS, with impl
+   a constant: sample_internal.h). */
 double ss_det_exp(ss_impl impl, const float *x, size_t n, double t, float *y, ss_status *st) {
-  return ss_det_ops_for(impl)->exp(x, n, t, y, st);
-}
-
-void ss_det_scale(ss_impl impl, float *y, size_t n, float s) {
-  ss_det_ops_for(impl)->scale(y, n, s);
-}
-
-double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr) {
-  return ss_det_ops_for(impl)->mask_below(e, n, thr);
-}
-
-double ss_det_sum4(ss_impl impl, const float *w, size_t n) {
-  return ss_det_ops_for(impl)->sum4(w, n);
+  return SS_BY_IMPL(impl, ss_det_exp)(x, n, t, y, st);
 }

@@ -12,6 +12,7 @@
 
 #include "common/check.h"
 #include "common/det_math.h"
+#include "common/impl_pair.h"
 #include "common/log_simd.h"
 #include "common/rng.h"
 #include "sample/noise.h"
@@ -36,14 +37,7 @@ void ss_gumbel_noise_simd(uint64_t seed, uint64_t stream, uint64_t first, size_t
 #endif
 
 void ss_gumbel_noise(ss_impl impl, uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *g) {
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    ss_gumbel_noise_simd(seed, stream, first, n, g);
-    return;
-  }
-#endif
-  (void)impl;
-  ss_gumbel_noise_scalar(seed, stream, first, n, g);
+  SS_BY_IMPL(impl, ss_gumbel_noise)(seed, stream, first, n, g);
 }
 
 /* ---- direct calls --------------------------------------------------------- */

@@ -69,7 +69,7 @@ double ss_det_mask_below_scalar(float *e, size_t n, float thr);
 double ss_det_mask_below_simd(float *e, size_t n, float thr);
 #endif
 
-/* The impl-dispatching forms of the above (bit-identical either way). */
+/* The above as one table per impl (bit-identical either way). */
 typedef struct ss_det_ops {
   double (*exp)(const float *x, size_t n, double t, float *y, ss_status *st);
   void (*scale)(float *y, size_t n, float s);
@@ -78,11 +78,6 @@ typedef struct ss_det_ops {
   /* g[0..n) = Gumbel noise of blocks first.. of (seed, stream) (noise.h) */
   void (*gumbel)(uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *g);
 } ss_det_ops;
-extern const ss_det_ops ss_det_ops_scalar;
-#if SS_HAVE_SIMD
-extern const ss_det_ops ss_det_ops_simd;
-#endif
-const ss_det_ops *ss_det_ops_for(ss_impl impl);
 
 /* The table of an impl for a sampler's body: written once,
    run(impl, x, n, params, probs, indices, samples), and paired into
@@ -102,10 +97,8 @@ const ss_det_ops *ss_det_ops_for(ss_impl impl);
 #else
 #define SS_DET_OPS(impl) ((void)(impl), SS_DET_OPS_SCALAR)
 #endif
-double ss_det_sum4(ss_impl impl, const float *w, size_t n);
+/* ss_det_exp_scalar or _simd by a run-time impl (for the tests). */
 double ss_det_exp(ss_impl impl, const float *x, size_t n, double t, float *y, ss_status *st);
-void ss_det_scale(ss_impl impl, float *y, size_t n, float s);
-double ss_det_mask_below(ss_impl impl, float *e, size_t n, float thr);
 
 /* Inverse-CDF categorical draws from non-negative weights (no checks; the
    total must be positive and finite): out[d] for draws first .. first +

@@ -349,6 +349,22 @@ static bool state_valid(const ss_softmax_state *s) {
   return isfinite(s->max) && s->sum >= 1.0 && s->sum < INFINITY;
 }
 
+/* A chunk's max for ss_softmax_state_apply; SS_ERR_NAN for a NaN. */
+static ss_status chunk_max_scalar(const float *x, size_t n, float *cm) {
+  const ss_status st = chunk_status(x, n);
+  if (st != SS_OK) return st;
+  float m = -INFINITY;
+  for (size_t i = 0; i < n; i++) m = x[i] > m ? x[i] : m;
+  *cm = m;
+  return SS_OK;
+}
+#if SS_HAVE_SIMD
+static ss_status chunk_max_simd(const float *x, size_t n, float *cm) {
+  *cm = ss_max_simd(x, n); /* NaN-propagating */
+  return isnan(*cm) ? SS_ERR_NAN : SS_OK;
+}
+#endif
+
 static bool impl_ok(ss_impl impl) {
   return (unsigned)impl < SS_IMPL_COUNT && ss_impl_available(impl);
 }
@@ -368,12 +384,7 @@ ss_status ss_softmax_state_update(ss_softmax_state *s, ss_impl impl,
   if (!state_valid(s)) return SS_ERR_DOMAIN;
   float m = -INFINITY;
   double d = 0.0;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD)
-    st = accumulate_simd(x, n, &m, &d);
-  else
-#endif
-    st = accumulate_scalar(x, n, &m, &d);
+  st = SS_BY_IMPL(impl, accumulate)(x, n, &m, &d);
   if (st != SS_OK) return st;
   ss_online_merge(&s->max, &s->sum, m, d);
   return SS_OK;
@@ -398,27 +409,11 @@ ss_status ss_softmax_state_apply(const ss_softmax_state *s, ss_impl impl,
   /* The chunk must be covered by the state: a logit above its max would
      make exp(x - max) overflow. One read of the chunk, before any write. */
   float cm;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    cm = ss_max_simd(x, n); /* NaN-propagating */
-    if (isnan(cm)) return SS_ERR_NAN;
-  } else
-#endif
-  {
-    st = chunk_status(x, n);
-    if (st != SS_OK) return st;
-    cm = -INFINITY;
-    for (size_t i = 0; i < n; i++) cm = x[i] > cm ? x[i] : cm;
-  }
+  st = SS_BY_IMPL(impl, chunk_max)(x, n, &cm);
+  if (st != SS_OK) return st;
   if (cm == INFINITY) return SS_ERR_POS_INF;
   if (cm > s->max) return SS_ERR_DOMAIN;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    ss_online_apply_simd(x, n, s->max, s->sum, y);
-    return SS_OK;
-  }
-#endif
-  ss_online_apply_scalar(x, n, s->max, s->sum, y);
+  SS_BY_IMPL(impl, ss_online_apply)(x, n, s->max, s->sum, y);
   return SS_OK;
 }
 

@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "common/check.h"
+#include "common/impl_pair.h"
 #include "common/vec_simd.h"
 #include "softmax/online_internal.h"
 
@@ -152,8 +153,5 @@ ss_status ss_softmax_topk(ss_impl impl, const float *x, size_t n, size_t k,
   const ss_status s = ss_check_n(n);
   if (s != SS_OK) return s;
   if (k == 0 || k > n) return SS_ERR_LENGTH;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return topk_simd(x, n, k, probs, indices);
-#endif
-  return topk_scalar(x, n, k, probs, indices);
+  return SS_BY_IMPL(impl, topk)(x, n, k, probs, indices);
 }

@@ -253,8 +253,5 @@ ss_status ss_boltzmann(const float *x, size_t n, double b, double *value) {
   if (s != SS_OK) return s;
   s = ss_params_check(&ss_kernel_boltzmann, &b, 1);
   if (s != SS_OK) return s;
-#if SS_HAVE_SIMD
-  if (ss_impl_default() == SS_IMPL_SIMD) return boltzmann_value_simd(x, n, b, value);
-#endif
-  return boltzmann_value_scalar(x, n, b, value);
+  return SS_BY_IMPL(ss_impl_default(), boltzmann_value)(x, n, b, value);
 }

@@ -236,8 +236,5 @@ ss_status ss_masked_softmax(ss_impl impl, const float *x, const uint8_t *keep,
   ss_status s = ss_check_n(n);
   if (s != SS_OK) return s;
   const mask_spec m = {keep, 0, 0};
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) return masked_core_simd(x, &m, n, y);
-#endif
-  return masked_core_scalar(x, &m, n, y);
+  return SS_BY_IMPL(impl, masked_core)(x, &m, n, y);
 }

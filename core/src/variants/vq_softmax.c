@@ -294,6 +294,12 @@ const ss_kernel_info ss_kernel_vq_softmax = {
     .relaxed_simd = SS_RELAXED_EXP_STORE,
 };
 
+/* The status of the codebook's logits z (NaN, +Inf; all -Inf) by impl. */
+static ss_status check_z_scalar(const float *z, size_t k) { return ss_check_logits(z, k, NULL); }
+#if SS_HAVE_SIMD
+static ss_status check_z_simd(const float *z, size_t k) { return ss_classify_max(ss_max_simd(z, k)); }
+#endif
+
 ss_status ss_vq_softmax(ss_impl impl, const float *z, size_t k,
                         const uint32_t *codes, size_t v, float *y) {
   if (!z || !codes || !y) return SS_ERR_NULL;
@@ -304,20 +310,10 @@ ss_status ss_vq_softmax(ss_impl impl, const float *z, size_t k,
   if (s != SS_OK) return s;
   const vq_map mp = {codes, NULL, k, 0};
   float m;
-#if SS_HAVE_SIMD
-  if (impl == SS_IMPL_SIMD) {
-    s = ss_classify_max(ss_max_simd(z, k));
-    if (s != SS_OK && s != SS_ERR_ALL_MASKED) return s;
-    s = vq_used_max(&mp, z, v, &m);
-    if (s != SS_OK) return s;
-    vq_core_simd(&mp, z, m, v, y);
-    return SS_OK;
-  }
-#endif
-  s = ss_check_logits(z, k, NULL);
+  s = SS_BY_IMPL(impl, check_z)(z, k);
   if (s != SS_OK && s != SS_ERR_ALL_MASKED) return s;
   s = vq_used_max(&mp, z, v, &m);
   if (s != SS_OK) return s;
-  vq_core_scalar(&mp, z, m, v, y);
+  SS_BY_IMPL(impl, vq_core)(&mp, z, m, v, y);
   return SS_OK;
 }
