@@ -12,6 +12,9 @@
 // control and the decoding stage's control shared by Sampling and Language add under 1 kB to a view. The Language
 // widget draws five sections (training, generation, attention with its rasters, length generalisation,
 // quantisation) and has the run controls: 77 kB, with its training and generation in its Web Worker.
+// 69 kB since one runner drives every progressive view (issue 36: useRunner, main thread or the one Web Worker, in
+// place of useStepper and three copied Worker drivers; the schemas' display marks; a results file checked against the
+// view's declared data shape): the Sampling widget, the largest, came to 68.3 kB.
 
 import { describe, it, expect } from 'vitest';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const DIR = fileURLToPath(new URL('../../wasm/dist/embed/', import.meta.url));
-const BUDGET = 68 * 1000;
+const BUDGET = 69 * 1000;
 const BUDGETS = { language: 77 * 1000 };
 const have = existsSync(`${DIR}/embed-manifest.json`);
 
@@ -42,7 +45,7 @@ describe.runIf(have)('the embed bundle', () => {
   const workerFiles = have ? readdirSync(DIR).filter((f) => /^embed-worker-.*\.js$/.test(f)) : [];
   const inWorker = (text) => workerFiles.some((f) => readFileSync(`${DIR}/${f}`, 'utf8').includes(text));
 
-  it('one widget of any view downloads at most 68 kB of JavaScript, gzipped (the Language widget 77 kB)', () => {
+  it('one widget of any view downloads at most 69 kB of JavaScript, gzipped (the Language widget 77 kB)', () => {
     expect(views.length).toBeGreaterThanOrEqual(7);
     const report = {};
     for (const v of views) {
