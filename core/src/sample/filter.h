@@ -23,8 +23,9 @@
 #include "softscope.h"
 
 typedef struct ss_filter_ctx {
-  const double *params; /* the kernel's, registry order */
-  double sum;           /* S = 4-lane sum of e */
+  const double *params;   /* the kernel's, registry order */
+  double sum;             /* S = 4-lane sum of e */
+  const ss_det_ops *ops;  /* the impl's table (a threshold's own passes) */
 } ss_filter_ctx;
 
 /* The threshold on e. e[0..n) may be permuted (then set *permuted, and the
@@ -43,7 +44,7 @@ SS_ALWAYS_INLINE ss_status ss_filter_sample(const ss_kernel_info *k, const ss_de
   ss_status s;
   double sum = ops->exp(x, n, t, probs, &s);
   if (s != SS_OK) return s;
-  const ss_filter_ctx c = {params, sum};
+  const ss_filter_ctx c = {params, sum, ops};
   if (thr) {
     bool permuted = false;
     const float v = thr(probs, n, &c, &permuted);

@@ -69,6 +69,14 @@ double ss_det_mask_below_scalar(float *e, size_t n, float thr);
 double ss_det_mask_below_simd(float *e, size_t n, float thr);
 #endif
 
+/* The k-th largest of e[0..n) (duplicates counted), 1 <= k <= n, by one
+   pass with a min-heap of k floats (heap: k floats of scratch): for small k
+   (topk_select.c). The same value in both impls. */
+float ss_topk_kth_scalar(const float *e, size_t n, size_t k, float *heap);
+#if SS_HAVE_SIMD
+float ss_topk_kth_simd(const float *e, size_t n, size_t k, float *heap);
+#endif
+
 /* The above as one table per impl (bit-identical either way). */
 typedef struct ss_det_ops {
   double (*exp)(const float *x, size_t n, double t, float *y, ss_status *st);
@@ -77,6 +85,7 @@ typedef struct ss_det_ops {
   double (*sum4)(const float *w, size_t n);
   /* g[0..n) = Gumbel noise of blocks first.. of (seed, stream) (noise.h) */
   void (*gumbel)(uint64_t seed, uint64_t stream, uint64_t first, size_t n, float *g);
+  float (*topk_kth)(const float *e, size_t n, size_t k, float *heap);
 } ss_det_ops;
 
 /* The table of an impl for a sampler's body: written once,
@@ -88,11 +97,11 @@ typedef struct ss_det_ops {
    verifies on the wasm). */
 #define SS_DET_OPS_SCALAR                                                          \
   (&(const ss_det_ops){ss_det_exp_scalar, ss_det_scale_scalar, ss_det_mask_below_scalar, \
-                       ss_sum4_scalar, ss_gumbel_noise_scalar})
+                       ss_sum4_scalar, ss_gumbel_noise_scalar, ss_topk_kth_scalar})
 #if SS_HAVE_SIMD
 #define SS_DET_OPS_SIMD                                                            \
   (&(const ss_det_ops){ss_det_exp_simd, ss_det_scale_simd, ss_det_mask_below_simd,   \
-                       ss_sum4_simd, ss_gumbel_noise_simd})
+                       ss_sum4_simd, ss_gumbel_noise_simd, ss_topk_kth_simd})
 #define SS_DET_OPS(impl) ((impl) == SS_IMPL_SIMD ? SS_DET_OPS_SIMD : SS_DET_OPS_SCALAR)
 #else
 #define SS_DET_OPS(impl) ((void)(impl), SS_DET_OPS_SCALAR)

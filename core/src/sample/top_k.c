@@ -8,9 +8,11 @@
  * Ties at the k-th value are kept (so |kept| > k only through ties), as in
  * Hugging Face's TopKLogitsWarper, which removes `scores < topk(...)[-1]`;
  * the order of tied tokens never decides. k > n is SS_ERR_LENGTH (HF clamps).
- * The threshold is found by expected-O(n) quickselect (common/select.c) on a
- * copy of e in probs, not by a sort; then the filter skeleton (filter.h)
- * recomputes e, masks, renormalizes and draws.
+ * The threshold is found without a sort: for k <= 256 by one pass with a
+ * heap of k floats (topk_select.c; SIMD compares four entries at once with
+ * the heap's root), past that by expected-O(n) quickselect (common/select.c)
+ * on e in probs, which the skeleton then recomputes; the filter skeleton
+ * (filter.h) masks, renormalizes and draws.
  */
 #include "common/impl_pair.h"
 #include "common/select.h"
@@ -27,9 +29,18 @@ static const ss_param_info top_k_params[] = {
     SS_SAMPLER_DRAWS_PARAM,
 };
 
+/* Up to TOPK_HEAP entries the threshold comes from one pass with a heap of
+   k floats (topk_select.c: the decoding defaults, k = 40 or 50, over a
+   vocabulary); past it from a quickselect on e (permuted, so recomputed). */
+#define TOPK_HEAP 256
+
 static float top_k_threshold(float *e, size_t n, const ss_filter_ctx *c, bool *permuted) {
   const size_t k = (size_t)c->params[0];
   if (k >= n) return 0.0f;
+  if (k <= TOPK_HEAP) {
+    float heap[TOPK_HEAP];
+    return c->ops->topk_kth(e, n, k, heap);
+  }
   *permuted = true;
   return ss_select_kth_largest(e, n, k, NULL);
 }
