@@ -59,7 +59,8 @@ export const BITS = [2, 3, 4, 8];
 export const LENGTH_FACTORS = [1, 2, 4];
 export { SINK_THRESHOLD };
 
-const fin = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/** v when a finite number, else null (the data's numbers). */
+export const fin = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const r4 = (v) => (Number.isFinite(v) ? Math.round(v * 1e4) / 1e4 : null);
 const clock = () => performance.now();
 const selIndex = (s) => Math.max(0, s.sel === null ? 0 : s.normalizers.indexOf(s.sel));
@@ -226,18 +227,7 @@ export function start(ss, s, { text } = {}) {
 
   function inspect(r) {
     const layer = cur.layer;
-    const x = r.lm.inspect({ seed: evalSeed });
-    const m = Math.min(x.n, MAP_MAX), H = x.heads, nn = x.n * x.n;
-    const maps = new Array(H * m * m);
-    for (let h = 0; h < H; h++) {
-      const at = (layer * H + h) * nn;
-      for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) maps[(h * m + i) * m + j] = r4(x.maps[at + i * x.n + j]);
-    }
-    const heads = x.headStats.map((h) => ({ layer: h.layer, head: h.head, bosMass: fin(h.bosMass), bosMassTrigger: fin(h.bosMassTrigger),
-      bosMassOther: fin(h.bosMassOther), sink: !!h.sink, bosValueNorm: fin(h.bosValueNorm), valueNorm: fin(h.valueNorm) }));
-    r.inspect = { layer, n: m, texts: x.texts.slice(0, m), trigger: Array.from(x.tokens.subarray(0, m), (t) => triggers.has(t)), maps, heads,
-      residual: x.residual.map((q) => ({ layer: q.layer, bosNorm: fin(q.bosNorm), meanNorm: fin(q.meanNorm), kurtosis: fin(q.kurtosis), maxMedian: fin(q.maxMedian) })),
-      sinks: heads.filter((h) => h.sink).length };
+    r.inspect = inspectionData(r.lm.inspect({ seed: evalSeed }), layer, triggers);
     r.insp = layer;
   }
 
@@ -245,10 +235,7 @@ export function start(ss, s, { text } = {}) {
     const key = generationKey(cur), dec = decodingOf(ss, cur);
     let g;
     try {
-      const out = r.lm.generate({ prompt: cur.prompt, length: cur.length, on: dec.on, stages: dec.values, seed: cur.genSeed, top: 5 });
-      g = { prompt: cur.prompt, text: out.text, error: null, steps: out.steps.map((st) => ({ token: st.token, text: st.text, kept: st.kept,
-        top: st.top.map((c) => ({ token: c.token, text: c.text, logit: fin(c.logit), base: fin(c.base),
-          stages: Object.fromEntries(Object.entries(c.stages).map(([k, v]) => [k, fin(v)])), final: fin(c.final) })) })) };
+      g = generationData(r.lm, cur, dec);
     } catch (e) {
       if (!isOwn(e)) throw e;
       g = { prompt: cur.prompt, text: '', error: e.message, steps: [] };
@@ -396,6 +383,31 @@ export function start(ss, s, { text } = {}) {
 }
 
 /** Headless: the runs to their end (text: the user's text for corpus 'text'). */
+/** The view's generation of language model lm for state s (prompt, length, genSeed) through the decoding dec
+ *  (decodingOf): its text and each step's top candidates, their logits and stage values finite or null. */
+export function generationData(lm, s, dec) {
+  const out = lm.generate({ prompt: s.prompt, length: s.length, on: dec.on, stages: dec.values, seed: s.genSeed, top: 5 });
+  return { prompt: s.prompt, text: out.text, error: null, steps: out.steps.map((st) => ({ token: st.token, text: st.text, kept: st.kept,
+    top: st.top.map((c) => ({ token: c.token, text: c.text, logit: fin(c.logit), base: fin(c.base),
+      stages: Object.fromEntries(Object.entries(c.stages).map(([k, v]) => [k, fin(v)])), final: fin(c.final) })) })) };
+}
+
+/** The view's inspection data of x (lm.inspect) at layer: the maps of the first MAP_MAX queries and keys, rounded to
+ *  4 decimals, each head's BOS measures and the residual stream's, the trigger tokens among the texts marked. */
+export function inspectionData(x, layer, triggers) {
+  const m = Math.min(x.n, MAP_MAX), H = x.heads, nn = x.n * x.n;
+  const maps = new Array(H * m * m);
+  for (let h = 0; h < H; h++) {
+    const at = (layer * H + h) * nn;
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) maps[(h * m + i) * m + j] = r4(x.maps[at + i * x.n + j]);
+  }
+  const heads = x.headStats.map((h) => ({ layer: h.layer, head: h.head, bosMass: fin(h.bosMass), bosMassTrigger: fin(h.bosMassTrigger),
+    bosMassOther: fin(h.bosMassOther), sink: !!h.sink, bosValueNorm: fin(h.bosValueNorm), valueNorm: fin(h.valueNorm) }));
+  return { layer, n: m, texts: x.texts.slice(0, m), trigger: Array.from(x.tokens.subarray(0, m), (t) => triggers.has(t)), maps, heads,
+    residual: x.residual.map((q) => ({ layer: q.layer, bosNorm: fin(q.bosNorm), meanNorm: fin(q.meanNorm), kurtosis: fin(q.kurtosis), maxMedian: fin(q.maxMedian) })),
+    sinks: heads.filter((h) => h.sink).length };
+}
+
 export const compute = (ss, s, options) => finish(start(ss, s, options));
 
 const cell = (v) => (v === null || v === undefined ? '' : v);

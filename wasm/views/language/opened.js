@@ -1,17 +1,14 @@
 // A saved model file opened in the Language view (Open weights, a widget's
 // model="file.ssm"): a stepper (views/stepper.js) that trains nothing. Its
-// data is the view's shape (the header of model.js) with one run, no curves
+// data is the view's shape (data-shape.js) with one run, no curves
 // (they are a results file's, when the page has one), and the model's
 // generation and attention on its own text for the state's display fields;
 // a display field changed redoes them (on the next data()). The playground
 // runs it in its Web Worker as the view's worker.start.open (index.js), so
 // the widget's main thread holds no model code.
 import { loadLanguageModel } from '../../analysis/language.js';
-import { decodingOf, MAP_MAX } from './model.js';
+import { decodingOf, generationData, inspectionData, fin } from './model.js';
 import { generationKey } from './schema.js';
-
-const fin = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const r4 = (v) => (Number.isFinite(v) ? Math.round(v * 1e4) / 1e4 : null);
 
 // The inspection in the stepper's shape (model.js: inspect()), on the model's own text.
 function inspectOf(lm, text, layer, triggers) {
@@ -19,18 +16,7 @@ function inspectOf(lm, text, layer, triggers) {
   const chars = Array.from(text).slice(0, Math.max(1, C - (lm.usesBos ? 1 : 0))).join('');
   if (!chars && !lm.usesBos) return null;
   const x = lm.inspect({ text: chars });
-  const L = Math.min(Math.max(0, layer), x.layers - 1);
-  const m = Math.min(x.n, MAP_MAX), H = x.heads, nn = x.n * x.n;
-  const maps = new Array(H * m * m);
-  for (let h = 0; h < H; h++) {
-    const at = (L * H + h) * nn;
-    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) maps[(h * m + i) * m + j] = r4(x.maps[at + i * x.n + j]);
-  }
-  const heads = x.headStats.map((h) => ({ layer: h.layer, head: h.head, bosMass: fin(h.bosMass), bosMassTrigger: fin(h.bosMassTrigger),
-    bosMassOther: fin(h.bosMassOther), sink: !!h.sink, bosValueNorm: fin(h.bosValueNorm), valueNorm: fin(h.valueNorm) }));
-  return { layer: L, n: m, texts: x.texts.slice(0, m), trigger: Array.from(x.tokens.subarray(0, m), (t) => triggers.has(t)), maps, heads,
-    residual: x.residual.map((q) => ({ layer: q.layer, bosNorm: fin(q.bosNorm), meanNorm: fin(q.meanNorm), kurtosis: fin(q.kurtosis), maxMedian: fin(q.maxMedian) })),
-    sinks: heads.filter((h) => h.sink).length };
+  return inspectionData(x, Math.min(Math.max(0, layer), x.layers - 1), triggers);
 }
 
 // The view's data for an opened model: one run, its generation for the state's display fields.
@@ -38,11 +24,8 @@ function modelData(ss, lm, s, steps) {
   const o = lm.options, dec = decodingOf(ss, s), V = lm.vocab.size, triggers = new Set(lm.vocab.triggers);
   let generation, inspect = null;
   try {
-    const out = lm.generate({ prompt: s.prompt, length: s.length, on: dec.on, stages: dec.values, seed: s.genSeed, top: 5 });
-    generation = { prompt: s.prompt, text: out.text, error: null, steps: out.steps.map((st) => ({ token: st.token, text: st.text, kept: st.kept,
-      top: st.top.map((c) => ({ token: c.token, text: c.text, logit: fin(c.logit), base: fin(c.base),
-        stages: Object.fromEntries(Object.entries(c.stages).map(([k, v]) => [k, fin(v)])), final: fin(c.final) })) })) };
-    inspect = inspectOf(lm, s.prompt + out.text, s.layer, triggers);
+    generation = generationData(lm, s, dec);
+    inspect = inspectOf(lm, s.prompt + generation.text, s.layer, triggers);
   } catch (e) {
     if (typeof e?.code !== 'string' || e.name === 'SoftscopeTrapError') throw e;
     generation = { prompt: s.prompt, text: '', error: e.message, steps: [] };
