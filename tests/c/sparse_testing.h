@@ -18,6 +18,12 @@ static int sp_desc_double(const void *a, const void *b) {
   return (u < v) - (u > v);
 }
 
+/* qsort's comparator for floats, descending (the sort the selections are checked against). */
+static int sp_desc_float(const void *a, const void *b) {
+  const float u = *(const float *)a, v = *(const float *)b;
+  return (u < v) - (u > v);
+}
+
 /* The sorted finite entries of x minus their max, descending, into z
    (caller: n doubles); returns their count, *max receives the max. */
 static inline size_t sp_sorted_shifted(const double *x, size_t n, double *z, double *max) {

@@ -17,11 +17,6 @@
 
 #define SEL_WORK 6.0
 
-static int desc_float(const void *a, const void *b) {
-  const float u = *(const float *)a, v = *(const float *)b;
-  return (u < v) - (u > v);
-}
-
 TEST(select_kth_largest_matches_sort) {
   static const size_t ns[] = {1, 2, 3, 7, 16, 31, 100, 1000, 65536};
   for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
@@ -30,7 +25,7 @@ TEST(select_kth_largest_matches_sort) {
     for (int kind = 0; kind < SP_KINDS; kind++) {
       sp_fill(x, n, kind, 100 + n);
       memcpy(s, x, n * 4);
-      qsort(s, n, 4, desc_float);
+      qsort(s, n, 4, sp_desc_float);
       const size_t ks[] = {1, 2, n / 3 + 1, n / 2 + 1, n - 1 ? n - 1 : 1, n};
       double worst = 0.0;
       for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
@@ -42,7 +37,7 @@ TEST(select_kth_largest_matches_sort) {
         CHECK(got == s[k - 1], "%s n=%zu k=%zu: got %g want %g", sp_kind_name[kind], n, k, got,
               s[k - 1]);
         /* the k largest are in v[0..k): their multiset is s[0..k) */
-        qsort(v, k, 4, desc_float);
+        qsort(v, k, 4, sp_desc_float);
         CHECK(memcmp(v, s, k * 4) == 0, "%s n=%zu k=%zu: prefix is not the k largest",
               sp_kind_name[kind], n, k);
         if (n >= 1000) worst = fmax(worst, (double)work / (double)n);
@@ -80,7 +75,7 @@ TEST(select_sort_desc) {
     for (int kind = 0; kind < SP_KINDS; kind++) {
       sp_fill(x, n, kind, 300 + n);
       memcpy(s, x, n * 4);
-      qsort(s, n, 4, desc_float);
+      qsort(s, n, 4, sp_desc_float);
       ss_sort_desc(x, n);
       CHECK(memcmp(x, s, n * 4) == 0, "%s n=%zu: not sorted like qsort", sp_kind_name[kind], n);
     }

@@ -17,11 +17,6 @@
 #include "sample/sample_internal.h"
 #include "sparse_testing.h"
 
-static int desc_float(const void *a, const void *b) {
-  const float u = *(const float *)a, v = *(const float *)b;
-  return (u < v) - (u > v);
-}
-
 TEST(topk_kth_matches_sort) {
   static const size_t ns[] = {1, 2, 7, 8, 9, 17, 100, 1000, 65537};
   float heap[256];
@@ -32,7 +27,7 @@ TEST(topk_kth_matches_sort) {
       sp_fill(x, n, kind, 300 + n);
       memcpy(keep, x, n * 4);
       memcpy(s, x, n * 4);
-      qsort(s, n, 4, desc_float);
+      qsort(s, n, 4, sp_desc_float);
       const size_t ks[] = {1, 2, 5, 50, 255, 256, n / 2 + 1, n};
       for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
         const size_t k = ks[j];
@@ -62,7 +57,7 @@ TEST(topk_sampler_kept_set_either_side_of_the_heap) {
     sp_fill(x, N, kind, 77);
     ss_det_exp_scalar(x, N, 1.0, e, &st);
     memcpy(s, e, N * 4);
-    qsort(s, N, 4, desc_float);
+    qsort(s, N, 4, sp_desc_float);
     for (size_t kk = 255; kk <= 258; kk++) {
       double params[8];
       for (size_t i = 0; i < k->nparams; i++) params[i] = k->params[i].def;

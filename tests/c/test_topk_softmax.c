@@ -25,16 +25,11 @@ static const ss_kernel_info *K(void) {
   return ss_kernel_find("topk_softmax", SS_FAMILY_NORMALIZER);
 }
 
-static int desc_float(const void *a, const void *b) {
-  const float u = *(const float *)a, v = *(const float *)b;
-  return (u < v) - (u > v);
-}
-
 /* The k-th largest value of x (qsort of a copy; independent of select.c). */
 static float kth_largest(const float *x, size_t n, size_t k) {
   float *s = ss_test_alloc(n * 4);
   memcpy(s, x, n * 4);
-  qsort(s, n, 4, desc_float);
+  qsort(s, n, 4, sp_desc_float);
   const float v = s[k - 1];
   ss_test_free(s);
   return v;
